@@ -1,0 +1,42 @@
+# pmdahostcache: the commands a user types.
+#   make install   set up PCP if missing, build, install the PMDA into pmcd
+#   make test      unit and integration tests (race detector on)
+#   make bench     benchmarks
+GO      ?= go
+BIN     := bin/pmdahostcache
+PKGS    := ./...
+
+.PHONY: all build install uninstall test unit generate bench fmt vet clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/pmdahostcache
+
+install: build
+	scripts/install-pcp.sh
+	scripts/install-pmda.sh $(BIN)
+
+uninstall:
+	scripts/remove-pmda.sh
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
+	$(GO) vet $(PKGS)
+
+# Integration tests drive the real pmcd, so they need PCP and root; outside
+# CI they skip with a message when either is missing.
+test: vet
+	$(GO) test -race -count=1 $(PKGS)
+
+unit:
+	$(GO) test -race -count=1 -short $(PKGS)
+
+generate:
+	$(GO) test ./cmd/pmdahostcache -run 'TestGenerated' -update
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./pmda/ ./cache/
+
+clean:
+	rm -rf bin

@@ -1,0 +1,139 @@
+package cache
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Desc describes one metric: the PMNS name and a pmDesc without the domain.
+type Desc struct {
+	Name  string // full PMNS name, e.g. "hostcache.kernel.all.cpu.user"
+	ID    MetricID
+	Type  Type
+	Sem   Sem
+	Units Units
+	InDom InDomID
+	// Compute, when set, produces the values at read time from the snapshot
+	// instead of from a published part (e.g. the age of published data).
+	// It must append to dst and must not allocate in steady state.
+	Compute func(s *Snapshot, now time.Time, dst []Value) []Value
+}
+
+// InDomDesc names an instance domain; Name is used in logs and help keys.
+type InDomDesc struct {
+	ID   InDomID
+	Name string
+}
+
+// Source is the registration of one publisher (a collector) in a schema.
+type Source struct {
+	Name    string
+	Metrics []Desc
+	InDoms  []InDomDesc
+}
+
+// Schema is the immutable set of metrics and instance domains, with the
+// source that owns each. It is built once at start-up.
+type Schema struct {
+	sources  []string
+	descs    []Desc // sorted by ID
+	byID     map[MetricID]int
+	byName   map[string]int
+	owner    map[MetricID]int
+	indoms   []InDomDesc
+	indomOwn map[InDomID]int
+}
+
+// NewSchema checks that ids and names are unique and builds the schema.
+func NewSchema(sources ...Source) (*Schema, error) {
+	s := &Schema{
+		byID: map[MetricID]int{}, byName: map[string]int{},
+		owner: map[MetricID]int{}, indomOwn: map[InDomID]int{},
+	}
+	for i, src := range sources {
+		s.sources = append(s.sources, src.Name)
+		for _, d := range src.Metrics {
+			if _, dup := s.owner[d.ID]; dup {
+				return nil, fmt.Errorf("metric %s: id %s already used", d.Name, d.ID)
+			}
+			s.owner[d.ID] = i
+			s.descs = append(s.descs, d)
+		}
+		for _, in := range src.InDoms {
+			if _, dup := s.indomOwn[in.ID]; dup {
+				return nil, fmt.Errorf("indom %s: serial %d already used", in.Name, in.ID)
+			}
+			s.indomOwn[in.ID] = i
+			s.indoms = append(s.indoms, in)
+		}
+	}
+	sort.Slice(s.descs, func(a, b int) bool { return s.descs[a].ID < s.descs[b].ID })
+	sort.Slice(s.indoms, func(a, b int) bool { return s.indoms[a].ID < s.indoms[b].ID })
+	for i, d := range s.descs {
+		if _, dup := s.byName[d.Name]; dup {
+			return nil, fmt.Errorf("metric name %s used twice", d.Name)
+		}
+		if d.InDom != InDomNone {
+			if _, ok := s.indomOwn[d.InDom]; !ok {
+				return nil, fmt.Errorf("metric %s: unknown indom %d", d.Name, d.InDom)
+			}
+		}
+		s.byID[d.ID] = i
+		s.byName[d.Name] = i
+	}
+	return s, nil
+}
+
+// Desc returns the descriptor of id.
+func (s *Schema) Desc(id MetricID) (*Desc, bool) {
+	i, ok := s.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return &s.descs[i], true
+}
+
+// Lookup returns the descriptor of a metric by its PMNS name.
+func (s *Schema) Lookup(name string) (*Desc, bool) {
+	i, ok := s.byName[name]
+	if !ok {
+		return nil, false
+	}
+	return &s.descs[i], true
+}
+
+// Descs returns every descriptor, ordered by id. Callers must not modify it.
+func (s *Schema) Descs() []Desc { return s.descs }
+
+// InDoms returns every instance domain, ordered by serial.
+func (s *Schema) InDoms() []InDomDesc { return s.indoms }
+
+// HasInDom reports whether serial is a known instance domain.
+func (s *Schema) HasInDom(id InDomID) bool {
+	_, ok := s.indomOwn[id]
+	return ok
+}
+
+// Sources returns the source names in registration order.
+func (s *Schema) Sources() []string { return s.sources }
+
+// SourceIndex returns the index of a source by name.
+func (s *Schema) SourceIndex(name string) (int, bool) {
+	for i, n := range s.sources {
+		if n == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// ClusterSource returns the name of the source that publishes a cluster.
+func (s *Schema) ClusterSource(cluster uint32) (string, bool) {
+	for _, d := range s.descs {
+		if d.ID.Cluster() == cluster {
+			return s.sources[s.owner[d.ID]], true
+		}
+	}
+	return "", false
+}

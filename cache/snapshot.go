@@ -1,0 +1,96 @@
+package cache
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Snapshot is one immutable generation of everything published: one part
+// per source. A request reads exactly one snapshot, so all the values it
+// returns are consistent with each other.
+type Snapshot struct {
+	Schema     *Schema
+	Generation uint64
+	parts      []*Part // indexed by source; nil until the source first publishes
+}
+
+// Part returns the latest part of a source, or nil if it has not published.
+func (s *Snapshot) Part(source int) *Part {
+	if source < 0 || source >= len(s.parts) {
+		return nil
+	}
+	return s.parts[source]
+}
+
+// AppendValues appends the values of metric d to dst. A metric whose source
+// has not published, or that had no value in the last sample, appends nothing.
+func (s *Snapshot) AppendValues(dst []Value, d *Desc, now time.Time) []Value {
+	if d.Compute != nil {
+		return d.Compute(s, now, dst)
+	}
+	p := s.parts[s.Schema.owner[d.ID]]
+	if p == nil {
+		return dst
+	}
+	return append(dst, p.values[d.ID]...)
+}
+
+// Values returns the published values of a metric without copying them.
+// Callers must not modify the result. Computed metrics return nil.
+func (s *Snapshot) Values(d *Desc) []Value {
+	p := s.parts[s.Schema.owner[d.ID]]
+	if p == nil || d.Compute != nil {
+		return nil
+	}
+	return p.values[d.ID]
+}
+
+// InDom returns the current members of an instance domain.
+func (s *Snapshot) InDom(id InDomID) (*Instances, bool) {
+	owner, ok := s.Schema.indomOwn[id]
+	if !ok {
+		return nil, false
+	}
+	if p := s.parts[owner]; p != nil {
+		if in, ok := p.indoms[id]; ok {
+			return in, true
+		}
+	}
+	return emptyInstances, true
+}
+
+var emptyInstances = NewInstances(nil)
+
+// Store holds the front snapshot. Readers Load it without locks; sources
+// Publish a new part, which makes a new snapshot that shares every other
+// source's part, swapped in with one atomic store.
+type Store struct {
+	schema  *Schema
+	mu      sync.Mutex // serialises publishers only
+	current atomic.Pointer[Snapshot]
+}
+
+// NewStore starts with an empty snapshot.
+func NewStore(schema *Schema) *Store {
+	st := &Store{schema: schema}
+	st.current.Store(&Snapshot{Schema: schema, parts: make([]*Part, len(schema.sources))})
+	return st
+}
+
+// Schema returns the store's schema.
+func (st *Store) Schema() *Schema { return st.schema }
+
+// Load returns the current snapshot.
+func (st *Store) Load() *Snapshot { return st.current.Load() }
+
+// Publish makes p the latest part of source and swaps in a new snapshot.
+func (st *Store) Publish(source int, p *Part) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	old := st.current.Load()
+	parts := make([]*Part, len(old.parts))
+	copy(parts, old.parts)
+	parts[source] = p
+	st.current.Store(&Snapshot{Schema: st.schema, Generation: old.Generation + 1, parts: parts})
+}

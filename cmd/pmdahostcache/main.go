@@ -1,0 +1,66 @@
+// Command pmdahostcache is a PCP daemon PMDA that samples /proc in the
+// background and answers pmcd from an atomically published cache, so fetch
+// latency does not depend on how fast /proc, sysfs or a filesystem answers.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/rs/zerolog"
+
+	"github.com/pmdahostcache/pmdahostcache/config"
+	"github.com/pmdahostcache/pmdahostcache/pmda"
+)
+
+func main() {
+	// A write to pmcd's closed pipe must be an EPIPE error we can log and
+	// exit on, not a SIGPIPE that kills us silently.
+	signal.Ignore(syscall.SIGPIPE)
+	cfg, err := config.Load(os.Args[1:])
+	if err != nil {
+		// stdout is pmcd's pipe: errors go to stderr, which pmcd logs.
+		fmt.Fprintln(os.Stderr, "pmdahostcache:", err)
+		os.Exit(1)
+	}
+	log, closeLog, err := openLog(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pmdahostcache:", err)
+		os.Exit(1)
+	}
+	defer closeLog()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	err = run(ctx, cfg, log)
+	switch {
+	case err == nil, errors.Is(err, pmda.ErrPeerClosed), errors.Is(err, context.Canceled):
+		log.Info().Msg("exiting")
+	default:
+		log.Error().Err(err).Msg("exiting on error")
+		closeLog()
+		os.Exit(1)
+	}
+}
+
+// openLog points zerolog at the log file (never at stdout, pmcd's pipe).
+func openLog(cfg config.Config) (zerolog.Logger, func(), error) {
+	out := os.Stderr
+	closeFn := func() {}
+	if cfg.LogFile != "" && cfg.LogFile != "-" {
+		f, err := os.OpenFile(cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return zerolog.Nop(), nil, fmt.Errorf("log file: %w", err)
+		}
+		out, closeFn = f, func() { f.Close() }
+	}
+	level := zerolog.InfoLevel
+	if cfg.Debug != "" {
+		level = zerolog.DebugLevel
+	}
+	log := zerolog.New(out).Level(level).With().Timestamp().Str("agent", config.Name).Logger()
+	return log, closeFn, nil
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/rs/zerolog"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector"
+	"github.com/pmdahostcache/pmdahostcache/config"
+	"github.com/pmdahostcache/pmdahostcache/help"
+	"github.com/pmdahostcache/pmdahostcache/pmda"
+)
+
+// run wires config, collectors, cache and the PDU server, and runs them
+// until pmcd goes away or a signal arrives.
+func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
+	texts, err := help.Parse(help.Source())
+	if err != nil {
+		return err
+	}
+	runner, store, err := buildCache(cfg, log)
+	if err != nil {
+		return err
+	}
+	conn, err := connect(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	srv := pmda.NewServer(pmda.Config{
+		Name: config.Name, Domain: cfg.Domain, Store: store, Texts: texts,
+		Storer: runner, Log: log, Trace: cfg.HasDebug("pdu"),
+	}, conn, conn)
+	// pmcd gives us 3 s to say hello: the handshake comes before sampling.
+	if err := srv.Handshake(os.Getpid()); err != nil {
+		return err
+	}
+	if err := dropPrivileges(cfg, log); err != nil {
+		return err
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return runner.Run(gctx) })
+	g.Go(func() error {
+		// Serve returns ErrPeerClosed on EOF: a non-nil error, so the group
+		// cancels the collectors instead of leaving their tickers running.
+		return srv.Serve(gctx)
+	})
+	g.Go(func() error {
+		<-gctx.Done()
+		conn.Close() // unblock a read in Serve when a signal arrives
+		return nil
+	})
+	return g.Wait()
+}
+
+// buildCache makes the collectors, the schema of everything they publish,
+// and the store they publish into.
+func buildCache(cfg config.Config, log zerolog.Logger) (*collector.Runner, *cache.Store, error) {
+	collectors, err := buildCollectors(cfg, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	runner := collector.NewRunner(log, collectors, cfg.Interval, cfg.Intervals)
+	schema, err := cache.NewSchema(runner.Sources()...)
+	if err != nil {
+		return nil, nil, err
+	}
+	store := cache.NewStore(schema)
+	if err := runner.Attach(store); err != nil {
+		return nil, nil, err
+	}
+	return runner, store, nil
+}
+
+// buildCollectors makes every enabled collector in registry order.
+func buildCollectors(cfg config.Config, log zerolog.Logger) ([]collector.Collector, error) {
+	paths := collector.Paths{Proc: cfg.ProcRoot, Sys: cfg.SysRoot}
+	known := map[string]bool{}
+	var out []collector.Collector
+	var names []string
+	for _, reg := range collector.Registry() {
+		known[reg.Name] = true
+		if cfg.Disabled[reg.Name] {
+			continue
+		}
+		c, err := reg.Factory(paths)
+		if err != nil {
+			return nil, fmt.Errorf("collector %s: %w", reg.Name, err)
+		}
+		out = append(out, c)
+		names = append(names, reg.Name)
+	}
+	for name := range cfg.Intervals {
+		if !known[name] {
+			return nil, fmt.Errorf("config names unknown collector %q", name)
+		}
+	}
+	for name := range cfg.Disabled {
+		if !known[name] {
+			return nil, fmt.Errorf("config names unknown collector %q", name)
+		}
+	}
+	log.Info().Strs("collectors", names).Dur("interval", cfg.Interval).Uint32("domain", cfg.Domain).
+		Str("proc", cfg.ProcRoot).Msg("starting")
+	return out, nil
+}
+
+// errNoConn is returned when no pmcd connection could be made.
+var errNoConn = errors.New("no connection to pmcd")
+
+// pipeConn joins stdin and stdout, the pipes pmcd gives a pipe agent.
+type pipeConn struct {
+	io.Reader
+	io.Writer
+}
+
+func (pipeConn) Close() error { return os.Stdin.Close() }
+
+// connTimeout bounds how long a socket agent waits for pmcd to connect.
+const connTimeout = 60 * time.Second

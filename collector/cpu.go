@@ -1,0 +1,205 @@
+package collector
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/procfs"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// userHZ is the tick rate of /proc/stat. procfs divides by the same fixed
+// value (USER_HZ is 100 on every Linux ABI), so its seconds are exact ticks/100.
+const userHZ = 100
+
+// cpuTimes lists the CPU time metrics, pmdalinux's names below kernel.all.cpu
+// (item n) and kernel.percpu.cpu (item n+percpuItemOffset), with the field
+// of /proc/stat each one reads. vuser and vnice exclude guest time, as in
+// pmdalinux; user and nice include it.
+var cpuTimes = []struct {
+	item uint32
+	name string
+	ms   func(s procfs.CPUStat) float64
+}{
+	{0, "user", func(s procfs.CPUStat) float64 { return s.User }},
+	{1, "nice", func(s procfs.CPUStat) float64 { return s.Nice }},
+	{2, "sys", func(s procfs.CPUStat) float64 { return s.System }},
+	{3, "idle", func(s procfs.CPUStat) float64 { return s.Idle }},
+	{4, "intr", func(s procfs.CPUStat) float64 { return s.IRQ + s.SoftIRQ }},
+	{5, "wait.total", func(s procfs.CPUStat) float64 { return s.Iowait }},
+	{6, "irq.hard", func(s procfs.CPUStat) float64 { return s.IRQ }},
+	{7, "irq.soft", func(s procfs.CPUStat) float64 { return s.SoftIRQ }},
+	{8, "steal", func(s procfs.CPUStat) float64 { return s.Steal }},
+	{9, "guest", func(s procfs.CPUStat) float64 { return s.Guest }},
+	{10, "guest_nice", func(s procfs.CPUStat) float64 { return s.GuestNice }},
+	{11, "vuser", func(s procfs.CPUStat) float64 { return s.User - s.Guest }},
+	{12, "vnice", func(s procfs.CPUStat) float64 { return s.Nice - s.GuestNice }},
+}
+
+const percpuItemOffset = 20
+
+// cpuUtil lists PCP's derived CPU utilisation metrics (cpu-util.conf) that we
+// compute natively: 100 * rate(kernel.all.cpu.X) / hinv.ncpu.
+var cpuUtil = []struct {
+	item    uint32
+	name    string
+	counter uint32 // item of the kernel.all.cpu counter
+}{
+	{60, "user", 0}, {61, "nice", 1}, {62, "sys", 2}, {63, "idle", 3},
+	{64, "intr", 4}, {65, "wait", 5}, {66, "steal", 8},
+}
+
+var (
+	statPswitch  = metric(clusterStat, 40, "kernel.all.pswitch", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	statSysfork  = metric(clusterStat, 41, "kernel.all.sysfork", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	statIntr     = metric(clusterStat, 42, "kernel.all.intr", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	statRunning  = metric(clusterStat, 43, "kernel.all.running", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	statBlocked  = metric(clusterStat, 44, "kernel.all.blocked", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	statBoottime = metric(clusterStat, 45, "kernel.all.boottime", cache.TypeI64, cache.SemDiscrete, cache.UnitsSec, cache.InDomNone)
+	statNCPU     = metric(clusterStat, 46, "hinv.ncpu", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	statHZ       = metric(clusterStat, 47, "kernel.all.hz", cache.TypeU32, cache.SemDiscrete, cache.UnitsCountPerSec, cache.InDomNone)
+)
+
+func allCPUDesc(item uint32, name string) cache.Desc {
+	return metric(clusterStat, item, "kernel.all.cpu."+name, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone)
+}
+
+func perCPUDesc(item uint32, name string) cache.Desc {
+	return metric(clusterStat, item+percpuItemOffset, "kernel.percpu.cpu."+name, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU)
+}
+
+func utilDesc(item uint32, name string) cache.Desc {
+	return metric(clusterStat, item, "kernel.cpu.util."+name, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+}
+
+// cpuCollector reads /proc/stat: CPU time, all and per CPU, and kernel activity.
+type cpuCollector struct {
+	fs    procfs.FS
+	all   []cache.Desc // kernel.all.cpu.*, in cpuTimes order
+	per   []cache.Desc // kernel.percpu.cpu.*, in cpuTimes order
+	rates *rates
+	// cpus caches the CPU instance table while the set of CPUs is unchanged.
+	cpus *cache.Instances
+}
+
+// NewCPUCollector opens /proc below p.Proc.
+func NewCPUCollector(p Paths) (Collector, error) {
+	fs, err := procfs.NewFS(p.Proc)
+	if err != nil {
+		return nil, fmt.Errorf("cpu: %w", err)
+	}
+	c := &cpuCollector{fs: fs, rates: newRates()}
+	for _, t := range cpuTimes {
+		c.all = append(c.all, allCPUDesc(t.item, t.name))
+		c.per = append(c.per, perCPUDesc(t.item, t.name))
+	}
+	return c, nil
+}
+
+func (c *cpuCollector) Name() string { return "cpu" }
+
+func (c *cpuCollector) Resets() uint64 { return c.rates.resets }
+
+func (c *cpuCollector) Source() cache.Source {
+	descs := append(append([]cache.Desc(nil), c.all...), c.per...)
+	descs = append(descs, statPswitch, statSysfork, statIntr)
+	descs = withRates(descs)
+	for _, u := range cpuUtil {
+		descs = append(descs, utilDesc(u.item, u.name))
+	}
+	descs = append(descs, statRunning, statBlocked, statBoottime, statNCPU, statHZ)
+	return cache.Source{
+		Name:    c.Name(),
+		Metrics: descs,
+		InDoms:  []cache.InDomDesc{{ID: indomCPU, Name: "cpu"}},
+	}
+}
+
+// Sample reads /proc/stat once.
+func (c *cpuCollector) Sample(b *cache.Builder, now time.Time) error {
+	st, err := c.fs.Stat()
+	if err != nil {
+		return fmt.Errorf("reading stat: %w", err)
+	}
+	c.rates.begin(now)
+	for i, t := range cpuTimes {
+		c.rates.counter(b, &c.all[i], cache.InstNone, toMS(t.ms(st.CPUTotal)))
+	}
+	ids := c.publishCPUs(b, st.CPU)
+	for _, id := range ids {
+		for i, t := range cpuTimes {
+			c.rates.counter(b, &c.per[i], uint32(id), toMS(t.ms(st.CPU[id])))
+		}
+	}
+	c.rates.counter(b, &statPswitch, cache.InstNone, st.ContextSwitches)
+	c.rates.counter(b, &statSysfork, cache.InstNone, st.ProcessCreated)
+	c.rates.counter(b, &statIntr, cache.InstNone, st.IRQTotal)
+	b.SetU64(statRunning.ID, cache.InstNone, st.ProcessesRunning)
+	b.SetU64(statBlocked.ID, cache.InstNone, st.ProcessesBlocked)
+	b.SetI64(statBoottime.ID, cache.InstNone, int64(st.BootTime))
+	b.SetU64(statNCPU.ID, cache.InstNone, uint64(len(ids)))
+	b.SetU64(statHZ.ID, cache.InstNone, userHZ)
+	c.publishUtil(b, len(ids))
+	c.rates.commit()
+	return nil
+}
+
+// publishCPUs publishes the CPU instance domain and returns the CPU numbers
+// in order. Instance id N is "cpuN", as pmdalinux numbers them.
+func (c *cpuCollector) publishCPUs(b *cache.Builder, cpus map[int64]procfs.CPUStat) []int64 {
+	ids := make([]int64, 0, len(cpus))
+	for id := range cpus {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	if !sameCPUs(c.cpus, ids) {
+		list := make([]cache.Instance, len(ids))
+		for i, id := range ids {
+			list[i] = cache.Instance{ID: uint32(id), Name: "cpu" + strconv.FormatInt(id, 10)}
+		}
+		c.cpus = cache.NewInstances(list)
+	}
+	b.SetInDom(indomCPU, c.cpus)
+	return ids
+}
+
+func sameCPUs(in *cache.Instances, ids []int64) bool {
+	if in == nil || in.Len() != len(ids) {
+		return false
+	}
+	for i, x := range in.All() {
+		if int64(x.ID) != ids[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// publishUtil derives the utilisation percentages from this interval's deltas.
+func (c *cpuCollector) publishUtil(b *cache.Builder, ncpu int) {
+	secs, ok := c.rates.interval()
+	if !ok || ncpu == 0 {
+		return
+	}
+	for _, u := range cpuUtil {
+		d, ok := c.rates.delta(rateKey{cache.NewMetricID(clusterStat, u.counter), cache.InstNone})
+		if !ok {
+			continue
+		}
+		// d is milliseconds of CPU time over secs seconds of ncpu CPUs.
+		b.SetDouble(cache.NewMetricID(clusterStat, u.item), cache.InstNone, 100*float64(d)/1000/secs/float64(ncpu))
+	}
+}
+
+// toMS converts procfs's seconds (ticks/USER_HZ) to whole milliseconds as
+// pmdalinux does (1000 * ticks / HZ); rounding undoes float error.
+func toMS(secs float64) uint64 {
+	if secs <= 0 {
+		return 0
+	}
+	return uint64(math.Round(secs * 1000))
+}

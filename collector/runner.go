@@ -1,0 +1,174 @@
+package collector
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// entry is one collector with its schedule and self-metrics.
+type entry struct {
+	c          Collector
+	source     int
+	log        zerolog.Logger
+	intervalMS atomic.Int64
+	wake       chan struct{} // the interval changed: reschedule now
+	samples    atomic.Uint64
+	errors     atomic.Uint64
+	skipped    atomic.Uint64 // ticks missed because a sample overran
+	resets     atomic.Uint64 // rate intervals dropped: a counter went backwards
+	panics     atomic.Uint64
+	durationUS atomic.Int64
+	lastOKms   atomic.Int64 // wall clock of the last good sample, ms since epoch
+}
+
+// Runner runs every collector on its own ticker and publishes into a store.
+type Runner struct {
+	log          zerolog.Logger
+	schema       *cache.Schema
+	store        *cache.Store
+	entries      []*entry
+	instances    *cache.Instances
+	controlIndex int
+	defaultMS    atomic.Int64
+	controlMu    sync.Mutex // one control part built and published at a time
+}
+
+// NewRunner prepares collectors; intervals maps a collector name to its
+// interval, and defaultInterval serves the others.
+func NewRunner(log zerolog.Logger, cs []Collector, defaultInterval time.Duration, intervals map[string]time.Duration) *Runner {
+	r := &Runner{log: log}
+	r.defaultMS.Store(defaultInterval.Milliseconds())
+	list := make([]cache.Instance, len(cs))
+	for i, c := range cs {
+		e := &entry{c: c, log: log.With().Str("collector", c.Name()).Logger(), wake: make(chan struct{}, 1)}
+		iv, ok := intervals[c.Name()]
+		if !ok {
+			iv = defaultInterval
+		}
+		e.intervalMS.Store(iv.Milliseconds())
+		r.entries = append(r.entries, e)
+		list[i] = cache.Instance{ID: uint32(i), Name: c.Name()}
+	}
+	r.instances = cache.NewInstances(list)
+	return r
+}
+
+// Sources returns the control source followed by every collector's source,
+// in the order the schema must be built with.
+func (r *Runner) Sources() []cache.Source {
+	out := []cache.Source{r.controlSource()}
+	for _, e := range r.entries {
+		out = append(out, e.c.Source())
+	}
+	return out
+}
+
+// Attach binds the runner to the store built from Sources.
+func (r *Runner) Attach(store *cache.Store) error {
+	r.store, r.schema = store, store.Schema()
+	idx, ok := r.schema.SourceIndex(ControlSourceName)
+	if !ok {
+		return fmt.Errorf("schema has no %s source", ControlSourceName)
+	}
+	r.controlIndex = idx
+	for _, e := range r.entries {
+		if e.source, ok = r.schema.SourceIndex(e.c.Name()); !ok {
+			return fmt.Errorf("schema has no source for collector %s", e.c.Name())
+		}
+	}
+	r.publishControl()
+	return nil
+}
+
+// Run samples every collector until ctx ends.
+func (r *Runner) Run(ctx context.Context) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, e := range r.entries {
+		g.Go(func() error { r.loop(ctx, e); return nil })
+	}
+	return g.Wait()
+}
+
+// SampleAll takes one sample of every collector, in order. Tests and
+// start-up use it to have data before the first tick.
+func (r *Runner) SampleAll() {
+	for _, e := range r.entries {
+		r.sampleOnce(e)
+	}
+}
+
+func (e *entry) interval() time.Duration {
+	return time.Duration(e.intervalMS.Load()) * time.Millisecond
+}
+
+// loop samples on a fixed cadence. A sample that overruns its interval makes
+// the ticks it covered be skipped and counted, never queued.
+func (r *Runner) loop(ctx context.Context, e *entry) {
+	next := time.Now()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-e.wake:
+			next = time.Now().Add(e.interval())
+		case <-timer.C:
+			r.sampleOnce(e)
+			next = next.Add(e.interval())
+			now := time.Now()
+			for !next.After(now) {
+				next = next.Add(e.interval())
+				e.skipped.Add(1)
+			}
+		}
+		timer.Reset(time.Until(next))
+	}
+}
+
+// sampleOnce runs one sample, publishes it, and updates the self-metrics.
+// A panic in a collector is recovered and counted: the agent keeps serving.
+func (r *Runner) sampleOnce(e *entry) {
+	start := time.Now()
+	err := r.collect(e, start)
+	e.durationUS.Store(time.Since(start).Microseconds())
+	e.samples.Add(1)
+	if err != nil {
+		e.errors.Add(1)
+		e.log.Warn().Err(err).Msg("sample failed")
+	} else {
+		e.lastOKms.Store(start.UnixMilli())
+	}
+	r.publishControl()
+}
+
+func (r *Runner) collect(e *entry, now time.Time) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			e.panics.Add(1)
+			err = fmt.Errorf("collector panicked: %v\n%s", p, debug.Stack())
+		}
+	}()
+	b := r.schema.NewBuilder(e.source, now)
+	if err := e.c.Sample(b, now); err != nil {
+		return err
+	}
+	part, err := b.Part()
+	if err != nil {
+		return err
+	}
+	r.store.Publish(e.source, part)
+	if rc, ok := e.c.(interface{ Resets() uint64 }); ok {
+		e.resets.Store(rc.Resets())
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+// Package config owns the PMDA's options: the pmdaGetOpt-style command line
+// that pmcd.conf passes, the optional configuration file, and defaults.
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Name is the agent's name (iam): the pmns root, log file and label.
+const Name = "hostcache"
+
+// DefaultDomain is our domain number, from PCP's end-user range (385-510).
+// Install reads it from domain.h and passes it back as -d.
+const DefaultDomain = 396
+
+// IPC modes pmcd can reach us by.
+const (
+	IPCPipe = "pipe"
+	IPCInet = "inet"
+	IPCIPv6 = "ipv6"
+	IPCUnix = "unix"
+)
+
+// Config is everything the PMDA is started with.
+type Config struct {
+	Domain     uint32
+	LogFile    string // empty: stderr (pmcd points it at its log)
+	Debug      string // -D flags: "pdu" traces PDUs; any flag sets debug level
+	User       string // -U: run as this user after start-up
+	IPC        string
+	Port       int    // -i / -6
+	SocketPath string // -u
+	ConfigFile string // -c
+	ProcRoot   string
+	SysRoot    string
+	Interval   time.Duration            // default sampling interval
+	Intervals  map[string]time.Duration // per collector
+	Disabled   map[string]bool          // collectors turned off
+}
+
+// Default returns the configuration used when nothing is said.
+func Default() Config {
+	return Config{
+		Domain:    DefaultDomain,
+		LogFile:   defaultLogFile(),
+		User:      envOr("PCP_USER", "pcp"),
+		IPC:       IPCPipe,
+		ProcRoot:  "/proc",
+		SysRoot:   "/sys",
+		Interval:  time.Second,
+		Intervals: map[string]time.Duration{},
+		Disabled:  map[string]bool{},
+	}
+}
+
+// defaultLogFile follows libpcp_pmda: <iam>.log in pmcd's log directory.
+func defaultLogFile() string {
+	if dir := os.Getenv("PCP_LOG_DIR"); dir != "" {
+		return filepath.Join(dir, "pmcd", Name+".log")
+	}
+	return Name + ".log"
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+// DefaultConfigFile is the configuration file looked for in the PMDA
+// directory when -c is not given.
+func DefaultConfigFile() string {
+	if dir := os.Getenv("PCP_PMDAS_DIR"); dir != "" {
+		return filepath.Join(dir, Name, Name+".conf")
+	}
+	return ""
+}
+
+// Load parses args (without the program name), then the config file.
+func Load(args []string) (Config, error) {
+	c := Default()
+	if err := c.parseArgs(args); err != nil {
+		return c, err
+	}
+	explicit := c.ConfigFile != ""
+	if !explicit {
+		c.ConfigFile = DefaultConfigFile()
+	}
+	if c.ConfigFile != "" {
+		if err := c.readFile(c.ConfigFile, explicit); err != nil {
+			return c, err
+		}
+	}
+	return c, c.validate()
+}
+
+func (c *Config) validate() error {
+	if c.Domain < 1 || c.Domain > 510 {
+		return fmt.Errorf("domain %d outside 1..510", c.Domain)
+	}
+	for name, iv := range c.Intervals {
+		if iv < 100*time.Millisecond || iv > time.Hour {
+			return fmt.Errorf("interval of %s (%v) outside 100ms..1h", name, iv)
+		}
+	}
+	if c.Interval < 100*time.Millisecond || c.Interval > time.Hour {
+		return fmt.Errorf("interval %v outside 100ms..1h", c.Interval)
+	}
+	return nil
+}

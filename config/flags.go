@@ -1,0 +1,112 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Usage describes the command line.
+const Usage = `Usage: pmdahostcache [options]
+  -d domain     PMDA domain number (from domain.h; Install passes it)
+  -l logfile    log file (default $PCP_LOG_DIR/pmcd/hostcache.log)
+  -D flags      debug flags: "pdu" traces every PDU; any flag enables debug logging
+  -U user       run as user after start-up (default $PCP_USER or pcp)
+  -p            talk to pmcd over stdin/stdout (default)
+  -i port       listen on 127.0.0.1:port for pmcd
+  -6 port       listen on [::1]:port for pmcd
+  -u path       listen on a unix socket for pmcd
+  -c file       configuration file (default $PCP_PMDAS_DIR/hostcache/hostcache.conf)
+  -r dir        proc root (default /proc)
+  -s dir        sys root (default /sys)
+  -t msec       default sampling interval in milliseconds (default 1000)
+`
+
+// parseArgs reads getopt-style options as pmdaGetOpt does: "-d 396",
+// "-d396" and "-Dpdu" alike, with option letters that take no argument
+// allowed to be grouped ("-p").
+func (c *Config) parseArgs(args []string) error {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			if i+1 < len(args) {
+				return fmt.Errorf("unexpected argument %q\n%s", args[i+1], Usage)
+			}
+			return nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			return fmt.Errorf("unexpected argument %q\n%s", a, Usage)
+		}
+		opt, val := a[1], a[2:]
+		if opt == 'p' {
+			c.IPC = IPCPipe
+			continue
+		}
+		if val == "" {
+			if i+1 >= len(args) {
+				return fmt.Errorf("option -%c needs a value\n%s", opt, Usage)
+			}
+			i++
+			val = args[i]
+		}
+		if err := c.setOption(opt, val); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Config) setOption(opt byte, val string) error {
+	var err error
+	switch opt {
+	case 'd':
+		var n uint64
+		n, err = strconv.ParseUint(val, 10, 32)
+		c.Domain = uint32(n)
+	case 'l':
+		c.LogFile = val
+	case 'D':
+		c.Debug = val
+	case 'U':
+		c.User = val
+	case 'i', '6':
+		c.IPC = map[byte]string{'i': IPCInet, '6': IPCIPv6}[opt]
+		c.Port, err = strconv.Atoi(val)
+	case 'u':
+		c.IPC, c.SocketPath = IPCUnix, val
+	case 'c':
+		c.ConfigFile = val
+	case 'r':
+		c.ProcRoot = val
+	case 's':
+		c.SysRoot = val
+	case 't':
+		c.Interval, err = parseMillis(val)
+	default:
+		return fmt.Errorf("unknown option -%c\n%s", opt, Usage)
+	}
+	if err != nil {
+		return fmt.Errorf("option -%c %q: %v", opt, val, err)
+	}
+	return nil
+}
+
+// parseMillis reads a duration: a bare number is milliseconds, as in
+// hostcache.control.interval; "2s" style Go durations work too.
+func parseMillis(s string) (time.Duration, error) {
+	if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+		return time.Duration(n) * time.Millisecond, nil
+	}
+	return time.ParseDuration(strings.TrimSpace(s))
+}
+
+// HasDebug reports whether a -D flag was given.
+func (c *Config) HasDebug(flag string) bool {
+	for _, f := range strings.Split(c.Debug, ",") {
+		if strings.TrimSpace(f) == flag {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,53 @@
+package pmda
+
+// dispatchTable maps each PDU type pmcd may send to its handler. PROFILE,
+// ATTR and ERROR are never answered: a reply pmcd does not expect would be
+// read as the answer to its next request.
+func dispatchTable() map[Type]handler {
+	return map[Type]handler{
+		TypeProfile:      (*Server).handleProfile,
+		TypeAttr:         (*Server).handleNoReply,
+		TypeError:        (*Server).handleError,
+		TypeCreds:        (*Server).handleNoReply,
+		TypeFetch:        (*Server).handleFetch,
+		TypeDescReq:      (*Server).handleDesc,
+		TypeInstanceReq:  (*Server).handleInstance,
+		TypeTextReq:      (*Server).handleText,
+		TypeResult:       (*Server).handleStore,
+		TypeLabelReq:     (*Server).handleLabel,
+		TypePMNSIDs:      (*Server).handlePMNS,
+		TypePMNSNames:    (*Server).handlePMNS,
+		TypePMNSChild:    (*Server).handlePMNS,
+		TypePMNSTraverse: (*Server).handlePMNS,
+	}
+}
+
+func (s *Server) handleNoReply(h Header, pdu []byte) ([]byte, error) {
+	s.cfg.Log.Debug().Stringer("type", h.Type).Int32("from", h.From).Msg("ignored, no reply due")
+	return nil, nil
+}
+
+// handleError takes pmcd's PM_ERR_NOTCONN: client h.From has gone, so its
+// profiles are dropped. Nothing is ever sent back for an ERROR.
+func (s *Server) handleError(h Header, pdu []byte) ([]byte, error) {
+	var e ErrorPDU
+	if err := e.Decode(pdu); err != nil {
+		s.cfg.Log.Warn().Err(err).Msg("malformed ERROR PDU ignored")
+		return nil, nil
+	}
+	if e.Code == ErrNotConn {
+		s.profiles.drop(h.From)
+		return nil, nil
+	}
+	s.cfg.Log.Warn().Str("code", e.Code.Error()).Int32("from", h.From).Msg("unexpected ERROR PDU from pmcd")
+	return nil, nil
+}
+
+// handlePMNS answers namespace requests: our namespace is static and pmcd
+// holds all of it, so a name or PMID it does not know is not ours either.
+func (s *Server) handlePMNS(h Header, pdu []byte) ([]byte, error) {
+	if h.Type == TypePMNSIDs {
+		return nil, ErrPMID
+	}
+	return nil, ErrName
+}

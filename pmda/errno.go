@@ -1,0 +1,70 @@
+package pmda
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// Errno is a PCP error code (PM_ERR_*, or a negated Unix errno) as it travels
+// in ERROR PDUs and negative numval words.
+type Errno int32
+
+// PCP error codes a PMDA sends or receives (values from PCP 6.0.3 headers).
+const (
+	ErrGeneric      Errno = -12345
+	ErrText         Errno = -12349
+	ErrName         Errno = -12357
+	ErrPMID         Errno = -12358
+	ErrInDom        Errno = -12359
+	ErrInst         Errno = -12360
+	ErrConv         Errno = -12362
+	ErrSign         Errno = -12364
+	ErrIPC          Errno = -12366
+	ErrPermission   Errno = -12387
+	ErrAgain        Errno = -12389
+	ErrNotConn      Errno = -12391
+	ErrType         Errno = -12397
+	ErrBadStore     Errno = -12400
+	ErrPMDAReady    Errno = -13393
+	ErrPMDANotReady Errno = -13394
+)
+
+var errnoNames = map[Errno]string{
+	ErrGeneric: "PM_ERR_GENERIC", ErrText: "PM_ERR_TEXT", ErrName: "PM_ERR_NAME",
+	ErrPMID: "PM_ERR_PMID", ErrInDom: "PM_ERR_INDOM", ErrInst: "PM_ERR_INST",
+	ErrConv: "PM_ERR_CONV", ErrSign: "PM_ERR_SIGN", ErrIPC: "PM_ERR_IPC",
+	ErrPermission: "PM_ERR_PERMISSION", ErrAgain: "PM_ERR_AGAIN",
+	ErrNotConn: "PM_ERR_NOTCONN", ErrType: "PM_ERR_TYPE", ErrBadStore: "PM_ERR_BADSTORE",
+	ErrPMDAReady: "PM_ERR_PMDAREADY", ErrPMDANotReady: "PM_ERR_PMDANOTREADY",
+}
+
+func (e Errno) Error() string {
+	if n, ok := errnoNames[e]; ok {
+		return n
+	}
+	return fmt.Sprintf("PCP error %d", int32(e))
+}
+
+// storeErrno maps a cache store error to the code pmstore reports.
+func storeErrno(err error) Errno {
+	var e Errno
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, cache.ErrUnknownMetric):
+		return ErrPMID
+	case errors.Is(err, cache.ErrReadOnly):
+		return ErrPermission
+	case errors.Is(err, cache.ErrNoInstance):
+		return ErrInst
+	case errors.Is(err, cache.ErrNegative):
+		return ErrSign
+	case errors.Is(err, cache.ErrOutOfRange):
+		return ErrBadStore
+	case errors.Is(err, cache.ErrBadType):
+		return ErrType
+	}
+	return ErrGeneric
+}

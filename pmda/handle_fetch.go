@@ -1,0 +1,70 @@
+package pmda
+
+import (
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// fetchState is the reusable scratch space of the fetch path.
+type fetchState struct {
+	req    Fetch
+	sets   []ValueSet
+	spans  [][2]int
+	values []cache.Value
+}
+
+func (s *Server) handleProfile(h Header, pdu []byte) ([]byte, error) {
+	if err := s.profiles.decode(h.From, pdu); err != nil {
+		// No reply is due to a PROFILE, even a bad one: log and carry on.
+		s.cfg.Log.Warn().Err(err).Int32("from", h.From).Msg("malformed PROFILE ignored")
+	}
+	return nil, nil
+}
+
+// handleFetch answers a FETCH from one snapshot: every value in the reply
+// comes from the same generation, and nothing here touches /proc.
+func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
+	f := &s.fetch
+	if err := f.req.Decode(pdu); err != nil {
+		return nil, err
+	}
+	snap := s.cfg.Store.Load()
+	now := s.cfg.Now()
+	prof := s.profiles.lookup(h.From, f.req.Ctx)
+	f.values, f.sets, f.spans = f.values[:0], f.sets[:0], f.spans[:0]
+	for _, pmid := range f.req.PMIDs {
+		set := ValueSet{PMID: pmid}
+		start := len(f.values)
+		if d, ok := s.metricOf(pmid); ok {
+			set.Type = d.Type
+			f.values = snap.AppendValues(f.values, d, now)
+			f.values = s.applyProfile(f.values, start, d, prof)
+		} else {
+			set.NumErr = ErrPMID
+		}
+		f.sets = append(f.sets, set)
+		f.spans = append(f.spans, [2]int{start, len(f.values)})
+	}
+	for i := range f.sets {
+		f.sets[i].Values = f.values[f.spans[i][0]:f.spans[i][1]]
+	}
+	return AppendResult(s.out[:0], 0, f.sets), nil
+}
+
+// applyProfile drops from values[start:] the instances the profile excludes.
+func (s *Server) applyProfile(values []cache.Value, start int, d *cache.Desc, p *Profile) []cache.Value {
+	if d.InDom == cache.InDomNone {
+		return values
+	}
+	indom := s.wireInDom(d.InDom)
+	if p.IncludesAll(indom) {
+		return values
+	}
+	kept := start
+	for _, v := range values[start:] {
+		if p.Includes(indom, v.Inst) {
+			values[kept] = v
+			kept++
+		}
+	}
+	return values[:kept]
+}

@@ -1,0 +1,196 @@
+package pmda
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// ErrPeerClosed is returned by Serve when pmcd closes the connection: the
+// normal way a daemon PMDA is told to exit.
+var ErrPeerClosed = errors.New("pmcd closed the connection")
+
+// TextSource supplies help text for metrics (by name) and instance domains.
+type TextSource interface {
+	MetricText(name string, long bool) (string, bool)
+	InDomText(id cache.InDomID, long bool) (string, bool)
+}
+
+// Config is what a server needs besides its streams.
+type Config struct {
+	Name   string // agent name, e.g. "hostcache" (the domain label)
+	Domain uint32
+	Store  *cache.Store
+	Texts  TextSource
+	Storer cache.Storer
+	Log    zerolog.Logger
+	MaxLen int  // largest PDU accepted; DefaultMaxLen when 0
+	Trace  bool // log every PDU as hex words (debug level)
+	Now    func() time.Time
+}
+
+// Server answers pmcd's requests on one connection from cached snapshots.
+// It is used by one goroutine: its buffers are reused across requests, so
+// a fetch in steady state allocates nothing.
+type Server struct {
+	cfg      Config
+	r        io.Reader
+	w        io.Writer
+	handlers map[Type]handler
+	in       []byte
+	out      []byte
+	fetch    fetchState
+	profiles profiles
+}
+
+// handler answers one request. A nil reply means none is due; an error
+// becomes exactly one ERROR PDU.
+type handler func(s *Server, h Header, pdu []byte) ([]byte, error)
+
+// NewServer builds a server reading requests from r and writing replies to w.
+func NewServer(cfg Config, r io.Reader, w io.Writer) *Server {
+	if cfg.MaxLen == 0 {
+		cfg.MaxLen = DefaultMaxLen
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Server{
+		cfg: cfg, r: r, w: w, handlers: dispatchTable(),
+		in: make([]byte, 0, 4096), out: make([]byte, 0, 64*1024),
+		profiles: newProfiles(),
+	}
+}
+
+// Handshake sends our CREDS first, as pmcd waits for them, then reads pmcd's.
+func (s *Server) Handshake(pid int) error {
+	s.out = (&Creds{From: int32(pid), Version: pduVersion}).Append(s.out[:0])
+	if err := s.write(s.out); err != nil {
+		return fmt.Errorf("sending creds: %w", err)
+	}
+	h, pdu, err := ReadPDU(s.r, s.in, s.cfg.MaxLen)
+	s.in = pdu
+	if err != nil {
+		if err == io.EOF {
+			return ErrPeerClosed
+		}
+		return fmt.Errorf("reading creds: %w", err)
+	}
+	s.trace("recv", pdu)
+	if h.Type != TypeCreds {
+		return fmt.Errorf("expected CREDS from pmcd, got %s", h.Type)
+	}
+	var c Creds
+	if err := c.Decode(pdu); err != nil {
+		return fmt.Errorf("pmcd creds: %w", err)
+	}
+	s.cfg.Log.Info().Int32("pmcd_pid", c.From).Uint8("version", c.Version).Msg("connected to pmcd")
+	return nil
+}
+
+// Serve answers requests until pmcd closes the connection or ctx ends.
+// Blocking reads cannot see ctx: the caller closes the input to stop it.
+func (s *Server) Serve(ctx context.Context) error {
+	for ctx.Err() == nil {
+		if err := s.serveOne(); err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+// serveOne reads one PDU and writes at most one reply.
+func (s *Server) serveOne() error {
+	h, pdu, err := ReadPDU(s.r, s.in, s.cfg.MaxLen)
+	s.in = pdu[:0]
+	switch {
+	case err == io.EOF:
+		return ErrPeerClosed
+	case errors.Is(err, ErrLongPDU):
+		// The length is sane enough to skip: drop the body and stay in step.
+		if _, cerr := io.CopyN(io.Discard, s.r, int64(h.Len)-HeaderLen); cerr != nil {
+			return ErrPeerClosed
+		}
+		s.cfg.Log.Warn().Err(err).Stringer("type", h.Type).Msg("request refused")
+		return s.reply(h, nil, ErrIPC)
+	case err != nil:
+		// Below a header's size, negative type, or EOF mid-PDU: the stream
+		// cannot be resynchronised, so close it cleanly.
+		s.cfg.Log.Error().Err(err).Msg("unreadable PDU, closing connection")
+		return fmt.Errorf("reading request: %w", err)
+	}
+	s.trace("recv", pdu)
+	hd, ok := s.handlers[h.Type]
+	if !ok {
+		s.cfg.Log.Warn().Stringer("type", h.Type).Int32("len", h.Len).Msg("request refused: unexpected PDU type")
+		return s.reply(h, nil, ErrIPC)
+	}
+	reply, herr := hd(s, h, pdu)
+	return s.reply(h, reply, herr)
+}
+
+// reply writes the handler's reply, or one ERROR PDU for its error.
+func (s *Server) reply(h Header, reply []byte, err error) error {
+	if err != nil {
+		var code Errno
+		if !errors.As(err, &code) {
+			code = ErrIPC // a body that failed to decode
+		}
+		s.cfg.Log.Info().Stringer("type", h.Type).Int32("from", h.From).Err(err).Msg("request refused")
+		reply = (&ErrorPDU{Code: code}).Append(s.out[:0])
+	}
+	if reply == nil {
+		return nil
+	}
+	s.out = reply[:0]
+	return s.write(reply)
+}
+
+func (s *Server) write(pdu []byte) error {
+	s.trace("send", pdu)
+	if _, err := s.w.Write(pdu); err != nil {
+		return fmt.Errorf("%w: %v", ErrPeerClosed, err)
+	}
+	return nil
+}
+
+func (s *Server) trace(dir string, pdu []byte) {
+	if s.cfg.Trace {
+		s.cfg.Log.Debug().Str("dir", dir).Str("pdu", hex.EncodeToString(pdu)).Msg("pdu")
+	}
+}
+
+// pmid and indom conversions between the wire and the cache.
+
+func (s *Server) wirePMID(id cache.MetricID) uint32 { return s.cfg.Domain<<22 | uint32(id) }
+
+func (s *Server) wireInDom(id cache.InDomID) uint32 {
+	if id == cache.InDomNone {
+		return uint32(cache.InDomNone)
+	}
+	return s.cfg.Domain<<22 | uint32(id)
+}
+
+// metricOf resolves a wire PMID of our domain to its descriptor.
+func (s *Server) metricOf(pmid uint32) (*cache.Desc, bool) {
+	if pmid>>31 != 0 || pmid>>22 != s.cfg.Domain {
+		return nil, false
+	}
+	return s.cfg.Store.Schema().Desc(cache.MetricID(pmid & 0x3fffff))
+}
+
+// indomOf resolves a wire InDom of our domain to its serial.
+func (s *Server) indomOf(indom uint32) (cache.InDomID, bool) {
+	if indom>>31 != 0 || indom>>22 != s.cfg.Domain {
+		return 0, false
+	}
+	id := cache.InDomID(indom & 0x3fffff)
+	return id, s.cfg.Store.Schema().HasInDom(id)
+}

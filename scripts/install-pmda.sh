@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Install the built PMDA into $PCP_PMDAS_DIR/hostcache and run its Install.
+# Usage: scripts/install-pmda.sh path/to/pmdahostcache
+# PCP's locations come from /etc/pcp.conf (through pcp.env), never hard-coded.
+set -euo pipefail
+
+binary=${1:?usage: install-pmda.sh path/to/pmdahostcache}
+top=$(cd "$(dirname "$0")/.." && pwd)
+. /etc/pcp.env
+dir="$PCP_PMDAS_DIR/hostcache"
+
+mkdir -p "$dir"
+install -m 0755 "$binary" "$dir/pmdahostcache.new"
+mv -f "$dir/pmdahostcache.new" "$dir/pmdahostcache"
+install -m 0755 "$top/Install" "$top/Remove" "$dir/"
+install -m 0644 "$top/domain.h" "$top/pmns" "$top/root" "$dir/"
+# pmdaproc.sh wants one help source file named "help" beside Install.
+cat "$top/help/hostcache.help" "$top/help/rates.help" >"$dir/help"
+chmod 0644 "$dir/help"
+if [ -f "$top/hostcache.conf" ] && [ ! -f "$dir/hostcache.conf" ]; then
+  install -m 0644 "$top/hostcache.conf" "$dir/"
+fi
+cd "$dir"
+./Install </dev/null
