@@ -2,7 +2,7 @@
 # Install PCP from Debian's packages and start pmcd, on machines without systemd.
 # Debian's postinst calls systemctl; where systemd is not running we put a
 # no-op systemctl first in PATH for the duration of the install only.
-set -euo pipefail
+set -eo pipefail
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "install-pcp: must run as root" >&2

@@ -2,11 +2,11 @@
 # Install the built PMDA into $PCP_PMDAS_DIR/hostcache and run its Install.
 # Usage: scripts/install-pmda.sh path/to/pmdahostcache
 # PCP's locations come from /etc/pcp.conf (through pcp.env), never hard-coded.
-set -euo pipefail
+set -eo pipefail
 
 binary=${1:?usage: install-pmda.sh path/to/pmdahostcache}
 top=$(cd "$(dirname "$0")/.." && pwd)
-. /etc/pcp.env
+set +u; . /etc/pcp.env
 dir="$PCP_PMDAS_DIR/hostcache"
 
 mkdir -p "$dir"
