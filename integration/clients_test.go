@@ -1,0 +1,285 @@
+package integration
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// metricNames lists the installed hostcache namespace.
+func metricNames(t *testing.T) []string {
+	t.Helper()
+	return strings.Fields(mustRun(t, 20*time.Second, "pminfo", "hostcache"))
+}
+
+// noValue returns the metrics that pminfo -f shows without values.
+func noValue(t *testing.T, names ...string) map[string]bool {
+	t.Helper()
+	out, _ := run(t, 60*time.Second, "pminfo", append([]string{"-f"}, names...)...)
+	missing := map[string]bool{}
+	var cur string
+	for _, line := range strings.Split(out, "\n") {
+		if line != "" && !strings.HasPrefix(line, " ") && !strings.Contains(line, "No value") {
+			cur = strings.TrimSpace(line)
+		}
+		if strings.Contains(line, "No value(s) available") {
+			missing[cur] = true
+		}
+	}
+	return missing
+}
+
+// testPminfo: everything has a descriptor, help and labels without error,
+// and every metric has values unless pmdalinux has none for its twin.
+func testPminfo(t *testing.T) {
+	names := metricNames(t)
+	if len(names) < 100 {
+		t.Fatalf("only %d hostcache metrics", len(names))
+	}
+	out, err := run(t, 2*time.Minute, "pminfo", "-fdtTl", "hostcache")
+	if err != nil {
+		t.Fatalf("pminfo -fdtTl hostcache: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "Error") || strings.Contains(line, "Unknown") {
+			t.Errorf("pminfo -fdtTl: %s", line)
+		}
+	}
+	for name := range noValue(t, "hostcache") {
+		twin := twinOf(name)
+		if twin == "" || !noValue(t, twin)[twin] {
+			t.Errorf("%s has no value (its pmdalinux twin %q has one)", name, twin)
+		}
+	}
+	t.Logf("%d metrics, %d values", len(names), strings.Count(mustRun(t, time.Minute, "pminfo", "-f", "hostcache"), "value "))
+}
+
+// twinOf names the pmdalinux metric a hostcache metric mirrors.
+func twinOf(name string) string {
+	rest := strings.TrimPrefix(name, "hostcache.")
+	rest = strings.TrimPrefix(rest, "rate.")
+	if strings.HasPrefix(rest, "control.") || strings.HasPrefix(rest, "kernel.cpu.util.") {
+		return ""
+	}
+	return rest
+}
+
+var descRE = regexp.MustCompile(`(?m)^(\S+)\n\s+Data Type: (.+?)  InDom: (\S+).*\n\s+Semantics: (\S+)  Units: (.*)$`)
+
+type descInfo struct{ typ, indom, sem, units string }
+
+func descs(t *testing.T, names []string) map[string]descInfo {
+	t.Helper()
+	out, _ := run(t, time.Minute, "pminfo", append([]string{"-d"}, names...)...)
+	m := map[string]descInfo{}
+	for _, x := range descRE.FindAllStringSubmatch(out, -1) {
+		m[x[1]] = descInfo{typ: x[2], indom: x[3], sem: x[4], units: x[5]}
+	}
+	return m
+}
+
+// testTwins compares every hostcache.X with pmdalinux's X: type,
+// semantics, units, whether it has instances, and the instance names.
+func testTwins(t *testing.T) {
+	var ours, twins []string
+	for _, n := range metricNames(t) {
+		if tw := twinOf(n); tw != "" && !strings.HasPrefix(n, "hostcache.rate.") {
+			ours, twins = append(ours, n), append(twins, tw)
+		}
+	}
+	od, td := descs(t, ours), descs(t, twins)
+	compared, matched := 0, 0
+	for i, n := range ours {
+		o, ok1 := od[n]
+		w, ok2 := td[twins[i]]
+		if !ok1 || !ok2 {
+			t.Errorf("%s: no descriptor for it or its twin", n)
+			continue
+		}
+		compared++
+		nullO, nullW := o.indom == "PM_INDOM_NULL", w.indom == "PM_INDOM_NULL"
+		if o.typ != w.typ || o.sem != w.sem || o.units != w.units || nullO != nullW {
+			t.Errorf("%s is %+v, pmdalinux %s is %+v", n, o, twins[i], w)
+			continue
+		}
+		if !nullO && !sameInstances(values(t, n), values(t, twins[i])) {
+			t.Errorf("%s instances differ from %s", n, twins[i])
+			continue
+		}
+		matched++
+	}
+	for _, n := range []string{"hinv.ncpu", "mem.physmem", "kernel.all.hz", "kernel.all.boottime"} {
+		if got, want := values(t, "hostcache."+n)[""], values(t, n)[""]; got != want {
+			t.Errorf("hostcache.%s = %s, pmdalinux %s", n, got, want)
+		}
+	}
+	t.Logf("compared %d metrics with their pmdalinux twins, %d matched", compared, matched)
+}
+
+func sameInstances(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// testPmstore: a good value is stored and read back; a negative one, one
+// out of bounds, and a store to a read-only metric are refused with the
+// right message and change nothing.
+func testPmstore(t *testing.T) {
+	const m = "hostcache.control.interval"
+	out := mustRun(t, 20*time.Second, "pmstore", m, "750")
+	if !strings.Contains(out, "new value=750") {
+		t.Fatalf("pmstore: %s", out)
+	}
+	refusals := map[string]string{
+		"-5":      "Negative value",
+		"50":      "Bad input to pmstore",
+		"9999999": "Bad input to pmstore",
+		"abc":     "",
+	}
+	for v, msg := range refusals {
+		out, _ := run(t, 20*time.Second, "pmstore", m, v)
+		if strings.Contains(out, "new value="+v+"\n") || (msg != "" && !strings.Contains(out, msg)) {
+			t.Errorf("pmstore %s %s: %s", m, v, out)
+		}
+		if got := values(t, m)[""]; got != "750" {
+			t.Errorf("after refused store of %s the interval is %s", v, got)
+		}
+	}
+	if out, _ := run(t, 20*time.Second, "pmstore", "hostcache.mem.physmem", "1"); !strings.Contains(out, "No permission") {
+		t.Errorf("store to a read-only metric: %s", out)
+	}
+	out = mustRun(t, 20*time.Second, "pmstore", "-i", "cpu", "hostcache.control.collector.interval", "2000")
+	iv := values(t, "hostcache.control.collector.interval")
+	if iv["cpu"] != "2000" || iv["memory"] != "750" {
+		t.Errorf("per-collector store: %s then %v", out, iv)
+	}
+	mustRun(t, 20*time.Second, "pmstore", m, "1000")
+	t.Logf("pmstore round trip: %s", strings.TrimSpace(out))
+}
+
+// testPmval: rates arrive as numbers, and an instance is found by the first
+// word of its name as users type it.
+func testPmval(t *testing.T) {
+	out := mustRun(t, 30*time.Second, "pmval", "-s", "3", "-t", "0.5", "hostcache.rate.kernel.all.pswitch")
+	nums := regexp.MustCompile(`(?m)^\s*[0-9.e+-]+\s*$`).FindAllString(out, -1)
+	if len(nums) != 3 {
+		t.Errorf("pmval of a rate:\n%s", out)
+	}
+	for _, n := range nums {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(n), 64); err != nil || f <= 0 {
+			t.Errorf("context switch rate %q", n)
+		}
+	}
+	out = mustRun(t, 30*time.Second, "pmval", "-s", "1", "-i", "5", "hostcache.kernel.all.load")
+	if !regexp.MustCompile(`(?m)^\s+5\s*\n\s+[0-9.E+-]+\s*$`).MatchString(out) {
+		t.Errorf("pmval -i 5:\n%s", out)
+	}
+}
+
+// testDbpmda drives a fresh PMDA process with PCP's debugger, which plays
+// pmcd's part and decodes every reply with libpcp.
+func testDbpmda(t *testing.T, pmdaDir string) {
+	logFile := filepath.Join(t.TempDir(), "dbpmda.log")
+	script := strings.Join([]string{
+		"open pipe " + filepath.Join(pmdaDir, "pmdahostcache") + " -d 396 -l " + logFile + " -U root",
+		"desc hostcache.kernel.all.cpu.user",
+		"fetch hostcache.kernel.all.cpu.user hostcache.kernel.all.load",
+		"instance 396.2",
+		`instance 396.2 "5"`,
+		"text hostcache.kernel.all.load",
+		"text indom 396.1",
+		"label domain",
+		`store hostcache.control.interval "750"`,
+		`store hostcache.control.interval "-1"`,
+		"fetch hostcache.control.interval",
+		"close", "",
+	}, "\n")
+	cmd := runIn(t, pmdaDir, script, "dbpmda", "-n", "root", "-e")
+	for _, want := range []string{
+		"Semantics: counter  Units: millisec",
+		`inst: 15 name: "15 minute"`,
+		"[  0] inst: 5\n",
+		"agent=\"hostcache\"",
+		"1000 -> 750",
+		"Error PDU: Negative value",
+		"value 750",
+		"CPU", // help text of the per-CPU indom
+	} {
+		if !strings.Contains(cmd, want) {
+			t.Errorf("dbpmda output lacks %q:\n%s", want, cmd)
+		}
+	}
+	if strings.Contains(cmd, "not available") || strings.Contains(cmd, "Error PDU: Unknown") {
+		t.Errorf("dbpmda reported a missing reply:\n%s", cmd)
+	}
+}
+
+// testPmlogger records hostcache for a few seconds, then reads the archive
+// back with pmdumplog and checks it with pmlogcheck.
+func testPmlogger(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	os.WriteFile(cfg, []byte("log mandatory on 1 sec {\n    hostcache\n}\n"), 0o644)
+	archive := filepath.Join(dir, "hostcache")
+	mustRun(t, time.Minute, "pmlogger", "-c", cfg, "-s", "4", "-l", filepath.Join(dir, "pmlogger.log"), archive)
+	out := mustRun(t, time.Minute, "pmdumplog", archive, "hostcache.kernel.all.cpu.user", "hostcache.rate.kernel.all.pswitch")
+	if n := strings.Count(out, "hostcache.kernel.all.cpu.user"); n < 3 {
+		t.Errorf("archive has %d samples of cpu.user:\n%s", n, out)
+	}
+	if !strings.Contains(out, "hostcache.rate.kernel.all.pswitch") {
+		t.Errorf("archive lacks rates:\n%s", out)
+	}
+	mustRun(t, time.Minute, "pmlogcheck", archive)
+}
+
+// testLogs: pmcd never dropped us, and our own log has no errors.
+func testLogs(t *testing.T, logDir string, pmcdFrom int64) {
+	data, _ := os.ReadFile(filepath.Join(logDir, "pmcd.log"))
+	if int64(len(data)) > pmcdFrom {
+		for _, line := range strings.Split(string(data[pmcdFrom:]), "\n") {
+			// Install's own restart logs "unconfigured"; anything else
+			// about us in pmcd.log means pmcd dropped the agent.
+			if strings.Contains(line, "hostcache") && (strings.Contains(line, "protocol failure") ||
+				strings.Contains(line, "timeout") || strings.Contains(line, "unexpected")) {
+				t.Errorf("pmcd.log: %s", line)
+			}
+		}
+	}
+	own, err := os.ReadFile(filepath.Join(logDir, "hostcache.log"))
+	if err != nil {
+		t.Fatalf("our log: %v", err)
+	}
+	for _, bad := range []string{`"level":"error"`, "WARNING: DATA RACE", "panic"} {
+		if strings.Contains(string(own), bad) {
+			t.Errorf("hostcache.log contains %s", bad)
+		}
+	}
+}
+
+// testRemove: Remove leaves pmcd without hostcache and the process gone.
+func testRemove(t *testing.T) {
+	mustRun(t, 2*time.Minute, filepath.Join(repoRoot, "scripts", "remove-pmda.sh"))
+	if out, _ := run(t, 20*time.Second, "pminfo", "hostcache"); !strings.Contains(out, "Unknown metric name") {
+		t.Errorf("after Remove pminfo hostcache says: %s", out)
+	}
+	conf, _ := os.ReadFile(pcpVar(t, "PCP_PMCDCONF_PATH"))
+	if regexp.MustCompile(`(?m)^hostcache\s`).Match(conf) {
+		t.Error("pmcd.conf still has a hostcache line")
+	}
+	waitFor(t, "pmdahostcache to exit", 10*time.Second, func() bool {
+		out, _ := run(t, 5*time.Second, "pgrep", "-x", "pmdahostcache")
+		return strings.TrimSpace(out) == ""
+	})
+	mustRun(t, 10*time.Second, "pmprobe", "pmcd.version")
+}

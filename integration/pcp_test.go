@@ -1,0 +1,197 @@
+// Package integration runs pmdahostcache under the real pmcd, installed by
+// our own Install, and checks it with PCP's own clients.
+package integration
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// repoRoot is where the PMDA's sources and scripts live.
+var repoRoot, _ = filepath.Abs("..")
+
+// requirePCP skips when PCP cannot be driven here, except in CI, where an
+// integration test that does not run is a failure.
+func requirePCP(t *testing.T) {
+	t.Helper()
+	var missing string
+	switch {
+	case testing.Short():
+		missing = "-short given"
+	case os.Geteuid() != 0:
+		missing = "Install and Remove need root"
+	case !have("pminfo") || !fileExists("/etc/pcp.env"):
+		missing = "PCP is not installed (make install sets it up)"
+	default:
+		if _, err := run(t, 10*time.Second, "pmprobe", "pmcd.version"); err != nil {
+			missing = "pmcd is not running: " + err.Error()
+		}
+	}
+	if missing == "" {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("integration tests must run in CI: %s", missing)
+	}
+	t.Skipf("skipping integration tests: %s", missing)
+}
+
+func have(cmd string) bool { _, err := exec.LookPath(cmd); return err == nil }
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// run runs a command with PCP's environment and returns stdout+stderr.
+func run(t *testing.T, timeout time.Duration, name string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return string(out), fmt.Errorf("%s timed out after %v", name, timeout)
+	}
+	return string(out), err
+}
+
+// mustRun fails the test when the command fails.
+func mustRun(t *testing.T, timeout time.Duration, name string, args ...string) string {
+	t.Helper()
+	out, err := run(t, timeout, name, args...)
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// pcpVar reads one of PCP's locations from /etc/pcp.conf.
+func pcpVar(t *testing.T, name string) string {
+	t.Helper()
+	out := mustRun(t, 10*time.Second, "sh", "-c", "set +u; . /etc/pcp.env; printf %s \"$"+name+"\"")
+	if out == "" {
+		t.Fatalf("%s not set by /etc/pcp.env", name)
+	}
+	return out
+}
+
+// buildPMDA builds the daemon with the race detector, so races in the real
+// process under pmcd fail the run too (they are reported in its log).
+func buildPMDA(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "pmdahostcache")
+	cmd := exec.Command("go", "build", "-race", "-o", bin, "./cmd/pmdahostcache")
+	cmd.Dir = repoRoot
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func installed() bool {
+	out, err := exec.Command("pmprobe", "hostcache.control.interval").CombinedOutput()
+	return err == nil && !strings.Contains(string(out), "Unknown")
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+var valueLine = regexp.MustCompile(`(?m)^\s+(?:inst \[(\d+) or "([^"]*)"\] )?value (.*)$`)
+
+// values fetches one metric with pminfo -f: instance name ("" for a
+// singular metric) to the printed value.
+func values(t *testing.T, metric string) map[string]string {
+	t.Helper()
+	out := mustRun(t, 20*time.Second, "pminfo", "-f", metric)
+	vals := map[string]string{}
+	for _, m := range valueLine.FindAllStringSubmatch(out, -1) {
+		vals[m[2]] = m[3]
+	}
+	return vals
+}
+
+// TestPCP installs the PMDA with our Install, drives it with PCP's clients
+// and removes it again. The steps share one installation, so they run in
+// order as subtests; a previous installation is put back afterwards.
+func TestPCP(t *testing.T) {
+	requirePCP(t)
+	bin := buildPMDA(t)
+	pmdaDir := filepath.Join(pcpVar(t, "PCP_PMDAS_DIR"), "hostcache")
+	logDir := filepath.Join(pcpVar(t, "PCP_LOG_DIR"), "pmcd")
+	wasInstalled := installed()
+	pmcdLogStart := fileSize(filepath.Join(logDir, "pmcd.log"))
+
+	out := mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin)
+	if !regexp.MustCompile(`\d+ metrics and \d+ values`).MatchString(out) {
+		t.Fatalf("Install did not report metrics:\n%s", out)
+	}
+	removed := false
+	t.Cleanup(func() {
+		if !removed {
+			run(t, 2*time.Minute, filepath.Join(repoRoot, "scripts", "remove-pmda.sh"))
+		}
+		if wasInstalled {
+			run(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), filepath.Join(repoRoot, "bin", "pmdahostcache"))
+		}
+	})
+	// Rates and utilisation need two samples of every collector.
+	waitFor(t, "three samples of every collector", 30*time.Second, func() bool {
+		vals := values(t, "hostcache.control.collector.samples")
+		for _, v := range vals {
+			if n, err := strconv.Atoi(v); err != nil || n < 3 {
+				return false
+			}
+		}
+		return len(vals) > 0
+	})
+
+	t.Run("pminfo", func(t *testing.T) { testPminfo(t) })
+	t.Run("pmdalinux twins", func(t *testing.T) { testTwins(t) })
+	t.Run("pmstore", func(t *testing.T) { testPmstore(t) })
+	t.Run("pmval", func(t *testing.T) { testPmval(t) })
+	t.Run("dbpmda", func(t *testing.T) { testDbpmda(t, pmdaDir) })
+	t.Run("pmlogger", func(t *testing.T) { testPmlogger(t) })
+	t.Run("logs clean", func(t *testing.T) { testLogs(t, logDir, pmcdLogStart) })
+	t.Run("Remove", func(t *testing.T) {
+		removed = true
+		testRemove(t)
+	})
+}
+
+func fileSize(p string) int64 {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// runIn runs a command in dir with the given standard input and returns its
+// output; a failure or a hang fails the test.
+func runIn(t *testing.T, dir, stdin, name string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir, cmd.Stdin = dir, strings.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, out)
+	}
+	return string(out)
+}
