@@ -172,7 +172,7 @@ func testPmstore(t *testing.T) {
 // word of its name as users type it.
 func testPmval(t *testing.T) {
 	out := mustRun(t, 30*time.Second, "pmval", "-s", "3", "-t", "0.5", "hostcache.rate.kernel.all.pswitch")
-	nums := regexp.MustCompile(`(?m)^\s*[0-9.e+-]+\s*$`).FindAllString(out, -1)
+	nums := regexp.MustCompile(`(?m)^\s*[0-9.eE+-]+\s*$`).FindAllString(out, -1)
 	if len(nums) != 3 {
 		t.Errorf("pmval of a rate:\n%s", out)
 	}
