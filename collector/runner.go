@@ -104,6 +104,7 @@ func (r *Runner) SampleAll() {
 	for _, e := range r.entries {
 		r.sampleOnce(e)
 	}
+	r.publishControl()
 }
 
 func (e *entry) interval() time.Duration {
@@ -130,12 +131,14 @@ func (r *Runner) loop(ctx context.Context, e *entry) {
 				next = next.Add(e.interval())
 				e.skipped.Add(1)
 			}
+			r.publishControl()
 		}
 		timer.Reset(time.Until(next))
 	}
 }
 
-// sampleOnce runs one sample, publishes it, and updates the self-metrics.
+// sampleOnce runs one sample, publishes it, and updates the self-metrics;
+// the caller publishes the control metrics once its bookkeeping is done.
 // A panic in a collector is recovered and counted: the agent keeps serving.
 func (r *Runner) sampleOnce(e *entry) {
 	start := time.Now()
@@ -148,7 +151,6 @@ func (r *Runner) sampleOnce(e *entry) {
 	} else {
 		e.lastOKms.Store(start.UnixMilli())
 	}
-	r.publishControl()
 }
 
 func (r *Runner) collect(e *entry, now time.Time) (err error) {

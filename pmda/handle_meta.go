@@ -1,6 +1,8 @@
 package pmda
 
 import (
+	"fmt"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -152,7 +154,7 @@ func (s *Server) handleStore(h Header, pdu []byte) ([]byte, error) {
 		return nil, ErrPermission
 	}
 	if err := s.cfg.Storer.Store(reqs); err != nil {
-		return nil, storeErrno(err)
+		return nil, fmt.Errorf("%w (%v)", storeErrno(err), err)
 	}
 	return (&ErrorPDU{Code: 0}).Append(s.out[:0]), nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -111,7 +112,8 @@ func (s *Server) serveOne() error {
 	h, pdu, err := ReadPDU(s.r, s.in, s.cfg.MaxLen)
 	s.in = pdu[:0]
 	switch {
-	case err == io.EOF:
+	case err == io.EOF, errors.Is(err, syscall.ECONNRESET):
+		// A socket peer that closes with data unread resets instead.
 		return ErrPeerClosed
 	case errors.Is(err, ErrLongPDU):
 		// The length is sane enough to skip: drop the body and stay in step.

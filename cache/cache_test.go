@@ -1,0 +1,157 @@
+package cache
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	dA = Desc{Name: "a", ID: NewMetricID(1, 0), Type: TypeU64, Sem: SemCounter, InDom: InDomNone}
+	dB = Desc{Name: "b", ID: NewMetricID(1, 1), Type: TypeU64, Sem: SemCounter, InDom: InDomNone}
+	dC = Desc{Name: "c", ID: NewMetricID(2, 0), Type: TypeFloat, Sem: SemInstant, InDom: 7}
+)
+
+func testSchema(t *testing.T) *Schema {
+	t.Helper()
+	s, err := NewSchema(
+		Source{Name: "one", Metrics: []Desc{dA, dB}},
+		Source{Name: "two", Metrics: []Desc{dC}, InDoms: []InDomDesc{{ID: 7, Name: "seven"}}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestSchemaRejectsDuplicates(t *testing.T) {
+	if _, err := NewSchema(Source{Name: "x", Metrics: []Desc{dA, dA}}); err == nil {
+		t.Error("duplicate id accepted")
+	}
+	renamed := dB
+	renamed.Name = "a"
+	if _, err := NewSchema(Source{Name: "x", Metrics: []Desc{dA, renamed}}); err == nil {
+		t.Error("duplicate name accepted")
+	}
+	if _, err := NewSchema(Source{Name: "x", Metrics: []Desc{dC}}); err == nil {
+		t.Error("metric with an unregistered indom accepted")
+	}
+}
+
+func TestBuilderChecksTypesAndOwners(t *testing.T) {
+	s := testSchema(t)
+	b := s.NewBuilder(0, time.Now())
+	b.SetDouble(dA.ID, InstNone, 1)
+	if _, err := b.Part(); err == nil {
+		t.Error("a double set on a U64 metric was accepted")
+	}
+	b = s.NewBuilder(0, time.Now())
+	b.SetDouble(dC.ID, 1, 1)
+	if _, err := b.Part(); err == nil {
+		t.Error("source one set a metric of source two")
+	}
+}
+
+// TestPublishIsAtomic: readers always see one whole generation, never a
+// mix of two parts' values, while a writer publishes continuously.
+func TestPublishIsAtomic(t *testing.T) {
+	s := testSchema(t)
+	st := NewStore(s)
+	publish := func(n uint64) {
+		b := s.NewBuilder(0, time.Now())
+		b.SetU64(dA.ID, InstNone, n)
+		b.SetU64(dB.ID, InstNone, n)
+		p, err := b.Part()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		st.Publish(0, p)
+	}
+	publish(0)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for n := uint64(1); n <= 2000; n++ {
+			publish(n)
+		}
+	}()
+	for i := 0; i < 2000; i++ {
+		snap := st.Load()
+		a, b := snap.Values(&dA), snap.Values(&dB)
+		if len(a) != 1 || len(b) != 1 || a[0].Bits != b[0].Bits {
+			t.Fatalf("torn snapshot: %v %v", a, b)
+		}
+	}
+	wg.Wait()
+	if g := st.Load().Generation; g != 2001 {
+		t.Errorf("generation %d, want 2001", g)
+	}
+}
+
+func TestSnapshotSharesOtherParts(t *testing.T) {
+	s := testSchema(t)
+	st := NewStore(s)
+	b := s.NewBuilder(1, time.Now())
+	b.SetDouble(dC.ID, 3, 2.5)
+	b.SetInDom(7, NewInstances([]Instance{{ID: 3, Name: "three"}}))
+	p, _ := b.Part()
+	st.Publish(1, p)
+	b = s.NewBuilder(0, time.Now())
+	b.SetU64(dA.ID, InstNone, 9)
+	p, _ = b.Part()
+	st.Publish(0, p)
+	snap := st.Load()
+	if v := snap.Values(&dC); len(v) != 1 || v[0].Float() != 2.5 {
+		t.Errorf("source two's part lost: %v", v)
+	}
+	if in, ok := snap.InDom(7); !ok || in.Len() != 1 {
+		t.Errorf("indom lost")
+	}
+	if v := snap.AppendValues(nil, &dB, time.Now()); len(v) != 0 {
+		t.Errorf("a metric absent from the sample has values: %v", v)
+	}
+}
+
+func TestInstancesLookup(t *testing.T) {
+	in := NewInstances([]Instance{{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}, {20, "sda"}, {21, "sda x"}})
+	cases := map[string]struct {
+		id uint32
+		ok bool
+	}{
+		"1 minute": {1, true}, "5": {5, true}, "15": {15, true},
+		"sda": {20, true}, "sda x": {21, true}, "2": {0, false}, "5 hours": {0, false},
+	}
+	for name, want := range cases {
+		id, ok := in.Lookup(name)
+		if ok != want.ok || (ok && id != want.id) {
+			t.Errorf("Lookup(%q) = %d %v, want %d %v", name, id, ok, want.id, want.ok)
+		}
+	}
+	if n, ok := in.Name(15); !ok || n != "15 minute" {
+		t.Errorf("Name(15) = %q", n)
+	}
+}
+
+func TestUnits(t *testing.T) {
+	// Words as pminfo shows them (protocol reference 2.3).
+	for u, want := range map[Units]uint32{UnitsSec: 0x01003000, UnitsCount: 0x00100000,
+		MakeUnits(1, -1, 0, SpaceKByte, TimeSec, 0): 0x1f013000} {
+		if uint32(u) != want {
+			t.Errorf("units %#x, want %#x", uint32(u), want)
+		}
+	}
+	r, f := RateOf(UnitsMSec)
+	if r != UnitsNone || f != 1e-3 {
+		t.Errorf("rate of ms: %#x x%v, want dimensionless x0.001", uint32(r), f)
+	}
+	r, f = RateOf(UnitsCount)
+	if r != UnitsCountPerSec || f != 1 {
+		t.Errorf("rate of count: %#x x%v", uint32(r), f)
+	}
+	r, _ = RateOf(UnitsKByte)
+	if r != MakeUnits(1, -1, 0, SpaceKByte, TimeSec, 0) || r.DimTime() != -1 {
+		t.Errorf("rate of Kbyte: %#x", uint32(r))
+	}
+}
