@@ -40,6 +40,8 @@ type Runner struct {
 	controlIndex int
 	defaultMS    atomic.Int64
 	controlMu    sync.Mutex // one control part built and published at a time
+	pending      atomic.Int64  // collectors yet to finish their first sample
+	ready        chan struct{} // closed when pending reaches zero
 }
 
 // NewRunner prepares collectors; intervals maps a collector name to its
@@ -59,8 +61,17 @@ func NewRunner(log zerolog.Logger, cs []Collector, defaultInterval time.Duration
 		list[i] = cache.Instance{ID: uint32(i), Name: c.Name()}
 	}
 	r.instances = cache.NewInstances(list)
+	r.ready = make(chan struct{})
+	r.pending.Store(int64(len(cs)))
+	if len(cs) == 0 {
+		close(r.ready)
+	}
 	return r
 }
+
+// Ready is closed once every collector has finished its first sample, so
+// the first fetch can be answered with data rather than "no values".
+func (r *Runner) Ready() <-chan struct{} { return r.ready }
 
 // Sources returns the control source followed by every collector's source,
 // in the order the schema must be built with.
@@ -125,6 +136,9 @@ func (r *Runner) loop(ctx context.Context, e *entry) {
 			next = time.Now().Add(e.interval())
 		case <-timer.C:
 			r.sampleOnce(e)
+			if e.samples.Load() == 1 && r.pending.Add(-1) == 0 {
+				close(r.ready)
+			}
 			next = next.Add(e.interval())
 			now := time.Now()
 			for !next.After(now) {

@@ -149,3 +149,22 @@ func TestRunnerSkipsOverrunTicks(t *testing.T) {
 		t.Errorf("skipped %d ticks, want at least 2", skipped)
 	}
 }
+
+func TestRunnerReadyAfterFirstSamples(t *testing.T) {
+	c := &scripted{name: "s", block: make(chan struct{})}
+	r, _ := newTestRunner(t, c, time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Run(ctx)
+	select {
+	case <-r.Ready():
+		t.Fatal("ready before the first sample finished")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(c.block)
+	select {
+	case <-r.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("not ready after the first sample")
+	}
+}

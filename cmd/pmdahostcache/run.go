@@ -48,6 +48,14 @@ func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return runner.Run(gctx) })
 	g.Go(func() error {
+		// Serve once the first samples are in, but never keep pmcd waiting
+		// long for them: a stalled source must not stall the agent.
+		select {
+		case <-runner.Ready():
+		case <-time.After(firstSampleWait):
+			log.Warn().Dur("waited", firstSampleWait).Msg("serving before every collector has sampled")
+		case <-gctx.Done():
+		}
 		// Serve returns ErrPeerClosed on EOF: a non-nil error, so the group
 		// cancels the collectors instead of leaving their tickers running.
 		return srv.Serve(gctx)
@@ -122,6 +130,9 @@ type pipeConn struct {
 }
 
 func (pipeConn) Close() error { return os.Stdin.Close() }
+
+// firstSampleWait bounds how long the first request waits for first samples.
+const firstSampleWait = time.Second
 
 // connTimeout bounds how long a socket agent waits for pmcd to connect.
 const connTimeout = 60 * time.Second
