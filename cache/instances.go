@@ -1,11 +1,27 @@
 package cache
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Instance is one member of an instance domain.
 type Instance struct {
-	ID   uint32
-	Name string
+	ID     uint32
+	Name   string
+	Labels []Label // sorted by name; metadata such as a disk's rotational flag
+}
+
+// Label is a PCP label: a name and its JSON value text ("true", "\"ixgbe\"").
+type Label struct {
+	Name  string
+	Value string
+}
+
+// StringLabel makes a label whose value is a JSON string.
+func StringLabel(name, value string) Label {
+	text, _ := json.Marshal(value) // a string always marshals
+	return Label{Name: name, Value: string(text)}
 }
 
 // Instances is an immutable instance domain table with lookups both ways.

@@ -9,6 +9,10 @@ import (
 // one sample. Once published it is never modified.
 type Part struct {
 	Sampled time.Time // when the sample was taken (carries the monotonic clock)
+	// StaleAfter, when positive, is how old the part may get before its
+	// values are withheld: a stalled source shows no values rather than
+	// old ones, and they come back with its next sample.
+	StaleAfter time.Duration
 	values  map[MetricID][]Value
 	indoms  map[InDomID]*Instances
 }

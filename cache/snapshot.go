@@ -30,7 +30,7 @@ func (s *Snapshot) AppendValues(dst []Value, d *Desc, now time.Time) []Value {
 		return d.Compute(s, now, dst)
 	}
 	p := s.parts[s.Schema.owner[d.ID]]
-	if p == nil {
+	if p == nil || p.Stale(now) {
 		return dst
 	}
 	return append(dst, p.values[d.ID]...)
@@ -44,6 +44,11 @@ func (s *Snapshot) Values(d *Desc) []Value {
 		return nil
 	}
 	return p.values[d.ID]
+}
+
+// Stale reports whether the part is past its staleness limit at now.
+func (p *Part) Stale(now time.Time) bool {
+	return p.StaleAfter > 0 && now.Sub(p.Sampled) > p.StaleAfter
 }
 
 // InDom returns the current members of an instance domain.

@@ -4,6 +4,9 @@
 package collector
 
 import (
+	"fmt"
+	"path/filepath"
+	"regexp"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -21,30 +24,73 @@ type Collector interface {
 	Sample(b *cache.Builder, now time.Time) error
 }
 
-// Paths holds the roots a collector reads below, so tests and containers can
-// point them elsewhere.
-type Paths struct {
-	Proc string // normally /proc
-	Sys  string // normally /sys
+// Env is what a collector is built with: the roots it reads below (so tests
+// and containers can point them elsewhere), where stable instance ids are
+// kept, and which instances the administrator wants.
+type Env struct {
+	Proc   string // normally /proc
+	Sys    string // normally /sys
+	IDDir  string // where instance id maps persist; "" keeps them in memory
+	Filter Filter
+	Warn   func(error) // told about recoverable problems (a rebuilt id file)
+}
+
+// IDMap returns the persistent instance id map of an instance domain.
+func (e Env) IDMap(indom cache.InDomID) *cache.IDMap {
+	path := ""
+	if e.IDDir != "" {
+		path = filepath.Join(e.IDDir, fmt.Sprintf("hostcache.%d", indom))
+	}
+	return cache.LoadIDMap(path, e.Warn)
+}
+
+// Patterns selects instances by name: included when Include is nil or
+// matches, and Exclude is nil or does not match.
+type Patterns struct {
+	Include *regexp.Regexp
+	Exclude *regexp.Regexp
+}
+
+// Filter holds the patterns of each instance domain, by indom name.
+type Filter map[string]Patterns
+
+// Keep reports whether instance name of the named indom is wanted.
+func (f Filter) Keep(indom, name string) bool {
+	p, ok := f[indom]
+	if !ok {
+		return true
+	}
+	return (p.Include == nil || p.Include.MatchString(name)) &&
+		(p.Exclude == nil || !p.Exclude.MatchString(name))
 }
 
 // Factory builds a collector. It opens its procfs view here, so a bad root
 // fails at start-up rather than on every tick.
-type Factory func(p Paths) (Collector, error)
+type Factory func(p Env) (Collector, error)
 
 // Registration names a collector and how to build it.
 type Registration struct {
 	Name    string
 	Factory Factory
+	// Interval, when set, is the collector's default interval instead of
+	// the global one: slow or costly sources sample less often.
+	Interval time.Duration
 }
 
 // Registry lists every collector in a fixed order: the order of their
 // instances in hostcache.control metrics and of their logs.
 func Registry() []Registration {
 	return []Registration{
-		{"cpu", NewCPUCollector},
-		{"memory", NewMemoryCollector},
-		{"load", NewLoadCollector},
-		{"uptime", NewUptimeCollector},
+		{Name: "cpu", Factory: NewCPUCollector},
+		{Name: "memory", Factory: NewMemoryCollector},
+		{Name: "load", Factory: NewLoadCollector},
+		{Name: "uptime", Factory: NewUptimeCollector},
+		{Name: "disk", Factory: NewDiskCollector},
+		{Name: "network", Factory: NewNetworkCollector},
+		{Name: "netproto", Factory: NewNetProtoCollector},
+		{Name: "filesys", Factory: NewFilesysCollector, Interval: 10 * time.Second},
+		{Name: "pressure", Factory: NewPressureCollector},
+		{Name: "vmstat", Factory: NewVMStatCollector},
+		{Name: "swap", Factory: NewSwapCollector},
 	}
 }

@@ -40,6 +40,11 @@ func (r *rates) begin(now time.Time) {
 // counter publishes counter d's value v for inst, and its rate when the
 // previous sample had this instance and the counter did not go backwards.
 func (r *rates) counter(b *cache.Builder, d *cache.Desc, inst uint32, v uint64) {
+	if d.Type == cache.TypeU32 {
+		// A 32-bit counter has the kernel's width: a wrap shows as going
+		// backwards, and that interval gets no rate.
+		v &= 0xffffffff
+	}
 	b.SetU64(d.ID, inst, v)
 	k := rateKey{d.ID, inst}
 	r.cur[k] = v

@@ -87,7 +87,7 @@ type cpuCollector struct {
 }
 
 // NewCPUCollector opens /proc below p.Proc.
-func NewCPUCollector(p Paths) (Collector, error) {
+func NewCPUCollector(p Env) (Collector, error) {
 	fs, err := procfs.NewFS(p.Proc)
 	if err != nil {
 		return nil, fmt.Errorf("cpu: %w", err)

@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -59,7 +60,7 @@ func TestCPUFirstSample(t *testing.T) {
 
 	in, _ := h.store.Load().InDom(indomCPU)
 	want := []cache.Instance{{ID: 0, Name: "cpu0"}, {ID: 1, Name: "cpu1"}}
-	if got := in.All(); len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+	if got := in.All(); !reflect.DeepEqual(got, want) {
 		t.Errorf("cpu instances = %v, want %v", got, want)
 	}
 
@@ -183,7 +184,7 @@ func TestCPUMalformed(t *testing.T) {
 }
 
 func TestCPUBadRoot(t *testing.T) {
-	if _, err := NewCPUCollector(Paths{Proc: "/nonexistent/proc"}); err == nil {
+	if _, err := NewCPUCollector(Env{Proc: "/nonexistent/proc"}); err == nil {
 		t.Error("a missing proc root was accepted")
 	}
 }

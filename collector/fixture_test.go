@@ -35,7 +35,7 @@ func newHarness(t *testing.T, f Factory, tree string) *harness {
 	t.Helper()
 	h := &harness{t: t, proc: t.TempDir()}
 	h.use(tree)
-	c, err := f(Paths{Proc: h.proc})
+	c, err := f(Env{Proc: h.proc})
 	if err != nil {
 		t.Fatalf("building collector: %v", err)
 	}

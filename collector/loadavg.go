@@ -48,7 +48,7 @@ type loadCollector struct {
 }
 
 // NewLoadCollector checks the /proc root below p.Proc.
-func NewLoadCollector(p Paths) (Collector, error) {
+func NewLoadCollector(p Env) (Collector, error) {
 	path, err := procFile(p, "loadavg")
 	if err != nil {
 		return nil, fmt.Errorf("load: %w", err)

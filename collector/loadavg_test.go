@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -45,7 +46,7 @@ func TestLoadInstances(t *testing.T) {
 		t.Fatalf("instances = %v, want %v", got, want)
 	}
 	for i := range want {
-		if got[i] != want[i] {
+		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Errorf("instance %d = %v, want %v", i, got[i], want[i])
 		}
 	}

@@ -151,7 +151,7 @@ type memCollector struct {
 }
 
 // NewMemoryCollector opens /proc below p.Proc.
-func NewMemoryCollector(p Paths) (Collector, error) {
+func NewMemoryCollector(p Env) (Collector, error) {
 	fs, err := procfs.NewFS(p.Proc)
 	if err != nil {
 		return nil, fmt.Errorf("memory: %w", err)

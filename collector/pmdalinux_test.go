@@ -2,6 +2,7 @@ package collector
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,7 +20,7 @@ type pmdalinuxDesc struct {
 // pmdalinuxDescs is the verified truth, transcribed from `pminfo -d` output
 // (kernel.cpu.util.* from the derived metrics of /etc/pcp/derived/cpu-util.conf).
 // The PMIDs are our ABI: a change here breaks archives and clients.
-var pmdalinuxDescs = []pmdalinuxDesc{
+var baseDescs = []pmdalinuxDesc{
 	{"hinv.ncpu", "1.46", "32-bit unsigned int", "discrete", "none", "PM_INDOM_NULL"},
 	{"kernel.all.cpu.user", "1.0", "64-bit unsigned int", "counter", "millisec", "PM_INDOM_NULL"},
 	{"kernel.all.cpu.nice", "1.1", "64-bit unsigned int", "counter", "millisec", "PM_INDOM_NULL"},
@@ -135,21 +136,16 @@ var (
 	pminfoSems = map[string]cache.Sem{
 		"counter": cache.SemCounter, "instant": cache.SemInstant, "discrete": cache.SemDiscrete,
 	}
-	pminfoUnits = map[string]cache.Units{
-		"none":        cache.MakeUnits(0, 0, 0, 0, 0, 0),
-		"count":       cache.MakeUnits(0, 0, 1, 0, 0, 0),
-		"byte":        cache.MakeUnits(1, 0, 0, cache.SpaceByte, 0, 0),
-		"Kbyte":       cache.MakeUnits(1, 0, 0, cache.SpaceKByte, 0, 0),
-		"millisec":    cache.MakeUnits(0, 1, 0, 0, cache.TimeMSec, 0),
-		"sec":         cache.MakeUnits(0, 1, 0, 0, cache.TimeSec, 0),
-		"count / sec": cache.MakeUnits(0, -1, 1, 0, cache.TimeSec, 0),
-	}
 	// pmdalinux's instance domains (60.N) and ours.
 	pminfoInDoms = map[string]cache.InDomID{
 		"PM_INDOM_NULL": cache.InDomNone, "60.0": indomCPU, "60.2": indomLoadavg,
+		"60.1": indomDisk, "60.10": indomPartitions, "60.24": indomDM, "60.3": indomInterface,
+		"60.5": indomFilesys, "60.6": indomSwapdev, "60.37": indomPressure,
 	}
 	// The units pmval/pmrep give the rate of a counter with these units.
-	rateUnits = map[string]string{"millisec": "none", "count": "count / sec"}
+	// Time counters' rates are dimensionless; others gain "/ sec".
+	rateUnits = map[string]string{"millisec": "none", "microsec": "none", "sec": "none",
+		"count": "count / sec", "byte": "byte / sec", "Kbyte": "Kbyte / sec", "Mbyte": "Mbyte / sec"}
 )
 
 // registeredSources builds every registered collector on the fixture tree.
@@ -157,7 +153,7 @@ func registeredSources(t *testing.T) []cache.Source {
 	t.Helper()
 	var out []cache.Source
 	for _, reg := range Registry() {
-		c, err := reg.Factory(Paths{Proc: filepath.Join(testdataDir, "proc-t0")})
+		c, err := reg.Factory(Env{Proc: filepath.Join(testdataDir, "proc-t0")})
 		if err != nil {
 			t.Fatalf("%s: %v", reg.Name, err)
 		}
@@ -170,6 +166,39 @@ func registeredSources(t *testing.T) []cache.Source {
 		t.Fatalf("the registered sources do not make a schema: %v", err)
 	}
 	return out
+}
+
+// pmdalinuxDescs is every verified table: one per area, each in its own file.
+var pmdalinuxDescs = slices.Concat(baseDescs, diskDescs, networkDescs, hostDescs)
+
+// pminfoUnits reads units as pminfo prints them: "Kbyte", "byte / sec",
+// "count / sec", "millisec", "none", ...
+func pminfoUnits(s string) (cache.Units, bool) {
+	num, den, per := strings.Cut(s, " / ")
+	space := map[string]int{"byte": cache.SpaceByte, "Kbyte": cache.SpaceKByte, "Mbyte": cache.SpaceMByte}
+	times := map[string]int{"nanosec": cache.TimeNSec, "microsec": cache.TimeUSec, "millisec": cache.TimeMSec, "sec": cache.TimeSec}
+	var dimS, dimT, dimC, scS, scT int
+	switch {
+	case num == "none":
+	case num == "count":
+		dimC = 1
+	default:
+		if v, ok := space[num]; ok {
+			dimS, scS = 1, v
+		} else if v, ok := times[num]; ok {
+			dimT, scT = 1, v
+		} else {
+			return 0, false
+		}
+	}
+	if per {
+		v, ok := times[den]
+		if !ok || dimT != 0 {
+			return 0, false
+		}
+		dimT, scT = -1, v
+	}
+	return cache.MakeUnits(dimS, dimT, dimC, scS, scT, 0), true
 }
 
 func pmdalinuxByName() map[string]pmdalinuxDesc {
@@ -227,7 +256,7 @@ func checkDesc(t *testing.T, d cache.Desc, w pmdalinuxDesc) {
 	if d.Sem != pminfoSems[w.sem] {
 		t.Errorf("%s: semantics %s, want %s", w.name, d.Sem, w.sem)
 	}
-	if d.Units != pminfoUnits[w.units] {
+	if u, ok := pminfoUnits(w.units); !ok || d.Units != u {
 		t.Errorf("%s: units %#x, want %s", w.name, uint32(d.Units), w.units)
 	}
 	if d.InDom != pminfoInDoms[w.indom] {
@@ -263,8 +292,9 @@ func TestEveryCounterHasARate(t *testing.T) {
 				continue
 			}
 			wantUnits, known := rateUnits[table[name].units]
+			u, _ := pminfoUnits(wantUnits)
 			if r.Name != Prefix+"rate."+name || r.Type != cache.TypeDouble || r.Sem != cache.SemInstant ||
-				r.InDom != d.InDom || !known || r.Units != pminfoUnits[wantUnits] {
+				r.InDom != d.InDom || !known || r.Units != u {
 				t.Errorf("%s: rate twin %+v, want double, instant, %q, same indom", name, r, wantUnits)
 			}
 		}

@@ -32,22 +32,35 @@ type entry struct {
 
 // Runner runs every collector on its own ticker and publishes into a store.
 type Runner struct {
-	log          zerolog.Logger
-	schema       *cache.Schema
-	store        *cache.Store
-	entries      []*entry
-	instances    *cache.Instances
-	controlIndex int
-	defaultMS    atomic.Int64
-	controlMu    sync.Mutex // one control part built and published at a time
-	pending      atomic.Int64  // collectors yet to finish their first sample
-	ready        chan struct{} // closed when pending reaches zero
+	log            zerolog.Logger
+	schema         *cache.Schema
+	store          *cache.Store
+	entries        []*entry
+	instances      *cache.Instances
+	controlIndex   int
+	defaultMS      atomic.Int64
+	controlMu      sync.Mutex    // one control part built and published at a time
+	staleIntervals int64         // data older than this many intervals is withheld
+	pending        atomic.Int64  // collectors yet to finish their first sample
+	ready          chan struct{} // closed when pending reaches zero
 }
 
-// NewRunner prepares collectors; intervals maps a collector name to its
-// interval, and defaultInterval serves the others.
-func NewRunner(log zerolog.Logger, cs []Collector, defaultInterval time.Duration, intervals map[string]time.Duration) *Runner {
-	r := &Runner{log: log}
+// Schedule says how often collectors sample and when their data is stale.
+type Schedule struct {
+	Default   time.Duration            // interval of collectors not listed
+	Intervals map[string]time.Duration // by collector name
+	// StaleIntervals is how many of its intervals a collector's data stays
+	// servable without a new sample; 0 serves it however old.
+	StaleIntervals int
+}
+
+// DefaultStaleIntervals withholds data older than this many intervals.
+const DefaultStaleIntervals = 5
+
+// NewRunner prepares collectors to run on sched.
+func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
+	r := &Runner{log: log, staleIntervals: int64(sched.StaleIntervals)}
+	defaultInterval, intervals := sched.Default, sched.Intervals
 	r.defaultMS.Store(defaultInterval.Milliseconds())
 	list := make([]cache.Instance, len(cs))
 	for i, c := range cs {
@@ -182,6 +195,7 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	if err != nil {
 		return err
 	}
+	part.StaleAfter = time.Duration(r.staleIntervals) * e.interval()
 	r.store.Publish(e.source, part)
 	if rc, ok := e.c.(interface{ Resets() uint64 }); ok {
 		e.resets.Store(rc.Resets())

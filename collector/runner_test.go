@@ -12,7 +12,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-var scriptedValue = metric(9, 0, "test.value", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+var scriptedValue = metric(4000, 0, "test.value", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
 
 // scripted is a collector whose behaviour each test sets: it fails, panics
 // or blocks on demand, to exercise the runner's bookkeeping.
@@ -45,7 +45,7 @@ func (s *scripted) Sample(b *cache.Builder, now time.Time) error {
 
 func newTestRunner(t *testing.T, c Collector, interval time.Duration) (*Runner, *cache.Store) {
 	t.Helper()
-	r := NewRunner(zerolog.Nop(), []Collector{c}, interval, nil)
+	r := NewRunner(zerolog.Nop(), []Collector{c}, Schedule{Default: interval})
 	schema, err := cache.NewSchema(r.Sources()...)
 	if err != nil {
 		t.Fatal(err)

@@ -25,7 +25,7 @@ type uptimeCollector struct {
 }
 
 // NewUptimeCollector checks the /proc root below p.Proc.
-func NewUptimeCollector(p Paths) (Collector, error) {
+func NewUptimeCollector(p Env) (Collector, error) {
 	path, err := procFile(p, "uptime")
 	if err != nil {
 		return nil, fmt.Errorf("uptime: %w", err)
@@ -86,7 +86,7 @@ func parseSeconds(s string) (float64, error) {
 // procFile returns the path of file name below the /proc root, for the
 // collectors that read a file themselves (uptime, load). It checks the root
 // now, as procfs.NewFS does for the others, so a bad root fails at start-up.
-func procFile(p Paths, name string) (string, error) {
+func procFile(p Env, name string) (string, error) {
 	if p.Proc == "" {
 		return "", errors.New("no proc root")
 	}

@@ -61,7 +61,7 @@ func TestProcFileBadRoot(t *testing.T) {
 	}
 	for _, root := range []string{"", "/nonexistent/proc", file} {
 		for _, f := range []Factory{NewUptimeCollector, NewLoadCollector} {
-			if c, err := f(Paths{Proc: root}); err == nil {
+			if c, err := f(Env{Proc: root}); err == nil {
 				t.Errorf("root %q accepted by %s", root, c.Name())
 			}
 		}

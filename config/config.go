@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"time"
 )
 
@@ -39,21 +40,41 @@ type Config struct {
 	Interval   time.Duration            // default sampling interval
 	Intervals  map[string]time.Duration // per collector
 	Disabled   map[string]bool          // collectors turned off
+	// StaleIntervals: a collector's data older than this many of its
+	// intervals is withheld (no values) until it samples again; 0 never.
+	StaleIntervals int
+	IDDir          string // where stable instance ids persist
+	// Include and Exclude select instances by name, per instance domain
+	// name ("disk", "interface", "filesys", ...).
+	Include map[string]*regexp.Regexp
+	Exclude map[string]*regexp.Regexp
 }
 
 // Default returns the configuration used when nothing is said.
 func Default() Config {
 	return Config{
-		Domain:    DefaultDomain,
-		LogFile:   defaultLogFile(),
-		User:      envOr("PCP_USER", "pcp"),
-		IPC:       IPCPipe,
-		ProcRoot:  "/proc",
-		SysRoot:   "/sys",
-		Interval:  time.Second,
-		Intervals: map[string]time.Duration{},
-		Disabled:  map[string]bool{},
+		Domain:         DefaultDomain,
+		LogFile:        defaultLogFile(),
+		User:           envOr("PCP_USER", "pcp"),
+		IPC:            IPCPipe,
+		ProcRoot:       "/proc",
+		SysRoot:        "/sys",
+		Interval:       time.Second,
+		Intervals:      map[string]time.Duration{},
+		Disabled:       map[string]bool{},
+		StaleIntervals: 5,
+		IDDir:          defaultIDDir(),
+		Include:        map[string]*regexp.Regexp{},
+		Exclude:        map[string]*regexp.Regexp{},
 	}
+}
+
+// defaultIDDir is where PCP's PMDAs keep instance caches.
+func defaultIDDir() string {
+	if dir := os.Getenv("PCP_VAR_DIR"); dir != "" {
+		return filepath.Join(dir, "config", "pmda")
+	}
+	return ""
 }
 
 // defaultLogFile follows libpcp_pmda: <iam>.log in pmcd's log directory.

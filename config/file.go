@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -17,6 +18,10 @@ import (
 //	collector.memory.enabled = no
 //	proc_root = /proc
 //	sys_root = /sys
+//	stale_intervals = 5            # withhold data this many intervals old
+//	id_dir = /var/lib/pcp/config/pmda
+//	instances.disk.exclude = ^(loop|ram)   # by instance domain name
+//	instances.interface.include = ^(eth|en)
 //
 // A missing default file is fine; a missing explicit one, or any line we do
 // not understand, is an error naming the line: the PMDA refuses to start
@@ -60,6 +65,19 @@ func (c *Config) setKey(key, val string) error {
 	case "sys_root":
 		c.SysRoot = val
 		return nil
+	case "id_dir":
+		c.IDDir = val
+		return nil
+	case "stale_intervals":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 0 {
+			return fmt.Errorf("stale_intervals: want a whole number >= 0, got %q", val)
+		}
+		c.StaleIntervals = n
+		return nil
+	}
+	if rest, ok := strings.CutPrefix(key, "instances."); ok {
+		return c.setPattern(rest, val)
 	}
 	rest, ok := strings.CutPrefix(key, "collector.")
 	name, field, ok2 := strings.Cut(rest, ".")
@@ -91,4 +109,25 @@ func parseBool(s string) (bool, error) {
 		return false, nil
 	}
 	return strconv.ParseBool(s)
+}
+
+// setPattern reads instances.<indom>.include / .exclude.
+func (c *Config) setPattern(key, val string) error {
+	indom, which, ok := strings.Cut(key, ".")
+	if !ok || indom == "" {
+		return fmt.Errorf("unknown key %q", "instances."+key)
+	}
+	re, err := regexp.Compile(val)
+	if err != nil {
+		return fmt.Errorf("instances.%s: %v", key, err)
+	}
+	switch which {
+	case "include":
+		c.Include[indom] = re
+	case "exclude":
+		c.Exclude[indom] = re
+	default:
+		return fmt.Errorf("unknown key %q", "instances."+key)
+	}
+	return nil
 }

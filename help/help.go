@@ -5,7 +5,7 @@ package help
 
 import (
 	"bufio"
-	_ "embed"
+	"embed"
 	"fmt"
 	"strconv"
 	"strings"
@@ -13,18 +13,36 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// BaseSource is the hand-written help; RateSource is generated from it for
-// every hostcache.rate.* metric. Instance domain keys are written
-// "HOSTCACHE.serial"; Install rewrites the symbolic domain for newhelp.
-var (
-	//go:embed hostcache.help
-	BaseSource string
-	//go:embed rates.help
-	RateSource string
-)
+// sources holds the help files: hand-written ones per area, and rates.help,
+// generated from them for every hostcache.rate.* metric. Instance domain
+// keys are written "HOSTCACHE.serial"; Install rewrites the symbolic domain
+// for newhelp.
+//
+//go:embed *.help
+var sources embed.FS
 
-// Source returns the whole help source, as shipped to Install.
-func Source() string { return BaseSource + "\n" + RateSource }
+// RateFile is the generated part of the help.
+const RateFile = "rates.help"
+
+// BaseSource returns the hand-written help, every file but RateFile.
+func BaseSource() string { return concat(false) }
+
+// Source returns the whole help source, as Install ships it.
+func Source() string { return concat(true) }
+
+func concat(withRates bool) string {
+	entries, _ := sources.ReadDir(".") // sorted by name
+	var b strings.Builder
+	for _, e := range entries {
+		if e.Name() == RateFile && !withRates {
+			continue
+		}
+		data, _ := sources.ReadFile(e.Name())
+		b.Write(data)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
 
 // SymbolicDomain is the symbol used for our domain in help and pmns sources.
 const SymbolicDomain = "HOSTCACHE"

@@ -103,8 +103,8 @@ func (s *Server) handleLabel(h Header, pdu []byte) ([]byte, error) {
 	return AppendLabel(s.out[:0], q.Ident, q.Type, sets)
 }
 
-// instanceLabelSets returns one empty set per instance the current
-// profile selects: we attach no labels to instances yet.
+// instanceLabelSets returns one set per instance the current profile
+// selects, with the labels the collector attached (possibly none).
 func (s *Server) instanceLabelSets(indom uint32) []LabelSet {
 	id, ok := s.indomOf(indom)
 	if !ok {
@@ -114,9 +114,16 @@ func (s *Server) instanceLabelSets(indom uint32) []LabelSet {
 	prof := s.profiles.last
 	var sets []LabelSet
 	for _, x := range in.All() {
-		if prof == nil || prof.Includes(indom, x.ID) {
-			sets = append(sets, LabelSet{Inst: x.ID})
+		if prof != nil && !prof.Includes(indom, x.ID) {
+			continue
 		}
+		set := LabelSet{Inst: x.ID}
+		for _, l := range x.Labels {
+			// Instance labels describe the thing measured, not its identity:
+			// optional, as PCP marks such extrinsic labels.
+			set.Labels = append(set.Labels, Label{Name: l.Name, Value: l.Value, Optional: true})
+		}
+		sets = append(sets, set)
 	}
 	return sets
 }

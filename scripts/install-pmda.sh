@@ -15,7 +15,7 @@ mv -f "$dir/pmdahostcache.new" "$dir/pmdahostcache"
 install -m 0755 "$top/Install" "$top/Remove" "$dir/"
 install -m 0644 "$top/domain.h" "$top/pmns" "$top/root" "$dir/"
 # pmdaproc.sh wants one help source file named "help" beside Install.
-cat "$top/help/hostcache.help" "$top/help/rates.help" >"$dir/help"
+cat "$top"/help/*.help >"$dir/help"
 chmod 0644 "$dir/help"
 if [ -f "$top/hostcache.conf" ] && [ ! -f "$dir/hostcache.conf" ]; then
   install -m 0644 "$top/hostcache.conf" "$dir/"

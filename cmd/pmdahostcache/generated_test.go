@@ -51,7 +51,7 @@ func TestGeneratedPMNS(t *testing.T) {
 }
 
 func TestGeneratedRateHelp(t *testing.T) {
-	texts, err := help.Parse(help.BaseSource)
+	texts, err := help.Parse(help.BaseSource())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,11 +71,13 @@ func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 // buildCache makes the collectors, the schema of everything they publish,
 // and the store they publish into.
 func buildCache(cfg config.Config, log zerolog.Logger) (*collector.Runner, *cache.Store, error) {
-	collectors, err := buildCollectors(cfg, log)
+	collectors, intervals, err := buildCollectors(cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
-	runner := collector.NewRunner(log, collectors, cfg.Interval, cfg.Intervals)
+	runner := collector.NewRunner(log, collectors, collector.Schedule{
+		Default: cfg.Interval, Intervals: intervals, StaleIntervals: cfg.StaleIntervals,
+	})
 	schema, err := cache.NewSchema(runner.Sources()...)
 	if err != nil {
 		return nil, nil, err
@@ -87,9 +89,24 @@ func buildCache(cfg config.Config, log zerolog.Logger) (*collector.Runner, *cach
 	return runner, store, nil
 }
 
-// buildCollectors makes every enabled collector in registry order.
-func buildCollectors(cfg config.Config, log zerolog.Logger) ([]collector.Collector, error) {
-	paths := collector.Paths{Proc: cfg.ProcRoot, Sys: cfg.SysRoot}
+// buildCollectors makes every enabled collector in registry order, and
+// returns each one's interval where it is not the global default.
+func buildCollectors(cfg config.Config, log zerolog.Logger) ([]collector.Collector, map[string]time.Duration, error) {
+	intervals := map[string]time.Duration{}
+	env := collector.Env{
+		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, IDDir: cfg.IDDir, Filter: collector.Filter{},
+		Warn: func(err error) { log.Warn().Err(err).Msg("recovered") },
+	}
+	for name, re := range cfg.Include {
+		p := env.Filter[name]
+		p.Include = re
+		env.Filter[name] = p
+	}
+	for name, re := range cfg.Exclude {
+		p := env.Filter[name]
+		p.Exclude = re
+		env.Filter[name] = p
+	}
 	known := map[string]bool{}
 	var out []collector.Collector
 	var names []string
@@ -98,26 +115,31 @@ func buildCollectors(cfg config.Config, log zerolog.Logger) ([]collector.Collect
 		if cfg.Disabled[reg.Name] {
 			continue
 		}
-		c, err := reg.Factory(paths)
+		if iv, set := cfg.Intervals[reg.Name]; set {
+			intervals[reg.Name] = iv
+		} else if reg.Interval != 0 {
+			intervals[reg.Name] = reg.Interval
+		}
+		c, err := reg.Factory(env)
 		if err != nil {
-			return nil, fmt.Errorf("collector %s: %w", reg.Name, err)
+			return nil, nil, fmt.Errorf("collector %s: %w", reg.Name, err)
 		}
 		out = append(out, c)
 		names = append(names, reg.Name)
 	}
 	for name := range cfg.Intervals {
 		if !known[name] {
-			return nil, fmt.Errorf("config names unknown collector %q", name)
+			return nil, nil, fmt.Errorf("config names unknown collector %q", name)
 		}
 	}
 	for name := range cfg.Disabled {
 		if !known[name] {
-			return nil, fmt.Errorf("config names unknown collector %q", name)
+			return nil, nil, fmt.Errorf("config names unknown collector %q", name)
 		}
 	}
 	log.Info().Strs("collectors", names).Dur("interval", cfg.Interval).Uint32("domain", cfg.Domain).
 		Str("proc", cfg.ProcRoot).Msg("starting")
-	return out, nil
+	return out, intervals, nil
 }
 
 // errNoConn is returned when no pmcd connection could be made.
