@@ -28,6 +28,8 @@ type entry struct {
 	panics     atomic.Uint64
 	durationUS atomic.Int64
 	lastOKms   atomic.Int64 // wall clock of the last good sample, ms since epoch
+	// panicStreak counts consecutive panics; only the entry's loop uses it.
+	panicStreak int
 }
 
 // Runner runs every collector on its own ticker and publishes into a store.
@@ -148,27 +150,47 @@ func (r *Runner) loop(ctx context.Context, e *entry) {
 		case <-e.wake:
 			next = time.Now().Add(e.interval())
 		case <-timer.C:
-			r.sampleOnce(e)
+			panicked := r.sampleOnce(e)
 			if e.samples.Load() == 1 && r.pending.Add(-1) == 0 {
 				close(r.ready)
 			}
-			next = next.Add(e.interval())
-			now := time.Now()
-			for !next.After(now) {
-				next = next.Add(e.interval())
-				e.skipped.Add(1)
-			}
+			next = r.schedule(e, next, panicked)
 			r.publishControl()
 		}
 		timer.Reset(time.Until(next))
 	}
 }
 
+// maxBackoff caps how long a collector that keeps panicking is rested.
+const maxBackoff = 5 * time.Minute
+
+// schedule returns when e samples next. Normally that is one interval after
+// the last tick, skipping (and counting) ticks a long sample overran. After
+// a panic the collector is restarted with exponential backoff instead, so
+// a source that crashes its parser every time costs little.
+func (r *Runner) schedule(e *entry, last time.Time, panicked bool) time.Time {
+	now := time.Now()
+	if panicked {
+		e.panicStreak = min(e.panicStreak+1, 16)
+		wait := min(e.interval()<<e.panicStreak, maxBackoff)
+		e.log.Warn().Dur("backoff", wait).Int("consecutive_panics", e.panicStreak).Msg("collector restarts after backoff")
+		return now.Add(wait)
+	}
+	e.panicStreak = 0
+	next := last.Add(e.interval())
+	for !next.After(now) {
+		next = next.Add(e.interval())
+		e.skipped.Add(1)
+	}
+	return next
+}
+
 // sampleOnce runs one sample, publishes it, and updates the self-metrics;
 // the caller publishes the control metrics once its bookkeeping is done.
 // A panic in a collector is recovered and counted: the agent keeps serving.
-func (r *Runner) sampleOnce(e *entry) {
+func (r *Runner) sampleOnce(e *entry) (panicked bool) {
 	start := time.Now()
+	panicsBefore := e.panics.Load()
 	err := r.collect(e, start)
 	e.durationUS.Store(time.Since(start).Microseconds())
 	e.samples.Add(1)
@@ -178,6 +200,7 @@ func (r *Runner) sampleOnce(e *entry) {
 	} else {
 		e.lastOKms.Store(start.UnixMilli())
 	}
+	return e.panics.Load() != panicsBefore
 }
 
 func (r *Runner) collect(e *entry, now time.Time) (err error) {

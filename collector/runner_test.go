@@ -168,3 +168,24 @@ func TestRunnerReadyAfterFirstSamples(t *testing.T) {
 		t.Fatal("not ready after the first sample")
 	}
 }
+
+// TestRunnerBacksOffAfterPanics: a collector that panics every time is
+// restarted with exponential backoff rather than every tick.
+func TestRunnerBacksOffAfterPanics(t *testing.T) {
+	c := &scripted{name: "s"}
+	c.panics.Store(true)
+	r, st := newTestRunner(t, c, 100*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- r.Run(ctx) }()
+	time.Sleep(time.Second) // ten ticks; with backoff 100<<1, <<2, <<3: four tries at most
+	cancel()
+	<-done
+	calls := c.calls.Load()
+	if calls < 2 || calls > 5 {
+		t.Errorf("%d tries in 1 s at a 100 ms interval, want 2..5 with backoff", calls)
+	}
+	if p := controlValue(t, st, ctlPanics); p != uint64(calls) {
+		t.Errorf("panics %d, tries %d", p, calls)
+	}
+}
