@@ -14,6 +14,10 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
+// maxSkip is the largest over-long PDU whose body is read and dropped so
+// the stream stays in step; beyond it the connection is closed instead.
+const maxSkip = 64 << 20
+
 // ErrPeerClosed is returned by Serve when pmcd closes the connection: the
 // normal way a daemon PMDA is told to exit.
 var ErrPeerClosed = errors.New("pmcd closed the connection")
@@ -115,7 +119,7 @@ func (s *Server) serveOne() error {
 	case err == io.EOF, errors.Is(err, syscall.ECONNRESET):
 		// A socket peer that closes with data unread resets instead.
 		return ErrPeerClosed
-	case errors.Is(err, ErrLongPDU):
+	case errors.Is(err, ErrLongPDU) && int64(h.Len) <= maxSkip:
 		// The length is sane enough to skip: drop the body and stay in step.
 		if _, cerr := io.CopyN(io.Discard, s.r, int64(h.Len)-HeaderLen); cerr != nil {
 			return ErrPeerClosed
