@@ -6,7 +6,7 @@ GO      ?= go
 BIN     := bin/pmdahostcache
 PKGS    := ./...
 
-.PHONY: all build install uninstall test unit generate bench fmt vet clean
+.PHONY: all build install uninstall test unit generate bench fuzz vet clean
 
 all: build
 
@@ -37,6 +37,13 @@ generate:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./pmda/ ./cache/
+
+# Run each fuzz target for FUZZTIME (make test runs only their seeds).
+FUZZTIME ?= 2m
+fuzz:
+	for f in FuzzDecode FuzzStore FuzzServe; do \
+		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) ./pmda/ || exit 1; \
+	done
 
 clean:
 	rm -rf bin

@@ -259,7 +259,7 @@ func containsBytes(b []byte, s string) bool {
 	return false
 }
 
-func storePDU(t *testing.T, d cache.Desc, word uint32) []byte {
+func storePDU(t testing.TB, d cache.Desc, word uint32) []byte {
 	pdu := capture(t, "store_int")
 	return patch(patch(pdu, 24, wirePMID(d)), 40, word)
 }
