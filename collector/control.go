@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"runtime"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -31,16 +32,19 @@ var (
 	ctlResets     = metric(clusterControl, 16, "control.collector.resets", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
 	ctlLastOK     = metric(clusterControl, 17, "control.collector.last_success", cache.TypeI64, cache.SemDiscrete, cache.UnitsMSec, indomCollectors)
 	ctlPanics     = metric(clusterControl, 18, "control.collector.panics", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlGoroutines = metric(clusterControl, 2, "control.goroutines", cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
 )
 
 // controlSource describes hostcache.control.* and the collector indom.
 func (r *Runner) controlSource() cache.Source {
 	age := ctlAge
 	age.Compute = r.appendAges
+	goroutines := ctlGoroutines
+	goroutines.Compute = appendGoroutines
 	return cache.Source{
 		Name: ControlSourceName,
 		Metrics: []cache.Desc{ctlInterval, ctlGeneration, ctlCInterval, ctlSamples,
-			ctlErrors, ctlDuration, age, ctlSkipped, ctlResets, ctlLastOK, ctlPanics},
+			ctlErrors, ctlDuration, age, ctlSkipped, ctlResets, ctlLastOK, ctlPanics, goroutines},
 		InDoms: []cache.InDomDesc{{ID: indomCollectors, Name: "collectors"}},
 	}
 }
@@ -60,6 +64,12 @@ func (r *Runner) appendAges(s *cache.Snapshot, now time.Time, dst []cache.Value)
 		dst = append(dst, cache.U64Value(uint32(i), uint64(age)))
 	}
 	return dst
+}
+
+// appendGoroutines reports the agent's goroutine count at read time: a
+// leak shows as growth over a soak.
+func appendGoroutines(_ *cache.Snapshot, _ time.Time, dst []cache.Value) []cache.Value {
+	return append(dst, cache.U32Value(cache.InstNone, uint32(runtime.NumGoroutine())))
 }
 
 // publishControl rebuilds the control part from the runner's counters.
