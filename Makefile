@@ -6,7 +6,7 @@ GO      ?= go
 BIN     := bin/pmdahostcache
 PKGS    := ./...
 
-.PHONY: all build install uninstall test unit generate bench fuzz vet clean
+.PHONY: all build install uninstall test unit generate bench soak fuzz vet clean
 
 all: build
 
@@ -35,8 +35,15 @@ unit:
 generate:
 	$(GO) test ./cmd/pmdahostcache -run 'TestGenerated' -update
 
+# Measures against pmdalinux in one run and writes docs/performance.md (root).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./pmda/ ./cache/
+	scripts/bench.sh
+
+# 1,000,000 fetches through pmcd from 8 clients against the installed agent.
+soak: install
+	$(GO) build -o bin/bench ./tools/bench
+	gcc -O2 -Wall -o bin/fetchloop tools/fetchloop/fetchloop.c -lpcp
+	bin/bench soak -clients 8 -soak 125000
 
 # Run each fuzz target for FUZZTIME (make test runs only their seeds).
 FUZZTIME ?= 2m

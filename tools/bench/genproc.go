@@ -1,0 +1,133 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// treeSize is the shape of a synthetic host.
+type treeSize struct{ cpus, disks, ifaces, mounts int }
+
+func (s treeSize) times(f int) treeSize {
+	return treeSize{s.cpus * f, s.disks * f, s.ifaces * f, s.mounts * f}
+}
+
+// generateTree writes a synthetic /proc and /sys for a host of the given
+// size under dir (dir/proc, dir/sys, and dir/mnt/N as mount points), in the
+// kernel's formats. Files whose size does not scale with the host (meminfo,
+// vmstat, snmp) are copied from this machine.
+func generateTree(dir string, s treeSize) error {
+	w := &treeWriter{root: dir}
+	w.file("proc/stat", statFile(s.cpus))
+	w.file("proc/loadavg", "0.50 0.40 0.30 2/300 12345\n")
+	w.file("proc/uptime", "12345.67 23456.78\n")
+	w.file("proc/diskstats", diskstats(s.disks))
+	w.file("proc/net/dev", netdev(s.ifaces))
+	w.file("proc/swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n")
+	for _, res := range []string{"cpu", "memory", "io"} {
+		w.file("proc/pressure/"+res, "some avg10=0.10 avg60=0.20 avg300=0.30 total=12345\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=678\n")
+	}
+	for _, f := range []string{"meminfo", "vmstat", "net/snmp", "net/netstat"} {
+		w.copy("/proc/"+f, "proc/"+f)
+	}
+	mounts, mountinfo := mountList(dir, s.mounts)
+	w.file("proc/mounts", mounts)
+	w.file("proc/self/mounts", mounts)
+	w.file("proc/self/mountinfo", mountinfo)
+	for i := 0; i < s.mounts; i++ {
+		w.dir(fmt.Sprintf("mnt/%d", i))
+	}
+	for i := 0; i < s.disks; i++ {
+		name := diskName(i)
+		w.file("sys/block/"+name+"/queue/rotational", "0\n")
+		w.dir("sys/block/" + name + "/" + name + "1")
+	}
+	for i := 0; i < s.ifaces; i++ {
+		base := fmt.Sprintf("sys/class/net/eth%d/", i)
+		for f, v := range map[string]string{"mtu": "1500", "speed": "10000", "operstate": "up",
+			"flags": "0x1003", "duplex": "full", "type": "1", "carrier": "1"} {
+			w.file(base+f, v+"\n")
+		}
+		w.dir(base + "device")
+	}
+	return w.err
+}
+
+type treeWriter struct {
+	root string
+	err  error
+}
+
+func (w *treeWriter) dir(rel string) {
+	if w.err == nil {
+		w.err = os.MkdirAll(filepath.Join(w.root, rel), 0o755)
+	}
+}
+
+func (w *treeWriter) file(rel, content string) {
+	w.dir(filepath.Dir(rel))
+	if w.err == nil {
+		w.err = os.WriteFile(filepath.Join(w.root, rel), []byte(content), 0o644)
+	}
+}
+
+func (w *treeWriter) copy(from, rel string) {
+	data, err := os.ReadFile(from)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	w.file(rel, string(data))
+}
+
+func statFile(cpus int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cpu  %d %d %d %d %d %d %d 0 0 0\n", 1000*cpus, 10*cpus, 500*cpus, 9000*cpus, 20*cpus, 5*cpus, 7*cpus)
+	for i := 0; i < cpus; i++ {
+		fmt.Fprintf(&b, "cpu%d 1000 10 500 9000 20 5 7 0 0 0\n", i)
+	}
+	b.WriteString("intr 123456 0 0\nctxt 987654\nbtime 1795320000\nprocesses 4242\nprocs_running 3\nprocs_blocked 0\nsoftirq 5555 0 0 0 0 0 0 0 0 0 0\n")
+	return b.String()
+}
+
+// diskName gives sda..sdz, sdaa, ... as the kernel names SCSI disks.
+func diskName(i int) string {
+	name := ""
+	for i++; i > 0; i = (i - 1) / 26 {
+		name = string(rune('a'+(i-1)%26)) + name
+	}
+	return "sd" + name
+}
+
+func diskstats(disks int) string {
+	var b strings.Builder
+	for i := 0; i < disks; i++ {
+		name := diskName(i)
+		line := " 100 200 300 400 500 600 700 800 0 900 1000 10 0 20 30 40 50"
+		fmt.Fprintf(&b, "%4d %7d %s%s\n", 8, i*16, name, line)
+		fmt.Fprintf(&b, "%4d %7d %s1%s\n", 8, i*16+1, name, line)
+	}
+	return b.String()
+}
+
+func netdev(ifaces int) string {
+	var b strings.Builder
+	b.WriteString("Inter-|   Receive                                                |  Transmit\n")
+	b.WriteString(" face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n")
+	for i := 0; i < ifaces; i++ {
+		fmt.Fprintf(&b, "%6s: 1000000 1000 0 0 0 0 0 10 2000000 2000 0 0 0 0 0 0\n", fmt.Sprintf("eth%d", i))
+	}
+	return b.String()
+}
+
+func mountList(dir string, mounts int) (string, string) {
+	var m, mi strings.Builder
+	for i := 0; i < mounts; i++ {
+		mnt := filepath.Join(dir, "mnt", fmt.Sprint(i))
+		dev := fmt.Sprintf("/dev/%s1", diskName(i))
+		fmt.Fprintf(&m, "%s %s ext4 rw,relatime 0 0\n", dev, mnt)
+		fmt.Fprintf(&mi, "%d 1 8:%d / %s rw,relatime shared:1 - ext4 %s rw\n", 100+i, i, mnt, dev)
+	}
+	return m.String(), mi.String()
+}

@@ -1,0 +1,5 @@
+package main
+
+import "os"
+
+func hostname() (string, error) { return os.Hostname() }

@@ -1,0 +1,107 @@
+// Command bench measures pmdahostcache against pmdalinux in one run on one
+// machine and prints the ratio table of the performance targets:
+//
+//   - PDU level: both agents started on pipes as pmcd starts them, the same
+//     FETCH replayed; service time percentiles and agent CPU per fetch;
+//   - end to end: pmFetch through the real pmcd (tools/fetchloop), against
+//     the shipped sample PMDA's sample.long.one as the floor, with 1 and 8
+//     concurrent clients.
+//
+// It needs root, PCP with hostcache and sample installed, and fetchloop
+// built: `make bench` arranges all of that.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// Usage: bench [targets|scale|stall|soak] [flags]
+func main() {
+	mode := "targets"
+	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") {
+		mode, os.Args = os.Args[1], append(os.Args[:1], os.Args[2:]...)
+	}
+	agent := flag.String("agent", "bin/pmdahostcache", "pmdahostcache binary")
+	linux := flag.String("linux", "/var/lib/pcp/pmdas/linux/pmdalinux", "pmdalinux binary")
+	loop := flag.String("fetchloop", "bin/fetchloop", "fetchloop binary")
+	n := flag.Int("n", 20000, "fetches per PDU-level run")
+	e2eN := flag.Int("e2e", 5000, "fetches per client through pmcd")
+	clients := flag.Int("clients", 8, "concurrent clients for the throughput run")
+	idle := flag.Duration("idle", 5*time.Second, "idle time to measure background CPU")
+	out := flag.String("o", "", "also write the report (markdown) to this file")
+	pmns := flag.String("pmns", "pmns", "the project's pmns file (scale, stall)")
+	stallFor := flag.Duration("stall", 30*time.Second, "how long the stalled collector stays stuck")
+	soakN := flag.Int("soak", 125000, "fetches per client in the soak")
+	flag.Parse()
+	var report string
+	var err error
+	switch mode {
+	case "targets":
+		report, err = run(*agent, *linux, *loop, *n, *e2eN, *clients, *idle)
+	case "scale":
+		report, err = runScale(*agent, *pmns)
+	case "stall":
+		report, err = runStall(*agent, *pmns, *stallFor)
+	case "soak":
+		report, err = runSoak(*loop, *clients, *soakN)
+	default:
+		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak)", mode)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+	fmt.Print(report)
+	if *out != "" {
+		if err := os.WriteFile(*out, []byte(report), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+func run(agent, linux, loop string, n, e2eN, clients int, idle time.Duration) (string, error) {
+	ours := prefixed("hostcache.", equivalentSet)
+	ourPMIDs, err := lookupPMIDs(ours)
+	if err != nil {
+		return "", err
+	}
+	linuxPMIDs, err := lookupPMIDs(equivalentSet)
+	if err != nil {
+		return "", err
+	}
+	hc, err := benchAgent("pmdahostcache", agent, []string{"-d", "396", "-l", os.DevNull, "-U", "root"}, ourPMIDs, n, idle)
+	if err != nil {
+		return "", fmt.Errorf("pmdahostcache: %w", err)
+	}
+	lx, err := benchAgent("pmdalinux", linux, []string{"-d", "60", "-l", os.DevNull}, linuxPMIDs, n/4, idle)
+	if err != nil {
+		return "", fmt.Errorf("pmdalinux: %w", err)
+	}
+	var e e2e
+	if e.floor, err = fetchloop(loop, 1, e2eN, []string{"sample.long.one"}); err != nil {
+		return "", err
+	}
+	if e.ours1, err = fetchloop(loop, 1, e2eN, ours); err != nil {
+		return "", err
+	}
+	if e.linux1, err = fetchloop(loop, 1, e2eN/4, equivalentSet); err != nil {
+		return "", err
+	}
+	if e.oursN, err = fetchloop(loop, clients, e2eN, ours); err != nil {
+		return "", err
+	}
+	if e.linuxN, err = fetchloop(loop, clients, e2eN/4, equivalentSet); err != nil {
+		return "", err
+	}
+	return format(hc, lx, e), nil
+}
+
+// e2e holds the runs through pmcd.
+type e2e struct {
+	floor, ours1, linux1, oursN, linuxN e2eResult
+}

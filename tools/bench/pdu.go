@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/pmda"
+	"github.com/pmdahostcache/pmdahostcache/pmda/driver"
+)
+
+// pduResult is what one agent measured at the PDU level: service time of
+// each FETCH (request written to reply read), and the agent's own CPU.
+type pduResult struct {
+	name           string
+	metrics        int
+	fetches        int
+	p50, p99, p999 time.Duration
+	cpuPerFetch    time.Duration // agent CPU per fetch, background subtracted
+	bgPerSec       time.Duration // agent CPU per second while idle
+	rssKB          int
+}
+
+// lookupPMIDs asks pmcd's namespace for the PMIDs of names.
+func lookupPMIDs(names []string) ([]uint32, error) {
+	out, err := exec.Command("pminfo", append([]string{"-m"}, names...)...).CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("pminfo -m: %v: %s", err, out)
+	}
+	var pmids []uint32
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		_, id, ok := strings.Cut(line, " PMID: ")
+		parts := strings.Split(id, ".")
+		if !ok || len(parts) != 3 {
+			return nil, fmt.Errorf("pminfo -m: %q", line)
+		}
+		var n [3]uint64
+		for i, p := range parts {
+			n[i], _ = strconv.ParseUint(p, 10, 32)
+		}
+		pmids = append(pmids, uint32(n[0]<<22|n[1]<<10|n[2]))
+	}
+	return pmids, nil
+}
+
+// procCPU returns a process's user+system CPU time from /proc/<pid>/stat.
+func procCPU(pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(data)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(fields) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(fields[11], 10, 64)
+	st, _ := strconv.ParseInt(fields[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ = 100
+}
+
+// procRSS returns a process's resident set in KB.
+func procRSS(pid int) int {
+	data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.Atoi(strings.Fields(v)[0])
+			return kb
+		}
+	}
+	return 0
+}
+
+// benchAgent starts an agent on pipes as pmcd would, measures its idle CPU,
+// then replays n FETCHes of pmids and times each.
+func benchAgent(name, path string, args []string, pmids []uint32, n int, idle time.Duration) (pduResult, error) {
+	res := pduResult{name: name, metrics: len(pmids), fetches: n}
+	a, err := driver.Start(path, args, nil)
+	if err != nil {
+		return res, err
+	}
+	defer a.Close(5 * time.Second)
+	if err := a.Send((&pmda.Profile{}).Append(nil)); err != nil {
+		return res, err
+	}
+	fetch := (&pmda.Fetch{PMIDs: pmids}).Append(nil)
+	for i := 0; i < 200; i++ { // warm up: first samples, buffers, caches
+		if _, err := request(a, fetch); err != nil {
+			return res, err
+		}
+	}
+	cpu0, t0 := procCPU(a.Pid()), time.Now()
+	time.Sleep(idle)
+	idleCPU, idleWall := procCPU(a.Pid())-cpu0, time.Since(t0)
+	res.bgPerSec = time.Duration(float64(idleCPU) / idleWall.Seconds())
+
+	lat := make([]time.Duration, n)
+	cpu0, t0 = procCPU(a.Pid()), time.Now()
+	for i := range lat {
+		if lat[i], err = request(a, fetch); err != nil {
+			return res, err
+		}
+	}
+	runCPU, runWall := procCPU(a.Pid())-cpu0, time.Since(t0)
+	work := runCPU - time.Duration(float64(res.bgPerSec)*runWall.Seconds())
+	res.cpuPerFetch = max(work, 0) / time.Duration(n)
+	res.rssKB = procRSS(a.Pid())
+	slices.Sort(lat)
+	res.p50, res.p99, res.p999 = lat[n/2], lat[n*99/100], lat[n*999/1000]
+	return res, nil
+}
+
+func request(a *driver.Agent, fetch []byte) (time.Duration, error) {
+	t := time.Now()
+	h, _, err := a.Request(fetch)
+	d := time.Since(t)
+	if err == nil && h.Type != pmda.TypeResult {
+		err = fmt.Errorf("FETCH answered with %s", h.Type)
+	}
+	return d, err
+}

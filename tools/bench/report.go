@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+)
+
+func us(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d)/1e3) }
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "MISSED"
+}
+
+// format renders the measurements and the ratio table in markdown.
+func format(hc, lx pduResult, e e2e) string {
+	var b strings.Builder
+	host, _ := hostname()
+	fmt.Fprintf(&b, "# pmdahostcache performance\n\nMeasured %s on %s (%d CPUs, %s), one run, both agents side by side.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 MST"), host, runtime.NumCPU(), runtime.GOARCH)
+	fmt.Fprintf(&b, "Metric set: CPU (all and per CPU), memory, load, disk and network, %d metrics, the same\n", hc.metrics)
+	b.WriteString("quantities from each agent (`tools/bench/metrics.go`).\n\n")
+
+	b.WriteString("## PDU level (agent on pipes, as pmcd runs it)\n\n")
+	b.WriteString("| agent | fetches | p50 | p99 | p99.9 | CPU per fetch | idle CPU per s | RSS |\n|---|---|---|---|---|---|---|---|\n")
+	for _, r := range []pduResult{hc, lx} {
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %.1f MB |\n", r.name, r.fetches, us(r.p50), us(r.p99), us(r.p999),
+			us(r.cpuPerFetch), us(r.bgPerSec), float64(r.rssKB)/1024)
+	}
+	b.WriteString("\n## End to end (pmFetch through pmcd, libpcp client)\n\n")
+	b.WriteString("| what | clients | fetches | errors | p50 | p99 | fetches/s |\n|---|---|---|---|---|---|---|\n")
+	for _, row := range []struct {
+		what string
+		r    e2eResult
+	}{{"sample.long.one (floor)", e.floor}, {"hostcache set", e.ours1}, {"pmdalinux set", e.linux1},
+		{"hostcache set", e.oursN}, {"pmdalinux set", e.linuxN}} {
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %.1f µs | %.1f µs | %.0f |\n", row.what, row.r.clients, row.r.fetches,
+			row.r.errors, row.r.p50, row.r.p99, row.r.perSec)
+	}
+
+	b.WriteString("\n## Targets\n\n| target | measured | limit | verdict |\n|---|---|---|---|\n")
+	cpuRatio := float64(hc.cpuPerFetch) / float64(lx.cpuPerFetch)
+	fmt.Fprintf(&b, "| agent CPU per fetch vs pmdalinux | %.3f (%s / %s) | ≤ 0.050 | %s |\n", cpuRatio,
+		us(hc.cpuPerFetch), us(lx.cpuPerFetch), verdict(cpuRatio <= 0.05))
+	p50Ratio := e.ours1.p50 / e.floor.p50
+	fmt.Fprintf(&b, "| end-to-end p50 vs sample floor | %.2f× (%.1f / %.1f µs) | ≤ 1.30× | %s |\n", p50Ratio,
+		e.ours1.p50, e.floor.p50, verdict(p50Ratio <= 1.3))
+	tput := e.oursN.perSec / e.linuxN.perSec
+	fmt.Fprintf(&b, "| %d-client fetches/s vs pmdalinux | %.2f× (%.0f / %.0f) | ≥ 3× | %s |\n", e.oursN.clients, tput,
+		e.oursN.perSec, e.linuxN.perSec, verdict(tput >= 3))
+	bg := float64(hc.bgPerSec) / float64(lx.cpuPerFetch)
+	fmt.Fprintf(&b, "| background CPU per s vs one pmdalinux fetch | %.2f (%s / %s) | < 1 | %s |\n", bg,
+		us(hc.bgPerSec), us(lx.cpuPerFetch), verdict(bg < 1))
+	rss := float64(hc.rssKB) / 1024
+	fmt.Fprintf(&b, "| RSS | %.1f MB | ≤ 25 MB | %s |\n", rss, verdict(rss <= 25))
+	errs := e.floor.errors + e.ours1.errors + e.linux1.errors + e.oursN.errors + e.linuxN.errors
+	fmt.Fprintf(&b, "| fetch errors in every run | %d | 0 | %s |\n", errs, verdict(errs == 0))
+	b.WriteString("\nReproduce: `make bench` (root; installs what it needs and writes this file).\n")
+	return b.String()
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// scaleBase is the 1x host; 16x is 1024 CPUs, 4096 disks, 1024 interfaces
+// and 2048 mounts.
+var scaleBase = treeSize{cpus: 64, disks: 256, ifaces: 64, mounts: 128}
+
+// Requests for the scale report: one whose answer does not grow with the
+// host, and one that returns every instance of the big indoms.
+var (
+	smallRequest = []string{"hostcache.hinv.ncpu", "hostcache.kernel.all.load", "hostcache.mem.util.free"}
+	fullRequest  = []string{"hostcache.kernel.percpu.cpu.user", "hostcache.disk.dev.read",
+		"hostcache.network.interface.in.bytes", "hostcache.filesys.free"}
+)
+
+const controlDuration = "hostcache.control.collector.duration"
+
+// runScale measures sample time, fetch service time and memory at 1x, 4x
+// and 16x the base host, and reports growth relative to 1x.
+func runScale(agent, pmnsPath string) (string, error) {
+	pmns, err := loadPMNS(pmnsPath, 396)
+	if err != nil {
+		return "", err
+	}
+	small, err := pmidsOf(pmns, smallRequest)
+	if err != nil {
+		return "", err
+	}
+	full, err := pmidsOf(pmns, fullRequest)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("# Scale\n\n| host | sample time (all collectors) | fetch p50, 3 singular metrics | fetch p50, every CPU/disk/interface/mount | values in full fetch | RSS |\n|---|---|---|---|---|---|\n")
+	var base scalePoint
+	for _, f := range []int{1, 4, 16} {
+		p, err := measureScale(agent, scaleBase.times(f), pmns, small, full)
+		if err != nil {
+			return "", fmt.Errorf("%dx: %w", f, err)
+		}
+		if f == 1 {
+			base = p
+		}
+		s := scaleBase.times(f)
+		fmt.Fprintf(&b, "| %dx: %d CPUs, %d disks, %d ifaces, %d mounts | %s (%.1fx) | %s (%.2fx) | %s (%.1fx) | %d | %.1f MB (%.1fx) |\n",
+			f, s.cpus, s.disks, s.ifaces, s.mounts, p.sample, ratio(p.sample, base.sample), us(p.small),
+			ratio(p.small, base.small), us(p.full), ratio(p.full, base.full), p.values, float64(p.rssKB)/1024,
+			float64(p.rssKB)/float64(base.rssKB))
+	}
+	b.WriteString("\nSample time and full-fetch time grow with the host (linear is 4x and 16x);\n" +
+		"the singular fetch stays flat: fetch cost depends on what is asked, not on the size of the cache.\n")
+	return b.String(), nil
+}
+
+type scalePoint struct {
+	sample, small, full time.Duration
+	values, rssKB       int
+}
+
+func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
+
+func measureScale(agent string, s treeSize, pmns map[string]uint32, small, full []uint32) (scalePoint, error) {
+	var p scalePoint
+	dir, err := os.MkdirTemp("", "hostcache-scale")
+	if err != nil {
+		return p, err
+	}
+	defer os.RemoveAll(dir)
+	if err := generateTree(dir, s); err != nil {
+		return p, err
+	}
+	a, err := startSynthetic(agent, dir, "")
+	if err != nil {
+		return p, err
+	}
+	defer a.Close(10 * time.Second)
+	time.Sleep(3 * time.Second) // several samples of every fast collector
+	durations, err := instanceValues(a, pmns[controlDuration], 396<<22|0)
+	if err != nil {
+		return p, err
+	}
+	for _, v := range durations {
+		if len(v.Payload) == 8 { // U64 microseconds in a value block
+			p.sample += time.Duration(beUint64(v.Payload)) * time.Microsecond
+		}
+	}
+	lat, err := serviceTimes(a, small, 2000)
+	if err != nil {
+		return p, err
+	}
+	p.small = pct(lat, 0.5)
+	if lat, err = serviceTimes(a, full, 200); err != nil {
+		return p, err
+	}
+	p.full = pct(lat, 0.5)
+	res, err := fetchValues(a, full)
+	if err != nil {
+		return p, err
+	}
+	for _, set := range res.Sets {
+		p.values += max(int(set.NumVal), 0)
+	}
+	p.rssKB = procRSS(a.Pid())
+	return p, nil
+}
+
+func beUint64(b []byte) uint64 {
+	var v uint64
+	for _, x := range b[:8] {
+		v = v<<8 | uint64(x)
+	}
+	return v
+}
