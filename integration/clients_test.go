@@ -118,6 +118,17 @@ func testTwins(t *testing.T) {
 		}
 	}
 	t.Logf("compared %d metrics with their pmdalinux twins, %d matched", compared, matched)
+	var counters, counterTwins []string
+	for i, n := range ours {
+		if od[n].sem == "counter" {
+			counters, counterTwins = append(counters, n), append(counterTwins, twins[i])
+		}
+	}
+	vc, vm := compareCounterValues(t, counters, counterTwins)
+	if vc == 0 {
+		t.Error("no counter values compared")
+	}
+	t.Logf("compared %d counter values (metric x instance) with pmdalinux's, %d between its two readings", vc, vm)
 }
 
 func sameInstances(a, b map[string]string) bool {

@@ -1,0 +1,60 @@
+package integration
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+var fetchValueLine = regexp.MustCompile(`^\s+(?:inst \[\d+ or "([^"]*)"\] )?value (\S+)`)
+
+// fetchAll runs one pminfo -f over names: metric -> instance -> value.
+func fetchAll(t *testing.T, names []string) map[string]map[string]string {
+	t.Helper()
+	out, _ := run(t, 2*time.Minute, "pminfo", append([]string{"-f"}, names...)...)
+	vals := map[string]map[string]string{}
+	var cur string
+	for _, line := range strings.Split(out, "\n") {
+		if line != "" && !strings.HasPrefix(line, " ") {
+			cur = strings.TrimSpace(line)
+			continue
+		}
+		if m := fetchValueLine.FindStringSubmatch(line); m != nil {
+			if vals[cur] == nil {
+				vals[cur] = map[string]string{}
+			}
+			vals[cur][m[1]] = m[2]
+		}
+	}
+	return vals
+}
+
+// compareCounterValues checks every counter that has a pmdalinux twin by
+// bracketing: read pmdalinux, wait longer than our sampling interval so our
+// next sample is taken after that read, read ours, read pmdalinux again.
+// Counters only grow, so ours must lie between the two pmdalinux readings.
+func compareCounterValues(t *testing.T, ours, twins []string) (compared, matched int) {
+	w0 := fetchAll(t, twins)
+	time.Sleep(2500 * time.Millisecond) // > the 1 s interval of every counter's collector
+	o := fetchAll(t, ours)
+	w1 := fetchAll(t, twins)
+	for i, name := range ours {
+		for inst, ov := range o[name] {
+			a, errA := strconv.ParseFloat(ov, 64)
+			b0, errB := strconv.ParseFloat(w0[twins[i]][inst], 64)
+			b1, errC := strconv.ParseFloat(w1[twins[i]][inst], 64)
+			if errA != nil || errB != nil || errC != nil {
+				continue // not numeric, or the twin lacks this instance
+			}
+			compared++
+			if b0 <= a && a <= b1 {
+				matched++
+				continue
+			}
+			t.Errorf("%s[%s] = %v, not between pmdalinux's %s readings %v and %v", name, inst, a, twins[i], b0, b1)
+		}
+	}
+	return compared, matched
+}
