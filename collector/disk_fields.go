@@ -1,0 +1,194 @@
+package collector
+
+import (
+	"github.com/prometheus/procfs/blockdevice"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// Field counts of a /proc/diskstats line as procfs reports them in
+// IoStatsCount (major, minor and name included): the base format has 14,
+// kernel 4.18 added four discard fields (18) and 5.5 two flush fields (20).
+const (
+	diskFieldsBase    = 14
+	diskFieldsDiscard = 18
+	diskFieldsFlush   = 20
+)
+
+// diskTree names the four metric trees fed from /proc/diskstats.
+type diskTree int
+
+const (
+	diskDev  diskTree = iota // disk.dev.*: whole disks, per instance
+	diskAll                  // disk.all.*: the sum over disk.dev
+	diskPart                 // disk.partitions.*
+	diskDM                   // disk.dm.*
+	diskNTrees
+)
+
+var diskTreeNames = [diskNTrees]string{"disk.dev.", "disk.all.", "disk.partitions.", "disk.dm."}
+
+// diskItem is where one field sits in one tree: its item and its type.
+// The types are pmdalinux's, inconsistencies included: the kernel's 32-bit
+// millisecond fields stay 32-bit per device but are summed into 64-bit
+// disk.all counters, except discard_rawactive and flush_rawactive, which
+// pmdalinux sums into 32 bits; and disk.dm.*_bytes are 32-bit (PCP 6.0.3).
+type diskItem struct {
+	item uint32
+	typ  cache.Type
+}
+
+func diskU64(item uint32) diskItem { return diskItem{item, cache.TypeU64} }
+func diskU32(item uint32) diskItem { return diskItem{item, cache.TypeU32} }
+
+// diskField is one quantity derived from a diskstats line.
+type diskField struct {
+	name  string
+	sem   cache.Sem
+	units cache.Units
+	// since is the field count a line needs for this quantity to exist:
+	// lines from older kernels publish no value for it, never 0.
+	since int
+	value func(s *blockdevice.IOStats) uint64
+	// in gives the item and type in each tree, pmdalinux's own item numbers:
+	// its cluster 0 items for disk.dev and disk.all, and its partitions (10)
+	// and dm (54) cluster items for the other two.
+	in [diskNTrees]diskItem
+}
+
+// Sectors are 512 bytes whatever the device's block size, so KB = sectors/2
+// (rounded down per value, as pmdalinux does: total_bytes halves the sum).
+var diskFields = []diskField{
+	{"read", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.ReadIOs },
+		[diskNTrees]diskItem{diskU64(4), diskU64(24), diskU64(0), diskU64(0)}},
+	{"write", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.WriteIOs },
+		[diskNTrees]diskItem{diskU64(5), diskU64(25), diskU64(1), diskU64(1)}},
+	{"total", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.ReadIOs + s.WriteIOs },
+		[diskNTrees]diskItem{diskU64(28), diskU64(29), diskU64(2), diskU64(2)}},
+	{"blkread", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.ReadSectors },
+		[diskNTrees]diskItem{diskU64(6), diskU64(26), diskU64(3), diskU64(3)}},
+	{"blkwrite", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.WriteSectors },
+		[diskNTrees]diskItem{diskU64(7), diskU64(27), diskU64(4), diskU64(4)}},
+	{"blktotal", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.ReadSectors + s.WriteSectors },
+		[diskNTrees]diskItem{diskU64(36), diskU64(37), diskU64(5), diskU64(5)}},
+	{"read_bytes", cache.SemCounter, cache.UnitsKByte, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.ReadSectors / 2 },
+		[diskNTrees]diskItem{diskU64(38), diskU64(41), diskU64(6), diskU32(6)}},
+	{"write_bytes", cache.SemCounter, cache.UnitsKByte, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.WriteSectors / 2 },
+		[diskNTrees]diskItem{diskU64(39), diskU64(42), diskU64(7), diskU32(7)}},
+	{"total_bytes", cache.SemCounter, cache.UnitsKByte, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return (s.ReadSectors + s.WriteSectors) / 2 },
+		[diskNTrees]diskItem{diskU64(40), diskU64(43), diskU64(8), diskU32(8)}},
+	{"read_merge", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.ReadMerges },
+		[diskNTrees]diskItem{diskU64(49), diskU64(51), diskU64(9), diskU64(9)}},
+	{"write_merge", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.WriteMerges },
+		[diskNTrees]diskItem{diskU64(50), diskU64(52), diskU64(10), diskU64(10)}},
+	{"avactive", cache.SemCounter, cache.UnitsMSec, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.IOsTotalTicks },
+		[diskNTrees]diskItem{diskU32(46), diskU64(44), diskU32(11), diskU32(11)}},
+	{"aveq", cache.SemCounter, cache.UnitsMSec, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.WeightedIOTicks },
+		[diskNTrees]diskItem{diskU32(47), diskU64(45), diskU32(12), diskU32(12)}},
+	{"read_rawactive", cache.SemCounter, cache.UnitsMSec, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.ReadTicks },
+		[diskNTrees]diskItem{diskU32(72), diskU64(74), diskU32(13), diskU32(14)}},
+	{"write_rawactive", cache.SemCounter, cache.UnitsMSec, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.WriteTicks },
+		[diskNTrees]diskItem{diskU32(73), diskU64(75), diskU32(14), diskU32(15)}},
+	{"total_rawactive", cache.SemCounter, cache.UnitsMSec, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.ReadTicks + s.WriteTicks },
+		[diskNTrees]diskItem{diskU32(79), diskU64(80), diskU32(15), diskU32(16)}},
+	{"discard", cache.SemCounter, cache.UnitsCount, diskFieldsDiscard,
+		func(s *blockdevice.IOStats) uint64 { return s.DiscardIOs },
+		[diskNTrees]diskItem{diskU64(88), diskU64(96), diskU64(17), diskU64(18)}},
+	{"blkdiscard", cache.SemCounter, cache.UnitsCount, diskFieldsDiscard,
+		func(s *blockdevice.IOStats) uint64 { return s.DiscardSectors },
+		[diskNTrees]diskItem{diskU64(89), diskU64(97), diskU64(18), diskU64(19)}},
+	{"discard_bytes", cache.SemCounter, cache.UnitsKByte, diskFieldsDiscard,
+		func(s *blockdevice.IOStats) uint64 { return s.DiscardSectors / 2 },
+		[diskNTrees]diskItem{diskU64(90), diskU64(98), diskU64(19), diskU64(20)}},
+	{"discard_merge", cache.SemCounter, cache.UnitsCount, diskFieldsDiscard,
+		func(s *blockdevice.IOStats) uint64 { return s.DiscardMerges },
+		[diskNTrees]diskItem{diskU64(91), diskU64(99), diskU64(20), diskU64(21)}},
+	{"discard_rawactive", cache.SemCounter, cache.UnitsMSec, diskFieldsDiscard,
+		func(s *blockdevice.IOStats) uint64 { return s.DiscardTicks },
+		[diskNTrees]diskItem{diskU32(92), diskU32(100), diskU32(21), diskU32(22)}},
+	{"flush", cache.SemCounter, cache.UnitsCount, diskFieldsFlush,
+		func(s *blockdevice.IOStats) uint64 { return s.FlushRequestsCompleted },
+		[diskNTrees]diskItem{diskU64(93), diskU64(101), diskU64(22), diskU64(23)}},
+	{"flush_rawactive", cache.SemCounter, cache.UnitsMSec, diskFieldsFlush,
+		func(s *blockdevice.IOStats) uint64 { return s.TimeSpentFlushing },
+		[diskNTrees]diskItem{diskU32(94), diskU32(102), diskU32(23), diskU32(24)}},
+	{"inflight", cache.SemInstant, cache.UnitsNone, diskFieldsBase,
+		func(s *blockdevice.IOStats) uint64 { return s.IOsInProgress },
+		[diskNTrees]diskItem{diskU32(95), diskU64(104), diskU32(24), diskU32(25)}},
+}
+
+// diskField indexes used by the iostat figures; TestDiskFieldIndexes keeps
+// them in step with diskFields.
+const (
+	dfRead = iota
+	dfWrite
+	dfTotal
+	_ // blkread
+	_ // blkwrite
+	_ // blktotal
+	dfReadBytes
+	dfWriteBytes
+	_ // total_bytes
+	_ // read_merge
+	_ // write_merge
+	dfAvactive
+	_ // aveq
+	dfReadRaw
+	dfWriteRaw
+	dfTotalRaw
+	dfDiscard
+	_ // blkdiscard
+	dfDiscardBytes
+	_ // discard_merge
+	dfDiscardRaw
+	dfFlush
+	dfFlushRaw
+)
+
+// diskTreeDescs builds the descriptors of one tree, in diskFields order.
+func diskTreeDescs(t diskTree) []cache.Desc {
+	cluster, indom := uint32(clusterDisk), indomDisk
+	switch t {
+	case diskAll:
+		indom = cache.InDomNone
+	case diskPart:
+		cluster, indom = clusterPart, indomPartitions
+	case diskDM:
+		cluster, indom = clusterDM, indomDM
+	}
+	out := make([]cache.Desc, len(diskFields))
+	for i, f := range diskFields {
+		at := f.in[t]
+		out[i] = metric(cluster, at.item, diskTreeNames[t]+f.name, at.typ, f.sem, f.units, indom)
+	}
+	return out
+}
+
+// diskFieldValue returns field f of a line, false when the line is too old to
+// carry it, clipped to the width of its type in tree t.
+func diskFieldValue(f *diskField, t diskTree, s *blockdevice.Diskstats) (uint64, bool) {
+	if s.IoStatsCount < f.since {
+		return 0, false
+	}
+	v := f.value(&s.IOStats)
+	if f.in[t].typ == cache.TypeU32 {
+		v &= 0xffffffff
+	}
+	return v, true
+}

@@ -1,0 +1,122 @@
+package collector
+
+import (
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// Units of the iostat figures, as PCP's iostat.conf declares them.
+var (
+	iostatUnitsAwait = cache.MakeUnits(0, 1, -1, 0, cache.TimeMSec, 0)
+	iostatUnitsSize  = cache.MakeUnits(1, 0, -1, cache.SpaceKByte, 0, 0)
+)
+
+// iostatFigure is one of the derived metrics of /etc/pcp/derived/iostat.conf,
+// computed here from the counter deltas of one sampling interval, with the
+// conf's name below disk.dev and disk.dm. They are instant values (no rate
+// twin) and exist from the second sample on.
+type iostatFigure struct {
+	name    string
+	dev, dm uint32 // items in clusterDisk and clusterDM, clear of pmdalinux's
+	units   cache.Units
+	value   func(d *diskDeltas) (float64, bool)
+}
+
+var iostatFigures = []iostatFigure{
+	// await = delta(total_rawactive) / delta(total), and so on: the mean
+	// milliseconds a completed request spent queued and in service.
+	{"await", 110, 40, iostatUnitsAwait, iostatPerRequest([]int{dfTotalRaw}, []int{dfTotal})},
+	{"r_await", 111, 41, iostatUnitsAwait, iostatPerRequest([]int{dfReadRaw}, []int{dfRead})},
+	{"w_await", 112, 42, iostatUnitsAwait, iostatPerRequest([]int{dfWriteRaw}, []int{dfWrite})},
+	{"d_await", 113, 43, iostatUnitsAwait, iostatPerRequest([]int{dfDiscardRaw}, []int{dfDiscard})},
+	{"f_await", 114, 44, iostatUnitsAwait, iostatPerRequest([]int{dfFlushRaw}, []int{dfFlush})},
+	// avg_qlen = rate(read_rawactive) + rate(write_rawactive): PCP's rate()
+	// of a millisecond counter is in seconds per second.
+	{"avg_qlen", 115, 45, cache.UnitsNone, iostatBusy(1, dfReadRaw, dfWriteRaw)},
+	// avg_rqsz = (delta(read_bytes) + delta(write_bytes)) / (delta(read) +
+	// delta(write)), in Kbyte per request; the conf's rescale to Kbyte is a
+	// no-op, the byte counters being in Kbyte already.
+	{"avg_rqsz", 116, 46, iostatUnitsSize, iostatPerRequest([]int{dfReadBytes, dfWriteBytes}, []int{dfRead, dfWrite})},
+	{"r_avg_rqsz", 117, 47, iostatUnitsSize, iostatPerRequest([]int{dfReadBytes}, []int{dfRead})},
+	{"w_avg_rqsz", 118, 48, iostatUnitsSize, iostatPerRequest([]int{dfWriteBytes}, []int{dfWrite})},
+	{"d_avg_rqsz", 119, 49, iostatUnitsSize, iostatPerRequest([]int{dfDiscardBytes}, []int{dfDiscard})},
+	// util = 100 * rate(avactive): the percentage of the interval during
+	// which the device had at least one request in progress.
+	{"util", 120, 50, cache.UnitsNone, iostatBusy(100, dfAvactive)},
+}
+
+// diskDeltas gives one instance's counter growth over this interval, read
+// back from the rates its counters were just published through.
+type diskDeltas struct {
+	r     *rates
+	descs []cache.Desc // the tree's descriptors, in diskFields order
+	inst  uint32
+	secs  float64
+}
+
+// sum adds the deltas of fields, false if any has none (not published, new
+// this sample, or gone backwards).
+func (d *diskDeltas) sum(fields []int) (uint64, bool) {
+	var total uint64
+	for _, f := range fields {
+		v, ok := d.r.delta(rateKey{d.descs[f].ID, d.inst})
+		if !ok {
+			return 0, false
+		}
+		total += v
+	}
+	return total, true
+}
+
+// perRequest divides the growth of num by that of den. As in iostat.conf,
+// an interval in which no request completed (den grew by 0) gives 0, not
+// no value; one without a delta for den gives no value.
+func iostatPerRequest(num, den []int) func(d *diskDeltas) (float64, bool) {
+	return func(d *diskDeltas) (float64, bool) {
+		q, ok := d.sum(den)
+		if !ok {
+			return 0, false
+		}
+		if q == 0 {
+			return 0, true
+		}
+		n, ok := d.sum(num)
+		if !ok {
+			return 0, false
+		}
+		return float64(n) / float64(q), true
+	}
+}
+
+// busy is scale times the summed rates of millisecond counters, in seconds
+// per second as PCP's rate() gives time counters.
+func iostatBusy(scale float64, fields ...int) func(d *diskDeltas) (float64, bool) {
+	return func(d *diskDeltas) (float64, bool) {
+		ms, ok := d.sum(fields)
+		if !ok || d.secs <= 0 {
+			return 0, false
+		}
+		return scale * float64(ms) / 1000 / d.secs, true
+	}
+}
+
+// iostatDescs builds the figure descriptors of tree t (diskDev or diskDM).
+func iostatDescs(t diskTree) []cache.Desc {
+	out := make([]cache.Desc, len(iostatFigures))
+	for i, f := range iostatFigures {
+		cluster, item, indom := uint32(clusterDisk), f.dev, indomDisk
+		if t == diskDM {
+			cluster, item, indom = clusterDM, f.dm, indomDM
+		}
+		out[i] = metric(cluster, item, diskTreeNames[t]+f.name, cache.TypeDouble, cache.SemInstant, f.units, indom)
+	}
+	return out
+}
+
+// iostatPublish sets the figures of one instance from this interval's deltas.
+func iostatPublish(b *cache.Builder, descs []cache.Desc, d *diskDeltas) {
+	for i := range iostatFigures {
+		if v, ok := iostatFigures[i].value(d); ok {
+			b.SetDouble(descs[i].ID, d.inst, v)
+		}
+	}
+}
