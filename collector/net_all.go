@@ -1,0 +1,139 @@
+package collector
+
+import (
+	"regexp"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// netAllFilterKey is the Filter key whose patterns, when configured, choose
+// the interfaces network.all.* adds up instead of the default rule.
+const netAllFilterKey = "network.all"
+
+// arphrdLoopback is the sysfs type of a loopback interface.
+const arphrdLoopback = 772
+
+// netAllColumns are the /proc/net/dev columns network.all.{in,out}.* sum:
+// in bytes, packets, errors, drops, then the same four out.
+var netAllColumns = [8]int{0, 1, 2, 3, 8, 9, 10, 11}
+
+// netAllNames name network.all.* in netAllColumns order; total.X follows as
+// in.X + out.X. Items are 100 + pmdalinux's item in its network.all cluster.
+var netAllNames = [8]string{"in.bytes", "in.packets", "in.errors", "in.drops",
+	"out.bytes", "out.packets", "out.errors", "out.drops"}
+
+var netAllTotalNames = [4]string{"total.bytes", "total.packets", "total.errors", "total.drops"}
+
+const netAllItemBase = 100
+
+// pmdalinuxVirtualNames is the pattern PCP ships in linux/interfaces.conf
+// to keep software interfaces out of network.all. We use it only for an
+// interface sysfs does not show (no /sys, or another network namespace).
+var pmdalinuxVirtualNames = regexp.MustCompile(`^(lo|bond[0-9]+|team[0-9]+|tun[0-9]+|virbr[0-9]+|virbr[0-9]+-nic|cni[0-9]+|cni-podman[0-9]+|docker[0-9]+|veth[0-9]+|face)$`)
+
+// netAll adds up the interfaces counted in network.all.*, and derives the
+// rates itself: the rate of a sum over a changing set of interfaces is the
+// sum of the growth of the interfaces present at both ends of the interval.
+// Rating the raw sum instead would show a spike when an interface appears
+// and a reset when one vanishes.
+type netAll struct {
+	filter Filter
+	custom bool // the filter has netAllFilterKey patterns: they decide
+	descs  [12]cache.Desc
+	prev   map[string][8]uint64
+	cur    map[string][8]uint64
+	sum    [8]uint64
+}
+
+func newNetAll(f Filter) *netAll {
+	a := &netAll{prev: map[string][8]uint64{}, cur: map[string][8]uint64{}}
+	_, a.custom = f[netAllFilterKey]
+	a.filter = f
+	for i, n := range netAllNames {
+		a.descs[i] = netAllDesc(uint32(i), n, netAllColumns[i])
+	}
+	for i, n := range netAllTotalNames {
+		a.descs[8+i] = netAllDesc(uint32(8+i), n, netAllColumns[i])
+	}
+	return a
+}
+
+func netAllDesc(item uint32, name string, column int) cache.Desc {
+	return metric(clusterNetdev, netAllItemBase+item, "network.all."+name,
+		cache.TypeU64, cache.SemCounter, netDevUnits(column), cache.InDomNone)
+}
+
+// counts reports whether an interface belongs in network.all.*. By default
+// loopback and virtual interfaces do not: only traffic through hardware is
+// counted, once (a bridge or VLAN would count its ports' traffic again).
+func (a *netAll) counts(name string, f netIfFixed) bool {
+	if a.custom {
+		return a.filter.Keep(netAllFilterKey, name)
+	}
+	if !f.inSys {
+		return !pmdalinuxVirtualNames.MatchString(name)
+	}
+	return !f.virtual && !(f.hasType && f.typ == arphrdLoopback)
+}
+
+// begin starts a sample.
+func (a *netAll) begin() {
+	clear(a.cur)
+	a.sum = [8]uint64{}
+}
+
+// add counts one interface's line in the sums.
+func (a *netAll) add(l *netDevLine) {
+	var v [8]uint64
+	for i, col := range netAllColumns {
+		v[i] = l.v[col]
+		a.sum[i] += v[i]
+	}
+	a.cur[l.name] = v
+}
+
+// publish sets the sums and their rates. A member whose counter went
+// backwards leaves that metric without a rate, counted in r.resets.
+func (a *netAll) publish(b *cache.Builder, r *rates) {
+	secs, haveRate := r.interval()
+	var delta [8]uint64
+	var ok [8]bool
+	for i := range ok {
+		ok[i] = haveRate
+	}
+	for name, v := range a.cur {
+		p, seen := a.prev[name]
+		if !seen {
+			continue // new: its growth before now is unknown, not a burst
+		}
+		for i := range v {
+			if v[i] < p[i] {
+				ok[i] = false
+			} else {
+				delta[i] += v[i] - p[i]
+			}
+		}
+	}
+	for i := range netAllNames {
+		a.set(b, r, &a.descs[i], a.sum[i], float64(delta[i]), secs, ok[i], haveRate)
+	}
+	for i := range netAllTotalNames {
+		a.set(b, r, &a.descs[8+i], a.sum[i]+a.sum[i+4], float64(delta[i]+delta[i+4]), secs,
+			ok[i] && ok[i+4], haveRate)
+	}
+}
+
+func (a *netAll) set(b *cache.Builder, r *rates, d *cache.Desc, v uint64, delta, secs float64, ok, haveRate bool) {
+	b.SetU64(d.ID, cache.InstNone, v)
+	switch {
+	case ok:
+		b.SetDouble(rateID(d.ID), cache.InstNone, delta/secs)
+	case haveRate:
+		r.resets++
+	}
+}
+
+// commit makes this sample's members the previous ones.
+func (a *netAll) commit() {
+	a.prev, a.cur = a.cur, a.prev
+}

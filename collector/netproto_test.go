@@ -1,0 +1,221 @@
+package collector
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// Fixture /proc/net/snmp and /proc/net/netstat (testdata/network t0, t1),
+// the fields the tests use, t0 -> t1 (2 s later):
+//
+//	Tcp  RtoAlgorithm 1, RtoMin 200, RtoMax 120000, MaxConn -1,
+//	     ActiveOpens 1000 -> 1020, PassiveOpens 500 -> 504,
+//	     AttemptFails 20 -> 22, EstabResets 30 -> 30, CurrEstab 5 -> 7,
+//	     InSegs 10000 -> 12000, OutSegs 9000 -> 10000, RetransSegs 10 -> 14,
+//	     InErrs 0 -> 0, OutRsts 9 -> 11
+//	Udp  InDatagrams 300 -> 500, NoPorts 4 -> 6, InErrors 0 -> 2,
+//	     OutDatagrams 360 -> 560, RcvbufErrors 0 -> 2, SndbufErrors 0 -> 0
+//	TcpExt ListenOverflows 0 -> 4, ListenDrops 0 -> 4, TCPTimeouts 2 -> 6,
+//	     TW 20 -> 40, TCPFastOpenActiveFail 3 -> 5, TCPHPHits 26 -> 26
+
+func TestNetProtoFirstSample(t *testing.T) {
+	h := newNetHarness(t, NewNetProtoCollector, "t0", Env{})
+	h.mustSample(t0)
+	none := cache.InstNone
+	h.wantU64("network.tcp.rtoalgorithm", none, 1)
+	h.wantU64("network.tcp.rtomin", none, 200)
+	h.wantU64("network.tcp.rtomax", none, 120000)
+	// MaxConn -1 ("no limit") in two's complement, as pmdalinux shows it.
+	h.wantU64("network.tcp.maxconn", none, 18446744073709551615)
+	h.wantU64("network.tcp.activeopens", none, 1000)
+	h.wantU64("network.tcp.currestab", none, 5)
+	h.wantU64("network.tcp.insegs", none, 10000)
+	h.wantU64("network.udp.indatagrams", none, 300)
+	h.wantU64("network.udp.memerrors", none, 0)
+	h.wantU64("network.tcp.listenoverflows", none, 0)
+	h.wantU64("network.tcp.timeouts", none, 2)
+	h.wantU64("network.tcp.timewaited", none, 20) // TcpExt "TW"
+	h.wantU64("network.tcp.hphits", none, 26)
+	// Two pmdalinux metrics read TCPFastOpenActiveFail.
+	h.wantU64("network.tcp.fastopenactivefail", none, 3)
+	h.wantU64("network.tcp.tcpfastopenactivefail", none, 3)
+	// Fields this kernel no longer has give no value, not 0.
+	h.wantAbsent("network.tcp.prequeued", none)
+	h.wantAbsent("network.tcp.tcploss", none)
+	if n := h.published("rate."); n != 0 {
+		t.Errorf("first sample published %d rates", n)
+	}
+}
+
+func TestNetProtoRates(t *testing.T) {
+	h := newNetHarness(t, NewNetProtoCollector, "t0", Env{})
+	h.mustSample(t0)
+	h.use("t1")
+	h.mustSample(t1)
+	none := cache.InstNone
+	for name, want := range map[string]float64{
+		"tcp.activeopens":           10,   // (1020 - 1000) / 2 s
+		"tcp.passiveopens":          2,    // (504 - 500) / 2
+		"tcp.attemptfails":          1,    // (22 - 20) / 2
+		"tcp.estabresets":           0,    // unchanged
+		"tcp.insegs":                1000, // (12000 - 10000) / 2
+		"tcp.outsegs":               500,  // (10000 - 9000) / 2
+		"tcp.retranssegs":           2,    // (14 - 10) / 2
+		"tcp.inerrs":                0,
+		"tcp.outrsts":               1,   // (11 - 9) / 2
+		"udp.indatagrams":           100, // (500 - 300) / 2
+		"udp.noports":               1,   // (6 - 4) / 2
+		"udp.inerrors":              1,   // (2 - 0) / 2
+		"udp.outdatagrams":          100, // (560 - 360) / 2
+		"udp.recvbuferrors":         1,   // (2 - 0) / 2
+		"udp.sndbuferrors":          0,
+		"tcp.listenoverflows":       2,  // (4 - 0) / 2
+		"tcp.listendrops":           2,  // (4 - 0) / 2
+		"tcp.timeouts":              2,  // (6 - 2) / 2
+		"tcp.timewaited":            10, // (40 - 20) / 2
+		"tcp.fastopenactivefail":    1,  // (5 - 3) / 2
+		"tcp.tcpfastopenactivefail": 1,
+	} {
+		h.wantFloat("rate.network."+name, none, want)
+	}
+	// Instant metrics have no rate twin.
+	h.wantU64("network.tcp.currestab", none, 7)
+	for _, name := range []string{"tcp.currestab", "tcp.maxconn", "tcp.rtomin"} {
+		if _, ok := h.store.Schema().Lookup(Prefix + "rate.network." + name); ok {
+			t.Errorf("instant %s has a rate", name)
+		}
+	}
+	if n := resetter(t, h.c).Resets(); n != 0 {
+		t.Errorf("Resets() = %d", n)
+	}
+}
+
+// testdata/network/reset has t1's snmp with Tcp InSegs fallen to 500.
+func TestNetProtoCounterReset(t *testing.T) {
+	h := newNetHarness(t, NewNetProtoCollector, "t0", Env{})
+	h.mustSample(t0)
+	h.use("reset")
+	h.mustSample(t1)
+	h.wantAbsent("rate.network.tcp.insegs", cache.InstNone)
+	h.wantU64("network.tcp.insegs", cache.InstNone, 500)
+	h.wantFloat("rate.network.tcp.activeopens", cache.InstNone, 10)
+	if n := resetter(t, h.c).Resets(); n != 1 {
+		t.Errorf("Resets() = %d, want 1", n)
+	}
+}
+
+// testdata/network/malformed: snmp's Tcp pair has 5 names and 4 values (the
+// whole pair is skipped), Udp NoPorts is "x" (skipped alone), and there are
+// orphan values, a line without a colon and a heading at the end without
+// values. netstat has a heading without values, then a good TcpExt pair
+// (ListenOverflows 5, ListenDrops 6, TCPTimeouts 7) and a second TcpExt
+// pair repeating ListenOverflows as 99.
+func TestNetProtoMalformed(t *testing.T) {
+	h := newNetHarness(t, NewNetProtoCollector, "malformed", Env{})
+	h.mustSample(t0)
+	none := cache.InstNone
+	h.wantAbsent("network.tcp.activeopens", none)
+	h.wantAbsent("network.tcp.rtoalgorithm", none)
+	h.wantAbsent("network.udp.noports", none)
+	h.wantU64("network.udp.indatagrams", none, 100)
+	h.wantU64("network.udp.inerrors", none, 0)
+	h.wantU64("network.udp.outdatagrams", none, 200)
+	h.wantU64("network.tcp.listenoverflows", none, 5) // the first, not 99
+	h.wantU64("network.tcp.listendrops", none, 6)
+	h.wantU64("network.tcp.timeouts", none, 7)
+	if n := len(h.values("network.tcp.listenoverflows")); n != 1 {
+		t.Errorf("%d values for one metric", n)
+	}
+}
+
+// Without /proc/net/netstat the snmp metrics are still published.
+func TestNetProtoWithoutNetstat(t *testing.T) {
+	h := newNetHarness(t, NewNetProtoCollector, "snmponly", Env{})
+	h.mustSample(t0)
+	h.wantU64("network.tcp.activeopens", cache.InstNone, 1000)
+	h.wantAbsent("network.tcp.listenoverflows", cache.InstNone)
+}
+
+func TestNetProtoUnusableSource(t *testing.T) {
+	for _, tree := range []string{"garbage", "empty"} {
+		h := newNetHarness(t, NewNetProtoCollector, tree, Env{})
+		if err := h.sample(t0); err == nil {
+			t.Errorf("%s: sample succeeded", tree)
+		}
+		h.nothingPublished()
+	}
+	if _, err := NewNetProtoCollector(Env{Proc: "/nonexistent/proc"}); err == nil {
+		t.Error("a missing proc root was accepted")
+	}
+}
+
+func TestParseSNMP(t *testing.T) {
+	type kv struct {
+		proto, field string
+		v            uint64
+	}
+	for _, c := range []struct {
+		name string
+		data string
+		want []kv
+		bad  int
+	}{
+		{"by heading position, not index",
+			"Tcp: InSegs MaxConn ActiveOpens\nTcp: 7 -1 3\n",
+			[]kv{{"Tcp", "InSegs", 7}, {"Tcp", "MaxConn", 18446744073709551615}, {"Tcp", "ActiveOpens", 3}}, 0},
+		{"Udp and UdpLite are different protocols",
+			"Udp: InDatagrams\nUdp: 1\nUdpLite: InDatagrams\nUdpLite: 2\n",
+			[]kv{{"Udp", "InDatagrams", 1}, {"UdpLite", "InDatagrams", 2}}, 0},
+		{"count mismatch skips the pair",
+			"Tcp: A B C\nTcp: 1 2\nUdp: X\nUdp: 5\n",
+			[]kv{{"Udp", "X", 5}}, 1},
+		{"bad value skipped alone",
+			"Udp: A B C\nUdp: 1 zz 3\n",
+			[]kv{{"Udp", "A", 1}, {"Udp", "C", 3}}, 1},
+		{"values without a heading",
+			"Tcp: 1 2 3\nUdp: A\nUdp: 4\n",
+			[]kv{{"Udp", "A", 4}}, 1},
+		{"heading without values, then another heading",
+			"IpExt: A B\nTcpExt: C\nTcpExt: 9\nUdp: D\n",
+			[]kv{{"TcpExt", "C", 9}}, 2},
+		{"values of another protocol after a heading",
+			"Tcp: A\nUdp: 1\n",
+			nil, 2},
+		{"no colon",
+			"garbage\n\n   \nTcp: A\nTcp: 1",
+			[]kv{{"Tcp", "A", 1}}, 1},
+		{"empty", "", nil, 0},
+	} {
+		var got []kv
+		bad := parseSNMP([]byte(c.data), func(p, f string, v uint64) { got = append(got, kv{p, f, v}) })
+		if !reflect.DeepEqual(got, c.want) || bad != c.bad {
+			t.Errorf("%s: got %v bad %d, want %v bad %d", c.name, got, bad, c.want, c.bad)
+		}
+	}
+}
+
+// Every snmpFields entry names a field the kernel really prints, in the
+// right file: the fixtures are copies of this machine's files.
+func TestSNMPFieldsExist(t *testing.T) {
+	present := map[snmpKey]bool{}
+	for _, f := range []string{"snmp", "netstat"} {
+		data := readFixture(t, "t0/proc/net/"+f)
+		parseSNMP(data, func(p, field string, _ uint64) { present[snmpKey{p, field}] = true })
+	}
+	// Fields pmdalinux knows that kernel 6.18 no longer prints.
+	gone := map[string]bool{"TCPPrequeued": true, "TCPDirectCopyFromBacklog": true,
+		"TCPDirectCopyFromPrequeue": true, "TCPPrequeueDropped": true, "TCPHPHitsToUser": true,
+		"TCPFACKReorder": true, "TCPForwardRetrans": true, "TCPSchedulerFailed": true, "TCPLoss": true,
+		"PAWSPassive": true}
+	for _, f := range snmpFields {
+		if !present[snmpKey{f.proto, f.field}] && !gone[f.field] {
+			t.Errorf("%s: %s %s is not in the fixture files", f.name, f.proto, f.field)
+		}
+		if !strings.HasPrefix(f.name, "tcp.") && !strings.HasPrefix(f.name, "udp.") {
+			t.Errorf("%s: not below network.tcp or network.udp", f.name)
+		}
+	}
+}
