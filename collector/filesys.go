@@ -1,0 +1,166 @@
+package collector
+
+import (
+	"fmt"
+	"math/bits"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/prometheus/procfs"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// DefaultStatfsTimeout is how long a sample waits for any one mount's statfs.
+const DefaultStatfsTimeout = 2 * time.Second
+
+// filesys.* metrics, with pmdalinux's items in its filesys cluster. (Its
+// item 0, hinv.nmounts, is not in pmdalinux's namespace, so not here.)
+var (
+	fsCapacity  = metric(clusterFilesys, 1, "filesys.capacity", cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomFilesys)
+	fsUsed      = metric(clusterFilesys, 2, "filesys.used", cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
+	fsFree      = metric(clusterFilesys, 3, "filesys.free", cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
+	fsMaxFiles  = metric(clusterFilesys, 4, "filesys.maxfiles", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
+	fsUsedFiles = metric(clusterFilesys, 5, "filesys.usedfiles", cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsFreeFiles = metric(clusterFilesys, 6, "filesys.freefiles", cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsMountDir  = metric(clusterFilesys, 7, "filesys.mountdir", cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
+	fsFull      = metric(clusterFilesys, 8, "filesys.full", cache.TypeDouble, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsBlockSize = metric(clusterFilesys, 9, "filesys.blocksize", cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomFilesys)
+	fsAvail     = metric(clusterFilesys, 10, "filesys.avail", cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
+	fsReadOnly  = metric(clusterFilesys, 11, "filesys.readonly", cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
+)
+
+// filesysCollector reads the mount table (/proc/self/mountinfo) and statfs's
+// each mounted filesystem, every statfs in its own goroutine with a
+// deadline (see statfsRunner).
+type filesysCollector struct {
+	fs      procfs.FS
+	filter  Filter
+	ids     *cache.IDMap
+	resolve func(device string) string
+	stat    *statfsRunner
+	insts   *cache.Instances // rebuilt only when members or labels change
+}
+
+// NewFilesysCollector opens /proc below p.Proc. Device links are resolved
+// below the directory that holds it.
+func NewFilesysCollector(p Env) (Collector, error) {
+	fs, err := procfs.NewFS(p.Proc)
+	if err != nil {
+		return nil, fmt.Errorf("filesys: %w", err)
+	}
+	return &filesysCollector{
+		fs: fs, filter: p.Filter, ids: p.IDMap(indomFilesys),
+		resolve: deviceResolver(filepath.Dir(filepath.Clean(p.Proc))),
+		stat:    newStatfsRunner(realStatfs, DefaultStatfsTimeout),
+	}, nil
+}
+
+func (c *filesysCollector) Name() string { return "filesys" }
+
+// Stalls counts statfs calls that missed their deadline since start.
+func (c *filesysCollector) Stalls() uint64 { return c.stat.stalls.Load() }
+
+func (c *filesysCollector) Source() cache.Source {
+	return cache.Source{
+		Name: c.Name(),
+		Metrics: []cache.Desc{fsCapacity, fsUsed, fsFree, fsMaxFiles, fsUsedFiles, fsFreeFiles,
+			fsMountDir, fsFull, fsBlockSize, fsAvail, fsReadOnly},
+		InDoms: []cache.InDomDesc{{ID: indomFilesys, Name: "filesys"}},
+	}
+}
+
+// Sample reads the mount table and statfs's the mounts. A mount whose
+// statfs fails or is stuck stays listed, without values this sample.
+func (c *filesysCollector) Sample(b *cache.Builder, _ time.Time) error {
+	infos, err := c.fs.GetMounts()
+	if err != nil {
+		return fmt.Errorf("reading mountinfo: %w", err)
+	}
+	var mounts []mount
+	for _, m := range selectMounts(infos, c.resolve) {
+		if c.filter.Keep("filesys", m.device) {
+			mounts = append(mounts, m)
+		}
+	}
+	ids := c.publishInstances(b, mounts)
+	paths := make([]string, len(mounts))
+	for i, m := range mounts {
+		paths[i] = m.path
+	}
+	for i, st := range c.stat.statAll(paths) {
+		if st != nil {
+			setFilesys(b, ids[i], mounts[i], st)
+		}
+	}
+	return nil
+}
+
+// publishInstances publishes the filesys domain and returns each mount's id.
+func (c *filesysCollector) publishInstances(b *cache.Builder, mounts []mount) []uint32 {
+	list := make([]cache.Instance, len(mounts))
+	ids := make([]uint32, len(mounts))
+	for i, m := range mounts {
+		ids[i] = c.ids.ID(m.device)
+		list[i] = cache.Instance{ID: ids[i], Name: m.device, Labels: []cache.Label{cache.StringLabel("fstype", m.fstype)}}
+	}
+	if c.insts == nil || !sameHostInstances(c.insts.All(), list) {
+		c.insts = cache.NewInstances(list)
+	}
+	b.SetInDom(indomFilesys, c.insts)
+	return ids
+}
+
+// setFilesys publishes one mount's values with pmdalinux's arithmetic.
+func setFilesys(b *cache.Builder, id uint32, m mount, st *fsStats) {
+	used := st.blocks - min(st.bfree, st.blocks)
+	if v, ok := kbytes(st.blocks, st.bsize); ok {
+		b.SetU64(fsCapacity.ID, id, v)
+	}
+	if v, ok := kbytes(used, st.bsize); ok {
+		b.SetU64(fsUsed.ID, id, v)
+	}
+	if v, ok := kbytes(st.bfree, st.bsize); ok {
+		b.SetU64(fsFree.ID, id, v)
+	}
+	if v, ok := kbytes(st.bavail, st.bsize); ok {
+		b.SetU64(fsAvail.ID, id, v)
+	}
+	// The file counts are 32-bit, as in pmdalinux: larger ones wrap.
+	b.SetU64(fsMaxFiles.ID, id, st.files)
+	b.SetU64(fsUsedFiles.ID, id, st.files-min(st.ffree, st.files))
+	b.SetU64(fsFreeFiles.ID, id, st.ffree)
+	b.SetString(fsMountDir.ID, id, m.dir)
+	// Full is used over what non-root users could fill (used + avail), as
+	// df's Use% is. pmdalinux divides by zero for a filesystem with no
+	// blocks (NaN); we publish no value.
+	if used+st.bavail > 0 {
+		b.SetDouble(fsFull.ID, id, 100*float64(used)/float64(used+st.bavail))
+	}
+	b.SetU64(fsBlockSize.ID, id, st.bsize)
+	var ro uint64
+	if m.readonly {
+		ro = 1
+	}
+	b.SetU64(fsReadOnly.ID, id, ro)
+}
+
+// kbytes converts n blocks of bsize bytes to Kbyte without overflowing;
+// false only for a size beyond 2^64 Kbyte, which no statfs reports.
+func kbytes(n, bsize uint64) (uint64, bool) {
+	hi, lo := bits.Mul64(n, bsize)
+	if hi >= 1024 {
+		return 0, false
+	}
+	q, _ := bits.Div64(hi, lo, 1024)
+	return q, true
+}
+
+// sameHostInstances reports whether two instance lists are identical,
+// labels included, so an unchanged domain keeps its table.
+func sameHostInstances(a, b []cache.Instance) bool {
+	return slices.EqualFunc(a, b, func(x, y cache.Instance) bool {
+		return x.ID == y.ID && x.Name == y.Name && slices.Equal(x.Labels, y.Labels)
+	})
+}

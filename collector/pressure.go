@@ -1,0 +1,147 @@
+package collector
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/procfs"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// psiWindows are pmdalinux's kernel.all.pressure.*.avg instances: the
+// averaging window in seconds is the id (60.37: 10, 60, 300).
+var psiWindows = []cache.Instance{
+	{ID: 10, Name: "10 second"}, {ID: 60, Name: "1 minute"}, {ID: 300, Name: "5 minute"},
+}
+
+// psiLines lists the pressure lines pmdalinux exports: cpu has "some" only
+// (the kernel's cpu "full" line is not a pmdalinux metric), irq "full" only
+// (the kernel has no irq "some"). Item is the avg metric's item in our
+// cluster; the total's item is item+1. pmdalinux spreads them over four
+// clusters (83, 84, 85, 93) with items 0-3; we keep one cluster and give
+// each resource a block of ten.
+var psiLines = []struct {
+	resource string
+	full     bool
+	item     uint32
+}{
+	{"cpu", false, 0},
+	{"memory", false, 10}, {"memory", true, 12},
+	{"io", false, 20}, {"io", true, 22},
+	{"irq", true, 30},
+}
+
+func psiName(resource string, full bool) string {
+	kind := "some"
+	if full {
+		kind = "full"
+	}
+	return "kernel.all.pressure." + resource + "." + kind
+}
+
+// pressureCollector reads /proc/pressure/{cpu,memory,io,irq}.
+//
+// A kernel without PSI (before 4.20, built without it, or booted with
+// psi=0) has no /proc/pressure: that is no data, not an error, so such a
+// host does not count an error every sample. The same goes for one missing
+// file (irq appeared in 6.1). An existing file that cannot be read or
+// parsed leaves its metrics without values; only when every existing file
+// fails is the sample an error.
+type pressureCollector struct {
+	fs    procfs.FS
+	dir   string
+	avg   []cache.Desc // in psiLines order
+	total []cache.Desc // in psiLines order
+	insts *cache.Instances
+	rates *rates
+}
+
+// NewPressureCollector opens /proc below p.Proc.
+func NewPressureCollector(p Env) (Collector, error) {
+	pfs, err := procfs.NewFS(p.Proc)
+	if err != nil {
+		return nil, fmt.Errorf("pressure: %w", err)
+	}
+	c := &pressureCollector{
+		fs: pfs, dir: filepath.Join(p.Proc, "pressure"),
+		insts: cache.NewInstances(psiWindows), rates: newRates(),
+	}
+	for _, l := range psiLines {
+		name := psiName(l.resource, l.full)
+		c.avg = append(c.avg, metric(clusterPSI, l.item, name+".avg", cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure))
+		c.total = append(c.total, metric(clusterPSI, l.item+1, name+".total", cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone))
+	}
+	return c, nil
+}
+
+// psiUsecUnits are microseconds, the unit of the PSI totals.
+var psiUsecUnits = cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0)
+
+func (c *pressureCollector) Name() string { return "pressure" }
+
+func (c *pressureCollector) Resets() uint64 { return c.rates.resets }
+
+func (c *pressureCollector) Source() cache.Source {
+	descs := append(append([]cache.Desc(nil), c.avg...), c.total...)
+	return cache.Source{
+		Name:    c.Name(),
+		Metrics: withRates(descs),
+		InDoms:  []cache.InDomDesc{{ID: indomPressure, Name: "pressure"}},
+	}
+}
+
+// Sample reads each pressure file once.
+func (c *pressureCollector) Sample(b *cache.Builder, now time.Time) error {
+	b.SetInDom(indomPressure, c.insts)
+	if _, err := os.Stat(c.dir); errors.Is(err, fs.ErrNotExist) {
+		return nil // no PSI in this kernel
+	}
+	c.rates.begin(now)
+	var errs []error
+	read := 0
+	stats := map[string]procfs.PSIStats{}
+	for _, res := range []string{"cpu", "memory", "io", "irq"} {
+		st, err := c.fs.PSIStatsForResource(res)
+		switch {
+		case err == nil:
+			stats[res] = st
+			read++
+		case !psiAbsent(err):
+			errs = append(errs, err)
+		}
+	}
+	if read == 0 && len(errs) > 0 {
+		return fmt.Errorf("reading pressure: %w", errors.Join(errs...))
+	}
+	for i, l := range psiLines {
+		st, ok := stats[l.resource]
+		line := st.Some
+		if l.full {
+			line = st.Full
+		}
+		if !ok || line == nil {
+			continue
+		}
+		for _, w := range []struct {
+			id uint32
+			v  float64
+		}{{10, line.Avg10}, {60, line.Avg60}, {300, line.Avg300}} {
+			b.SetDouble(c.avg[i].ID, w.id, w.v)
+		}
+		c.rates.counter(b, &c.total[i], cache.InstNone, line.Total)
+	}
+	c.rates.commit()
+	return nil
+}
+
+// psiAbsent reports a pressure file this kernel does not provide: missing,
+// or present but refusing reads (PSI for irq disabled at run time).
+func psiAbsent(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.EOPNOTSUPP)
+}

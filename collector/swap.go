@@ -1,0 +1,113 @@
+package collector
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/prometheus/procfs"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// swap.* metrics. pmdalinux reads pagesin/pagesout (its stat cluster,
+// items 8, 9) from /proc/vmstat and length/used/free (its meminfo cluster,
+// items 6-8) from /proc/meminfo. We put them in one cluster, keeping the
+// meminfo items. swap.in and swap.out (pmdalinux stat items 10, 11) count
+// swap operations from the "swap" line /proc/stat lost in 2.6: pmdalinux
+// has no values for them on any current kernel, so we do not export them.
+var (
+	swapPagesIn  = metric(clusterSwap, 0, "swap.pagesin", cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	swapPagesOut = metric(clusterSwap, 1, "swap.pagesout", cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	swapLength   = metric(clusterSwap, 6, "swap.length", cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
+	swapUsed     = metric(clusterSwap, 7, "swap.used", cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
+	swapFree     = metric(clusterSwap, 8, "swap.free", cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
+)
+
+// swapdev.* metrics from /proc/swaps, with pmdalinux's items. Sizes are
+// 32-bit Kbyte counts as in pmdalinux, so a swap area over 4 TiB wraps.
+var (
+	swapdevFree     = metric(clusterSwapdev, 0, "swapdev.free", cache.TypeU32, cache.SemInstant, cache.UnitsKByte, indomSwapdev)
+	swapdevLength   = metric(clusterSwapdev, 1, "swapdev.length", cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, indomSwapdev)
+	swapdevMaxSwap  = metric(clusterSwapdev, 2, "swapdev.maxswap", cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, indomSwapdev)
+	swapdevVLength  = metric(clusterSwapdev, 3, "swapdev.vlength", cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, indomSwapdev)
+	swapdevPriority = metric(clusterSwapdev, 4, "swapdev.priority", cache.TypeI32, cache.SemInstant, cache.UnitsNone, indomSwapdev)
+)
+
+// swapCollector reads swap activity (/proc/vmstat), swap space
+// (/proc/meminfo) and the swap areas (/proc/swaps). Any of the three that
+// cannot be read fails the sample, except a missing /proc/swaps: a kernel
+// built without swap has none, and that is no swap areas, not an error.
+type swapCollector struct {
+	fs     procfs.FS
+	vmstat string
+	filter Filter
+	ids    *cache.IDMap
+	insts  *cache.Instances
+	rates  *rates
+}
+
+// NewSwapCollector opens /proc below p.Proc.
+func NewSwapCollector(p Env) (Collector, error) {
+	fs, err := procfs.NewFS(p.Proc)
+	if err != nil {
+		return nil, fmt.Errorf("swap: %w", err)
+	}
+	return &swapCollector{
+		fs: fs, vmstat: filepath.Join(p.Proc, "vmstat"), filter: p.Filter,
+		ids: p.IDMap(indomSwapdev), rates: newRates(),
+	}, nil
+}
+
+func (c *swapCollector) Name() string { return "swap" }
+
+func (c *swapCollector) Resets() uint64 { return c.rates.resets }
+
+func (c *swapCollector) Source() cache.Source {
+	return cache.Source{
+		Name: c.Name(),
+		Metrics: withRates([]cache.Desc{swapPagesIn, swapPagesOut, swapLength, swapUsed, swapFree,
+			swapdevFree, swapdevLength, swapdevMaxSwap, swapdevVLength, swapdevPriority}),
+		InDoms: []cache.InDomDesc{{ID: indomSwapdev, Name: "swapdev"}},
+	}
+}
+
+// Sample reads the three files once.
+func (c *swapCollector) Sample(b *cache.Builder, now time.Time) error {
+	vm, err := readVMStat(c.vmstat)
+	if err != nil {
+		return err
+	}
+	mem, err := c.fs.Meminfo()
+	if err != nil {
+		return fmt.Errorf("reading meminfo: %w", err)
+	}
+	swaps, err := readSwaps(c.fs)
+	if err != nil {
+		return err
+	}
+	c.rates.begin(now)
+	if v, ok := vm["pswpin"]; ok {
+		c.rates.counter(b, &swapPagesIn, cache.InstNone, v)
+	}
+	if v, ok := vm["pswpout"]; ok {
+		c.rates.counter(b, &swapPagesOut, cache.InstNone, v)
+	}
+	setSwapSpace(b, &mem)
+	c.publishSwapdevs(b, swaps)
+	c.rates.commit()
+	return nil
+}
+
+// setSwapSpace publishes swap.length/used/free in bytes from meminfo's kB.
+func setSwapSpace(b *cache.Builder, m *procfs.Meminfo) {
+	if m.SwapTotal != nil {
+		b.SetU64(swapLength.ID, cache.InstNone, *m.SwapTotal<<10)
+	}
+	if v, ok := clampedSub(m.SwapTotal, m.SwapFree); ok {
+		b.SetU64(swapUsed.ID, cache.InstNone, v<<10)
+	}
+	if m.SwapFree != nil {
+		b.SetU64(swapFree.ID, cache.InstNone, *m.SwapFree<<10)
+	}
+}

@@ -1,0 +1,206 @@
+package collector
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// Fixture testdata/host/t0 (t1 where different):
+//
+//	/proc/swaps  /dev/vdb2  partition  4194300 kB, used 102400 (t1 110000), priority -2
+//	             /swapfile  file       1048572 kB, used 0, priority -3
+//	/proc/meminfo SwapTotal 5242872 kB (4194300 + 1048572),
+//	             SwapFree 5140472 kB (t1 5132872: 5242872 - 110000)
+//	/proc/vmstat pswpin 1000 (t1 1200), pswpout 3000 (t1 3600)
+
+var swapWantT0 = []cache.Instance{
+	{ID: 0, Name: "/dev/vdb2", Labels: []cache.Label{{Name: "type", Value: `"partition"`}}},
+	{ID: 1, Name: "/swapfile", Labels: []cache.Label{{Name: "type", Value: `"file"`}}},
+}
+
+func TestSwapValues(t *testing.T) {
+	h := newHostHarness(t, NewSwapCollector, "t0", Env{})
+	h.mustSample(t0)
+	const n = cache.InstNone
+	h.wantU64("swap.pagesin", n, 1000)
+	h.wantU64("swap.pagesout", n, 3000)
+	h.wantU64("swap.length", n, 5368700928) // 5242872 kB * 1024
+	h.wantU64("swap.used", n, 104857600)    // (5242872 - 5140472) kB * 1024
+	h.wantU64("swap.free", n, 5263843328)   // 5140472 kB * 1024
+
+	if got := h.hostInstances(indomSwapdev); !reflect.DeepEqual(got, swapWantT0) {
+		t.Errorf("swapdev instances %v, want %v", got, swapWantT0)
+	}
+	h.wantU64("swapdev.length", 0, 4194300)
+	h.wantU64("swapdev.maxswap", 0, 4194300)
+	h.wantU64("swapdev.free", 0, 4091900) // 4194300 - 102400
+	h.wantU64("swapdev.vlength", 0, 0)
+	if p := int64(h.u64("swapdev.priority", 0)); p != -2 {
+		t.Errorf("swapdev.priority[0] = %d, want -2", p)
+	}
+	h.wantU64("swapdev.free", 1, 1048572)
+	if p := int64(h.u64("swapdev.priority", 1)); p != -3 {
+		t.Errorf("swapdev.priority[1] = %d, want -3", p)
+	}
+}
+
+func TestSwapRates(t *testing.T) {
+	h := newHostHarness(t, NewSwapCollector, "t0", Env{})
+	h.mustSample(t0)
+	useHostTree(h, "t1")
+	h.mustSample(t1)
+	const n = cache.InstNone
+	h.wantFloat("rate.swap.pagesin", n, 100)  // (1200 - 1000) / 2 s
+	h.wantFloat("rate.swap.pagesout", n, 300) // (3600 - 3000) / 2 s
+	h.wantU64("swap.used", n, 112640000)      // 110000 kB * 1024
+	h.wantU64("swapdev.free", 0, 4084300)     // 4194300 - 110000
+	if r := resetter(t, h.c).Resets(); r != 0 {
+		t.Errorf("Resets() = %d", r)
+	}
+}
+
+// testdata/host/reset has pswpin 1000 -> 10.
+func TestSwapCounterReset(t *testing.T) {
+	h := newHostHarness(t, NewSwapCollector, "t0", Env{})
+	h.mustSample(t0)
+	useHostTree(h, "reset")
+	h.mustSample(t1)
+	h.wantAbsent("rate.swap.pagesin", cache.InstNone)
+	h.wantFloat("rate.swap.pagesout", cache.InstNone, 0)
+	if r := resetter(t, h.c).Resets(); r != 1 {
+		t.Errorf("Resets() = %d, want 1", r)
+	}
+	useHostTree(h, "t1")
+	h.mustSample(t1.Add(2 * time.Second))
+	h.wantFloat("rate.swap.pagesin", cache.InstNone, 595) // (1200 - 10) / 2 s
+}
+
+// swap.pagesin is 32-bit in pmdalinux: a larger count wraps, and the
+// interval across the wrap has no rate.
+func TestSwapPagesInWraps(t *testing.T) {
+	h := newHostHarness(t, NewSwapCollector, "t0", Env{})
+	vmstat := filepath.Join(h.proc, "vmstat")
+	if err := os.WriteFile(vmstat, []byte("pswpin 4294967290\npswpout 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.mustSample(t0)
+	h.wantU64("swap.pagesin", cache.InstNone, 4294967290)
+	if err := os.WriteFile(vmstat, []byte("pswpin 4294967300\npswpout 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.mustSample(t1)
+	h.wantU64("swap.pagesin", cache.InstNone, 4) // 4294967300 - 2^32
+	h.wantAbsent("rate.swap.pagesin", cache.InstNone)
+}
+
+// No swap configured (this development machine): no swap areas, zero
+// totals, no error.
+func TestSwapNone(t *testing.T) {
+	h := newHostHarness(t, NewSwapCollector, "noswap", Env{})
+	h.mustSample(t0)
+	if got := h.hostInstances(indomSwapdev); len(got) != 0 {
+		t.Errorf("swap areas without swap: %v", got)
+	}
+	h.wantU64("swap.length", cache.InstNone, 0)
+	h.wantU64("swap.used", cache.InstNone, 0)
+	if n := h.published("swapdev."); n != 0 {
+		t.Errorf("%d swapdev values without swap", n)
+	}
+	// A kernel built without swap has no /proc/swaps at all.
+	if err := os.Remove(filepath.Join(h.proc, "swaps")); err != nil {
+		t.Fatal(err)
+	}
+	h.mustSample(t1)
+	if got := h.hostInstances(indomSwapdev); len(got) != 0 {
+		t.Errorf("swap areas without /proc/swaps: %v", got)
+	}
+}
+
+// Odd names: an escaped space (kept as the kernel prints it, as pmdalinux
+// does), a repeated line (reported once), a name that is not a path
+// (skipped, as pmdalinux skips lines not starting with "/").
+func TestSwapOddNames(t *testing.T) {
+	h := newHostHarness(t, NewSwapCollector, "swap-odd", Env{})
+	h.mustSample(t0)
+	var names []string
+	for _, x := range h.hostInstances(indomSwapdev) {
+		names = append(names, x.Name)
+	}
+	want := []string{`/var/swap\040area`, "/dev/vdb2", "/dev/zram0"}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("swap areas %v, want %v", names, want)
+	}
+	zram := h.hostInstanceID(indomSwapdev, "/dev/zram0")
+	h.wantU64("swapdev.priority", zram, 100)
+	h.wantU64("swapdev.length", zram, 8388604)
+}
+
+// Swap areas keep their ids: a removed one is not listed and its id not
+// reused; an id map reload keeps every id.
+func TestSwapdevStableIDs(t *testing.T) {
+	env := Env{IDDir: t.TempDir()}
+	h := newHostHarness(t, NewSwapCollector, "t0", env)
+	h.mustSample(t0)
+	useHostTree(h, "swap-odd") // /swapfile swapped off; two new areas
+	h.mustSample(t1)
+	got := map[string]uint32{}
+	for _, x := range h.hostInstances(indomSwapdev) {
+		got[x.Name] = x.ID
+	}
+	want := map[string]uint32{"/dev/vdb2": 0, `/var/swap\040area`: 2, "/dev/zram0": 3}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ids %v, want %v", got, want)
+	}
+	h.wantAbsent("swapdev.length", 1)
+
+	h2 := newHostHarness(t, NewSwapCollector, "t0", env) // a restart
+	h2.mustSample(t0)
+	if got := h2.hostInstances(indomSwapdev); !reflect.DeepEqual(got, swapWantT0) {
+		t.Errorf("after a reload %v, want %v", got, swapWantT0)
+	}
+	useHostTree(h2, "swap-odd")
+	h2.mustSample(t1)
+	if id := h2.hostInstanceID(indomSwapdev, "/dev/zram0"); id != 3 {
+		t.Errorf("/dev/zram0 has id %d after a reload, want 3", id)
+	}
+}
+
+func TestSwapdevFilter(t *testing.T) {
+	env := Env{Filter: Filter{"swapdev": {Include: regexp.MustCompile(`^/dev/`)}}}
+	h := newHostHarness(t, NewSwapCollector, "t0", env)
+	h.mustSample(t0)
+	if got := h.hostInstances(indomSwapdev); !reflect.DeepEqual(got, swapWantT0[:1]) {
+		t.Errorf("filtered swap areas %v, want only /dev/vdb2", got)
+	}
+	h.wantU64("swap.length", cache.InstNone, 5368700928) // totals are not filtered
+}
+
+func TestSwapMalformedAndMissing(t *testing.T) {
+	for _, tree := range []string{"malformed", "empty"} {
+		t.Run(tree, func(t *testing.T) {
+			h := newHostHarness(t, NewSwapCollector, tree, Env{})
+			if err := h.sample(t0); err == nil {
+				t.Fatal("sample succeeded")
+			}
+			h.nothingPublished()
+		})
+	}
+	// Only /proc/swaps bad: the sample fails rather than drop the areas.
+	h := newHostHarness(t, NewSwapCollector, "t0", Env{})
+	bad, err := os.ReadFile(filepath.Join(testdataDir, hostTestdataDir, "malformed", "proc", "swaps"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(h.proc, "swaps"), bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.sample(t0); err == nil {
+		t.Error("a malformed /proc/swaps was accepted")
+	}
+}
