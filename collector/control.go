@@ -32,6 +32,7 @@ var (
 	ctlResets     = metric(clusterControl, 16, "control.collector.resets", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
 	ctlLastOK     = metric(clusterControl, 17, "control.collector.last_success", cache.TypeI64, cache.SemDiscrete, cache.UnitsMSec, indomCollectors)
 	ctlPanics     = metric(clusterControl, 18, "control.collector.panics", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlStalls     = metric(clusterControl, 19, "control.collector.stalls", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
 	ctlGoroutines = metric(clusterControl, 2, "control.goroutines", cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
 )
 
@@ -44,7 +45,7 @@ func (r *Runner) controlSource() cache.Source {
 	return cache.Source{
 		Name: ControlSourceName,
 		Metrics: []cache.Desc{ctlInterval, ctlGeneration, ctlCInterval, ctlSamples,
-			ctlErrors, ctlDuration, age, ctlSkipped, ctlResets, ctlLastOK, ctlPanics, goroutines},
+			ctlErrors, ctlDuration, age, ctlSkipped, ctlResets, ctlLastOK, ctlPanics, ctlStalls, goroutines},
 		InDoms: []cache.InDomDesc{{ID: indomCollectors, Name: "collectors"}},
 	}
 }
@@ -88,6 +89,7 @@ func (r *Runner) publishControl() {
 		b.SetU64(ctlSkipped.ID, inst, e.skipped.Load())
 		b.SetU64(ctlResets.ID, inst, e.resets.Load())
 		b.SetU64(ctlPanics.ID, inst, e.panics.Load())
+		b.SetU64(ctlStalls.ID, inst, e.stalls.Load())
 		if ok := e.lastOKms.Load(); ok != 0 {
 			b.SetI64(ctlLastOK.ID, inst, ok)
 		}

@@ -132,6 +132,7 @@ var (
 	pminfoTypes = map[string]cache.Type{
 		"32-bit unsigned int": cache.TypeU32, "64-bit unsigned int": cache.TypeU64,
 		"64-bit int": cache.TypeI64, "float": cache.TypeFloat, "double": cache.TypeDouble,
+		"32-bit int": cache.TypeI32, "string": cache.TypeString,
 	}
 	pminfoSems = map[string]cache.Sem{
 		"counter": cache.SemCounter, "instant": cache.SemInstant, "discrete": cache.SemDiscrete,
@@ -193,10 +194,14 @@ func pminfoUnits(s string) (cache.Units, bool) {
 	}
 	if per {
 		v, ok := times[den]
-		if !ok || dimT != 0 {
+		switch {
+		case den == "count" && dimC == 0:
+			dimC = -1 // "millisec / count", "Kbyte / count": iostat figures
+		case !ok || dimT != 0:
 			return 0, false
+		default:
+			dimT, scT = -1, v
 		}
-		dimT, scT = -1, v
 	}
 	return cache.MakeUnits(dimS, dimT, dimC, scS, scT, 0), true
 }

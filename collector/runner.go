@@ -26,6 +26,7 @@ type entry struct {
 	skipped    atomic.Uint64 // ticks missed because a sample overran
 	resets     atomic.Uint64 // rate intervals dropped: a counter went backwards
 	panics     atomic.Uint64
+	stalls     atomic.Uint64 // source operations abandoned at their deadline
 	durationUS atomic.Int64
 	lastOKms   atomic.Int64 // wall clock of the last good sample, ms since epoch
 	// panicStreak counts consecutive panics; only the entry's loop uses it.
@@ -222,6 +223,9 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	r.store.Publish(e.source, part)
 	if rc, ok := e.c.(interface{ Resets() uint64 }); ok {
 		e.resets.Store(rc.Resets())
+	}
+	if sc, ok := e.c.(interface{ Stalls() uint64 }); ok {
+		e.stalls.Store(sc.Stalls())
 	}
 	return nil
 }

@@ -40,12 +40,14 @@ func TestParseArgsErrors(t *testing.T) {
 func TestConfigFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "hostcache.conf")
-	os.WriteFile(path, []byte("# comment\ninterval = 2000\ncollector.cpu.interval = 500 # fast\ncollector.uptime.enabled = no\nproc_root = /p\n"), 0o644)
+	os.WriteFile(path, []byte("# comment\ninterval = 2000\ncollector.cpu.interval = 500 # fast\ncollector.uptime.enabled = no\nproc_root = /p\n"+
+		"instances.network.all.include = ^eth\ninstances.disk.exclude = ^loop\n"), 0o644)
 	c, err := Load([]string{"-c", path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Interval != 2*time.Second || c.Intervals["cpu"] != 500*time.Millisecond || !c.Disabled["uptime"] || c.ProcRoot != "/p" {
+	if c.Interval != 2*time.Second || c.Intervals["cpu"] != 500*time.Millisecond || !c.Disabled["uptime"] || c.ProcRoot != "/p" ||
+		c.Include["network.all"] == nil || !c.Exclude["disk"].MatchString("loop0") {
 		t.Errorf("parsed %+v", c)
 	}
 }

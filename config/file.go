@@ -113,8 +113,13 @@ func parseBool(s string) (bool, error) {
 
 // setPattern reads instances.<indom>.include / .exclude.
 func (c *Config) setPattern(key, val string) error {
-	indom, which, ok := strings.Cut(key, ".")
-	if !ok || indom == "" {
+	// The indom name may itself contain dots ("network.all").
+	dot := strings.LastIndex(key, ".")
+	if dot <= 0 {
+		return fmt.Errorf("unknown key %q", "instances."+key)
+	}
+	indom, which := key[:dot], key[dot+1:]
+	if indom == "" {
 		return fmt.Errorf("unknown key %q", "instances."+key)
 	}
 	re, err := regexp.Compile(val)

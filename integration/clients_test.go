@@ -44,18 +44,30 @@ func testPminfo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("pminfo -fdtTl hostcache: %v\n%s", err, out)
 	}
+	// pminfo reports a failed lookup as "Error: ..." (help text may say "errors").
 	for _, line := range strings.Split(out, "\n") {
-		if strings.Contains(line, "Error") || strings.Contains(line, "Unknown") {
+		if strings.Contains(line, "Error: ") || strings.Contains(line, "Unknown metric") {
 			t.Errorf("pminfo -fdtTl: %s", line)
 		}
 	}
 	for name := range noValue(t, "hostcache") {
 		twin := twinOf(name)
+		if reason, ok := deliberatelyNoValue[strings.TrimPrefix(name, "hostcache.")]; ok {
+			t.Logf("%s has no value: %s", name, reason)
+			continue
+		}
 		if twin == "" || !noValue(t, twin)[twin] {
 			t.Errorf("%s has no value (its pmdalinux twin %q has one)", name, twin)
 		}
 	}
 	t.Logf("%d metrics, %d values", len(names), strings.Count(mustRun(t, time.Minute, "pminfo", "-f", "hostcache"), "value "))
+}
+
+// deliberatelyNoValue lists metrics documented to have no value where
+// pmdalinux shows one, with the reason.
+var deliberatelyNoValue = map[string]string{
+	"network.interface.speed":    "sysfs reports -1 (unknown) for virtual NICs; pmdalinux prints a bogus figure",
+	"network.interface.baudrate": "derived from speed, unknown likewise",
 }
 
 // twinOf names the pmdalinux metric a hostcache metric mirrors.
@@ -106,7 +118,9 @@ func testTwins(t *testing.T) {
 			t.Errorf("%s is %+v, pmdalinux %s is %+v", n, o, twins[i], w)
 			continue
 		}
-		if !nullO && !sameInstances(values(t, n), values(t, twins[i])) {
+		// A derived twin (the iostat figures) has no values on a first fetch:
+		// compare instances only where both have values.
+		if ov, tv := values(t, n), values(t, twins[i]); !nullO && len(ov) > 0 && len(tv) > 0 && !sameInstances(ov, tv) {
 			t.Errorf("%s instances differ from %s", n, twins[i])
 			continue
 		}
