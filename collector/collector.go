@@ -87,10 +87,12 @@ func Registry() []Registration {
 		{Name: "uptime", Factory: NewUptimeCollector},
 		{Name: "disk", Factory: NewDiskCollector},
 		{Name: "network", Factory: NewNetworkCollector},
-		{Name: "netproto", Factory: NewNetProtoCollector},
+		// Secondary sources: protocol, VM and pressure counters change the
+		// picture over seconds, and statfs can be slow, so they sample less often.
+		{Name: "netproto", Factory: NewNetProtoCollector, Interval: 5 * time.Second},
 		{Name: "filesys", Factory: NewFilesysCollector, Interval: 10 * time.Second},
-		{Name: "pressure", Factory: NewPressureCollector},
-		{Name: "vmstat", Factory: NewVMStatCollector},
-		{Name: "swap", Factory: NewSwapCollector},
+		{Name: "pressure", Factory: NewPressureCollector, Interval: 5 * time.Second},
+		{Name: "vmstat", Factory: NewVMStatCollector, Interval: 5 * time.Second},
+		{Name: "swap", Factory: NewSwapCollector, Interval: 5 * time.Second},
 	}
 }

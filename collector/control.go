@@ -37,21 +37,53 @@ var (
 )
 
 // controlSource describes hostcache.control.* and the collector indom.
+// Every control value is computed when it is read, from the runner's
+// atomic counters: self-metrics are always current, and sampling does not
+// pay for rebuilding them.
 func (r *Runner) controlSource() cache.Source {
-	age := ctlAge
-	age.Compute = r.appendAges
-	goroutines := ctlGoroutines
-	goroutines.Compute = appendGoroutines
+	computed := func(d cache.Desc, f func(s *cache.Snapshot, now time.Time, dst []cache.Value) []cache.Value) cache.Desc {
+		d.Compute = f
+		return d
+	}
+	perEntry := func(d cache.Desc, value func(e *entry) (int64, bool)) cache.Desc {
+		return computed(d, func(_ *cache.Snapshot, _ time.Time, dst []cache.Value) []cache.Value {
+			for i, e := range r.entries {
+				if v, ok := value(e); ok {
+					dst = append(dst, cache.Value{Inst: uint32(i), Bits: uint64(v)})
+				}
+			}
+			return dst
+		})
+	}
+	always := func(f func(e *entry) int64) func(e *entry) (int64, bool) {
+		return func(e *entry) (int64, bool) { return f(e), true }
+	}
 	return cache.Source{
 		Name: ControlSourceName,
-		Metrics: []cache.Desc{ctlInterval, ctlGeneration, ctlCInterval, ctlSamples,
-			ctlErrors, ctlDuration, age, ctlSkipped, ctlResets, ctlLastOK, ctlPanics, ctlStalls, goroutines},
+		Metrics: []cache.Desc{
+			computed(ctlInterval, func(_ *cache.Snapshot, _ time.Time, dst []cache.Value) []cache.Value {
+				return append(dst, cache.I32Value(cache.InstNone, int32(r.defaultMS.Load())))
+			}),
+			computed(ctlGeneration, func(s *cache.Snapshot, _ time.Time, dst []cache.Value) []cache.Value {
+				return append(dst, cache.U64Value(cache.InstNone, s.Generation))
+			}),
+			perEntry(ctlCInterval, always(func(e *entry) int64 { return e.intervalMS.Load() })),
+			perEntry(ctlSamples, always(func(e *entry) int64 { return int64(e.samples.Load()) })),
+			perEntry(ctlErrors, always(func(e *entry) int64 { return int64(e.errors.Load()) })),
+			perEntry(ctlDuration, always(func(e *entry) int64 { return e.durationUS.Load() })),
+			perEntry(ctlSkipped, always(func(e *entry) int64 { return int64(e.skipped.Load()) })),
+			perEntry(ctlResets, always(func(e *entry) int64 { return int64(e.resets.Load()) })),
+			perEntry(ctlPanics, always(func(e *entry) int64 { return int64(e.panics.Load()) })),
+			perEntry(ctlStalls, always(func(e *entry) int64 { return int64(e.stalls.Load()) })),
+			perEntry(ctlLastOK, func(e *entry) (int64, bool) { v := e.lastOKms.Load(); return v, v != 0 }),
+			computed(ctlAge, r.appendAges),
+			computed(ctlGoroutines, appendGoroutines),
+		},
 		InDoms: []cache.InDomDesc{{ID: indomCollectors, Name: "collectors"}},
 	}
 }
 
-// appendAges computes, at read time, how old each collector's published data
-// is: the one control value that must not itself be cached.
+// appendAges computes how old each collector's published data is.
 func (r *Runner) appendAges(s *cache.Snapshot, now time.Time, dst []cache.Value) []cache.Value {
 	for i, e := range r.entries {
 		p := s.Part(e.source)
@@ -67,33 +99,16 @@ func (r *Runner) appendAges(s *cache.Snapshot, now time.Time, dst []cache.Value)
 	return dst
 }
 
-// appendGoroutines reports the agent's goroutine count at read time: a
-// leak shows as growth over a soak.
+// appendGoroutines reports the agent's goroutine count: a leak shows as
+// growth over a soak.
 func appendGoroutines(_ *cache.Snapshot, _ time.Time, dst []cache.Value) []cache.Value {
 	return append(dst, cache.U32Value(cache.InstNone, uint32(runtime.NumGoroutine())))
 }
 
-// publishControl rebuilds the control part from the runner's counters.
+// publishControl publishes the collector instance domain, once: the control
+// values themselves are computed at read time.
 func (r *Runner) publishControl() {
-	r.controlMu.Lock()
-	defer r.controlMu.Unlock()
 	b := r.schema.NewBuilder(r.controlIndex, time.Now())
-	b.SetI64(ctlInterval.ID, cache.InstNone, r.defaultMS.Load())
-	b.SetU64(ctlGeneration.ID, cache.InstNone, r.store.Load().Generation)
-	for i, e := range r.entries {
-		inst := uint32(i)
-		b.SetI64(ctlCInterval.ID, inst, e.intervalMS.Load())
-		b.SetU64(ctlSamples.ID, inst, e.samples.Load())
-		b.SetU64(ctlErrors.ID, inst, e.errors.Load())
-		b.SetU64(ctlDuration.ID, inst, uint64(e.durationUS.Load()))
-		b.SetU64(ctlSkipped.ID, inst, e.skipped.Load())
-		b.SetU64(ctlResets.ID, inst, e.resets.Load())
-		b.SetU64(ctlPanics.ID, inst, e.panics.Load())
-		b.SetU64(ctlStalls.ID, inst, e.stalls.Load())
-		if ok := e.lastOKms.Load(); ok != 0 {
-			b.SetI64(ctlLastOK.ID, inst, ok)
-		}
-	}
 	b.SetInDom(indomCollectors, r.instances)
 	p, err := b.Part()
 	if err != nil {

@@ -175,7 +175,7 @@ func TestNetworkRates(t *testing.T) {
 	h.wantIfaceRate("in.bytes", "lo", 1000)                     // (10000 - 8000) / 2
 	h.wantIfaceRate("in.bytes", "docker0", 50000)               // (700000 - 600000) / 2
 	h.wantIfaceRate("in.bytes", "wlan0", 0)                     // 0 -> 0
-	h.wantIface("mtu", "eth1", 9000)                            // re-read every sample
+	h.wantIface("mtu", "eth1", 1500)                            // attributes are kept stateRefresh samples
 	h.wantU64("network.all.in.bytes", cache.InstNone, 35400000) // 30000000 + 5400000
 
 	// network.all: eth0 + eth1 (+ wlan0, idle), over 2 s.
@@ -195,6 +195,14 @@ func TestNetworkRates(t *testing.T) {
 	if n := resetter(t, h.c).Resets(); n != 0 {
 		t.Errorf("Resets() = %d, want 0", n)
 	}
+
+	// The changeable attributes are re-read every stateRefresh samples.
+	for i := 2; i <= stateRefresh; i++ {
+		if err := h.sample(t1.Add(time.Duration(i) * time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.wantIface("mtu", "eth1", 9000)
 }
 
 // testdata/network/reset is t1 with eth1's counters fallen to those of a

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -42,7 +41,6 @@ type Runner struct {
 	instances      *cache.Instances
 	controlIndex   int
 	defaultMS      atomic.Int64
-	controlMu      sync.Mutex    // one control part built and published at a time
 	staleIntervals int64         // data older than this many intervals is withheld
 	pending        atomic.Int64  // collectors yet to finish their first sample
 	ready          chan struct{} // closed when pending reaches zero
@@ -131,7 +129,6 @@ func (r *Runner) SampleAll() {
 	for _, e := range r.entries {
 		r.sampleOnce(e)
 	}
-	r.publishControl()
 }
 
 func (e *entry) interval() time.Duration {
@@ -156,7 +153,6 @@ func (r *Runner) loop(ctx context.Context, e *entry) {
 				close(r.ready)
 			}
 			next = r.schedule(e, next, panicked)
-			r.publishControl()
 		}
 		timer.Reset(time.Until(next))
 	}
@@ -186,8 +182,7 @@ func (r *Runner) schedule(e *entry, last time.Time, panicked bool) time.Time {
 	return next
 }
 
-// sampleOnce runs one sample, publishes it, and updates the self-metrics;
-// the caller publishes the control metrics once its bookkeeping is done.
+// sampleOnce runs one sample, publishes it, and updates the self-metrics.
 // A panic in a collector is recovered and counted: the agent keeps serving.
 func (r *Runner) sampleOnce(e *entry) (panicked bool) {
 	start := time.Now()

@@ -25,7 +25,6 @@ func (r *Runner) Store(reqs []cache.StoreRequest) error {
 		}
 		r.log.Info().Str("metric", q.ID.String()).Uint32("inst", q.Inst).Int64("interval_ms", ms).Msg("interval stored")
 	}
-	r.publishControl()
 	return nil
 }
 

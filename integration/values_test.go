@@ -37,7 +37,7 @@ func fetchAll(t *testing.T, names []string) map[string]map[string]string {
 // Counters only grow, so ours must lie between the two pmdalinux readings.
 func compareCounterValues(t *testing.T, ours, twins []string) (compared, matched int) {
 	w0 := fetchAll(t, twins)
-	time.Sleep(2500 * time.Millisecond) // > the 1 s interval of every counter's collector
+	time.Sleep(6 * time.Second) // > the longest interval of a collector with counters (5 s)
 	o := fetchAll(t, ours)
 	w1 := fetchAll(t, twins)
 	for i, name := range ours {

@@ -88,4 +88,3 @@ func FuzzServe(f *testing.F) {
 		}
 	})
 }
-

@@ -1,6 +1,7 @@
 package pmda
 
 import (
+	"bufio"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -68,7 +69,9 @@ func NewServer(cfg Config, r io.Reader, w io.Writer) *Server {
 		cfg.Now = time.Now
 	}
 	return &Server{
-		cfg: cfg, r: r, w: w, handlers: dispatchTable(),
+		// Buffered: a request usually arrives whole, so one read syscall
+		// takes header and body together.
+		cfg: cfg, r: bufio.NewReaderSize(r, 64*1024), w: w, handlers: dispatchTable(),
 		in: make([]byte, 0, 4096), out: make([]byte, 0, 64*1024),
 		profiles: newProfiles(),
 	}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"syscall"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/pmda"
@@ -36,11 +37,11 @@ type Agent struct {
 // Start runs path with args, stderr going to stderr (nil discards it), and
 // completes the CREDS handshake.
 func Start(path string, args []string, stderr io.Writer) (*Agent, error) {
-	inR, inW, err := os.Pipe()
+	inR, inW, err := pipe(false)
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, err := pipe(true)
 	if err != nil {
 		inR.Close()
 		inW.Close()
@@ -66,6 +67,26 @@ func Start(path string, args []string, stderr io.Writer) (*Agent, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// pipe makes a pipe whose agent end is blocking, as pmcd's pipes are (the
+// agent's runtime behaves differently on a non-blocking stdin). Our end is
+// non-blocking when we read from it (readEnd), so reads can time out.
+func pipe(ourEndReads bool) (r, w *os.File, err error) {
+	var fds [2]int
+	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, err
+	}
+	ours := fds[1]
+	if ourEndReads {
+		ours = fds[0]
+	}
+	if err := syscall.SetNonblock(ours, true); err != nil {
+		syscall.Close(fds[0])
+		syscall.Close(fds[1])
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(fds[0]), "pipe-r"), os.NewFile(uintptr(fds[1]), "pipe-w"), nil
 }
 
 func (a *Agent) handshake() error {

@@ -23,7 +23,8 @@ import (
 func main() {
 	mode := "targets"
 	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") {
-		mode, os.Args = os.Args[1], append(os.Args[:1], os.Args[2:]...)
+		mode = os.Args[1]
+		os.Args = append([]string{os.Args[0]}, os.Args[2:]...)
 	}
 	agent := flag.String("agent", "bin/pmdahostcache", "pmdahostcache binary")
 	linux := flag.String("linux", "/var/lib/pcp/pmdas/linux/pmdalinux", "pmdalinux binary")

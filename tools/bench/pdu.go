@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,20 +48,23 @@ func lookupPMIDs(names []string) ([]uint32, error) {
 	return pmids, nil
 }
 
-// procCPU returns a process's user+system CPU time from /proc/<pid>/stat.
+// procCPU returns a process's CPU time, summed over its threads from
+// /proc/<pid>/task/*/schedstat (nanoseconds, where /proc/<pid>/stat only
+// has 10 ms ticks: too coarse for an agent that is idle most of the time).
 func procCPU(pid int) time.Duration {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	var total time.Duration
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(data)); len(f) > 0 {
+			ns, _ := strconv.ParseInt(f[0], 10, 64)
+			total += time.Duration(ns)
+		}
 	}
-	s := string(data)
-	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(fields) < 13 {
-		return 0
-	}
-	ut, _ := strconv.ParseInt(fields[11], 10, 64)
-	st, _ := strconv.ParseInt(fields[12], 10, 64)
-	return time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ = 100
+	return total
 }
 
 // procRSS returns a process's resident set in KB.

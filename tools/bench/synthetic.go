@@ -39,7 +39,8 @@ func fetchValues(a *driver.Agent, pmids []uint32) (pmda.Result, error) {
 	if h.Type != pmda.TypeResult {
 		return res, fmt.Errorf("FETCH answered with %s", h.Type)
 	}
-	return res, res.Decode(pdu)
+	// Payloads point into the PDU: keep it past the agent's next reply.
+	return res, res.Decode(append([]byte(nil), pdu...))
 }
 
 // serviceTimes replays a FETCH n times and returns the sorted latencies.
