@@ -1,7 +1,9 @@
 package cache
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -13,8 +15,8 @@ type Part struct {
 	// values are withheld: a stalled source shows no values rather than
 	// old ones, and they come back with its next sample.
 	StaleAfter time.Duration
-	values  map[MetricID][]Value
-	indoms  map[InDomID]*Instances
+	values     map[MetricID][]Value
+	indoms     map[InDomID]*Instances
 }
 
 // Builder fills a Part for one source, checking each metric against the
@@ -23,14 +25,21 @@ type Builder struct {
 	schema *Schema
 	source int
 	part   *Part
+	pairs  []pair // values in the order set; grouped by metric in Part
 	err    error
+}
+
+// pair is one value of one metric, as set.
+type pair struct {
+	id MetricID
+	v  Value
 }
 
 // NewBuilder starts a part for the given source.
 func (s *Schema) NewBuilder(source int, sampled time.Time) *Builder {
 	return &Builder{
 		schema: s, source: source,
-		part: &Part{Sampled: sampled, values: map[MetricID][]Value{}, indoms: map[InDomID]*Instances{}},
+		part: &Part{Sampled: sampled, indoms: map[InDomID]*Instances{}},
 	}
 }
 
@@ -60,7 +69,7 @@ func typeIn(t Type, set []Type) bool {
 }
 
 func (b *Builder) add(id MetricID, v Value) {
-	b.part.values[id] = append(b.part.values[id], v)
+	b.pairs = append(b.pairs, pair{id, v})
 }
 
 // SetU64 adds an unsigned value to a U64 or U32 metric.
@@ -115,9 +124,24 @@ func (b *Builder) SetInDom(id InDomID, in *Instances) {
 }
 
 // Part returns the finished part, or the first error met while building it.
+// The values are grouped by metric into one array (in the order each
+// metric's values were set), so a sample costs a few allocations rather
+// than one per metric.
 func (b *Builder) Part() (*Part, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
+	slices.SortStableFunc(b.pairs, func(x, y pair) int { return cmp.Compare(x.id, y.id) })
+	all := make([]Value, len(b.pairs))
+	values := make(map[MetricID][]Value, len(b.pairs)/2+1)
+	start := 0
+	for i, p := range b.pairs {
+		all[i] = p.v
+		if i+1 == len(b.pairs) || b.pairs[i+1].id != p.id {
+			values[p.id] = all[start : i+1 : i+1]
+			start = i + 1
+		}
+	}
+	b.part.values = values
 	return b.part, nil
 }

@@ -3,7 +3,7 @@ package collector
 import (
 	"fmt"
 	"math"
-	"sort"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -78,7 +78,9 @@ func utilDesc(item uint32, name string) cache.Desc {
 
 // cpuCollector reads /proc/stat: CPU time, all and per CPU, and kernel activity.
 type cpuCollector struct {
-	fs    procfs.FS
+	path  string       // <proc>/stat
+	buf   []byte       // the file's text, reused
+	st    statSample   // parsed, reused
 	all   []cache.Desc // kernel.all.cpu.*, in cpuTimes order
 	per   []cache.Desc // kernel.percpu.cpu.*, in cpuTimes order
 	rates *rates
@@ -88,11 +90,10 @@ type cpuCollector struct {
 
 // NewCPUCollector opens /proc below p.Proc.
 func NewCPUCollector(p Env) (Collector, error) {
-	fs, err := procfs.NewFS(p.Proc)
-	if err != nil {
-		return nil, fmt.Errorf("cpu: %w", err)
+	if _, err := procfs.NewFS(p.Proc); err != nil {
+		return nil, fmt.Errorf("cpu: %w", err) // the root must be a directory
 	}
-	c := &cpuCollector{fs: fs, rates: newRates()}
+	c := &cpuCollector{path: filepath.Join(p.Proc, "stat"), buf: make([]byte, 0, 16*1024), rates: newRates()}
 	for _, t := range cpuTimes {
 		c.all = append(c.all, allCPUDesc(t.item, t.name))
 		c.per = append(c.per, perCPUDesc(t.item, t.name))
@@ -121,58 +122,64 @@ func (c *cpuCollector) Source() cache.Source {
 
 // Sample reads /proc/stat once.
 func (c *cpuCollector) Sample(b *cache.Builder, now time.Time) error {
-	st, err := c.fs.Stat()
-	if err != nil {
+	var err error
+	if c.buf, err = readFileInto(c.path, c.buf); err != nil {
 		return fmt.Errorf("reading stat: %w", err)
+	}
+	st := &c.st
+	if err := parseStat(c.buf, st); err != nil {
+		return fmt.Errorf("parsing stat: %w", err)
 	}
 	c.rates.begin(now)
 	for i, t := range cpuTimes {
-		c.rates.counter(b, &c.all[i], cache.InstNone, toMS(t.ms(st.CPUTotal)))
+		c.rates.counter(b, &c.all[i], cache.InstNone, toMS(t.ms(st.total)))
 	}
-	ids := c.publishCPUs(b, st.CPU)
-	for _, id := range ids {
+	c.publishCPUs(b, st.cpus)
+	for _, cpu := range st.cpus {
 		for i, t := range cpuTimes {
-			c.rates.counter(b, &c.per[i], uint32(id), toMS(t.ms(st.CPU[id])))
+			c.rates.counter(b, &c.per[i], uint32(cpu.id), toMS(t.ms(cpu.stat)))
 		}
 	}
-	c.rates.counter(b, &statPswitch, cache.InstNone, st.ContextSwitches)
-	c.rates.counter(b, &statSysfork, cache.InstNone, st.ProcessCreated)
-	c.rates.counter(b, &statIntr, cache.InstNone, st.IRQTotal)
-	b.SetU64(statRunning.ID, cache.InstNone, st.ProcessesRunning)
-	b.SetU64(statBlocked.ID, cache.InstNone, st.ProcessesBlocked)
-	b.SetI64(statBoottime.ID, cache.InstNone, int64(st.BootTime))
-	b.SetU64(statNCPU.ID, cache.InstNone, uint64(len(ids)))
+	if st.hasCtxt {
+		c.rates.counter(b, &statPswitch, cache.InstNone, st.ctxt)
+	}
+	if st.hasProcesses {
+		c.rates.counter(b, &statSysfork, cache.InstNone, st.processes)
+	}
+	if st.hasIntr {
+		c.rates.counter(b, &statIntr, cache.InstNone, st.intr)
+	}
+	b.SetU64(statRunning.ID, cache.InstNone, st.running)
+	b.SetU64(statBlocked.ID, cache.InstNone, st.blocked)
+	if st.hasBT {
+		b.SetI64(statBoottime.ID, cache.InstNone, int64(st.btime))
+	}
+	b.SetU64(statNCPU.ID, cache.InstNone, uint64(len(st.cpus)))
 	b.SetU64(statHZ.ID, cache.InstNone, userHZ)
-	c.publishUtil(b, len(ids))
+	c.publishUtil(b, len(st.cpus))
 	c.rates.commit()
 	return nil
 }
 
-// publishCPUs publishes the CPU instance domain and returns the CPU numbers
-// in order. Instance id N is "cpuN", as pmdalinux numbers them.
-func (c *cpuCollector) publishCPUs(b *cache.Builder, cpus map[int64]procfs.CPUStat) []int64 {
-	ids := make([]int64, 0, len(cpus))
-	for id := range cpus {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	if !sameCPUs(c.cpus, ids) {
-		list := make([]cache.Instance, len(ids))
-		for i, id := range ids {
-			list[i] = cache.Instance{ID: uint32(id), Name: "cpu" + strconv.FormatInt(id, 10)}
+// publishCPUs publishes the CPU instance domain. Instance id N is "cpuN",
+// as pmdalinux numbers them; the kernel lists CPUs in order.
+func (c *cpuCollector) publishCPUs(b *cache.Builder, cpus []cpuStat) {
+	if !sameCPUs(c.cpus, cpus) {
+		list := make([]cache.Instance, len(cpus))
+		for i, cpu := range cpus {
+			list[i] = cache.Instance{ID: uint32(cpu.id), Name: "cpu" + strconv.FormatInt(cpu.id, 10)}
 		}
 		c.cpus = cache.NewInstances(list)
 	}
 	b.SetInDom(indomCPU, c.cpus)
-	return ids
 }
 
-func sameCPUs(in *cache.Instances, ids []int64) bool {
-	if in == nil || in.Len() != len(ids) {
+func sameCPUs(in *cache.Instances, cpus []cpuStat) bool {
+	if in == nil || in.Len() != len(cpus) {
 		return false
 	}
 	for i, x := range in.All() {
-		if int64(x.ID) != ids[i] {
+		if int64(x.ID) != cpus[i].id {
 			return false
 		}
 	}
