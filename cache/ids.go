@@ -20,11 +20,16 @@ const idFileVersion = "hostcache-instance-ids 1"
 // another name, even after its device vanished. It is persisted as a text
 // file (one "id name" per line) when dir is set.
 type IDMap struct {
-	mu   sync.Mutex
-	path string
-	ids  map[string]uint32
-	next uint32
-	warn func(error)
+	mu    sync.Mutex
+	path  string
+	ids   map[string]uint32
+	next  uint32
+	warn  func(error)
+	dirty bool
+	// deferSave leaves writing to Save (called once per sample by whoever
+	// owns an IDMaps), so a host that brings thousands of new devices at
+	// once costs one write, not one per device.
+	deferSave bool
 }
 
 // LoadIDMap reads the map saved at path ("" keeps it in memory only). A
@@ -85,10 +90,56 @@ func (m *IDMap) ID(name string) uint32 {
 	id := m.next
 	m.ids[name] = id
 	m.next++
-	if err := m.save(); err != nil {
-		m.report(fmt.Errorf("saving instance ids: %w", err))
+	m.dirty = true
+	if !m.deferSave {
+		m.saveLocked()
 	}
 	return id
+}
+
+// Save writes the map if it changed since the last write.
+func (m *IDMap) Save() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.saveLocked()
+}
+
+func (m *IDMap) saveLocked() {
+	if !m.dirty {
+		return
+	}
+	if err := m.save(); err != nil {
+		m.report(fmt.Errorf("saving instance ids: %w", err))
+		return
+	}
+	m.dirty = false
+}
+
+// IDMaps keeps the id maps of one agent so they can be saved together,
+// after each sample, instead of on every new instance.
+type IDMaps struct {
+	mu   sync.Mutex
+	maps []*IDMap
+}
+
+// Load loads a map whose saving is deferred to SaveAll.
+func (r *IDMaps) Load(path string, warn func(error)) *IDMap {
+	m := LoadIDMap(path, warn)
+	m.deferSave = true
+	r.mu.Lock()
+	r.maps = append(r.maps, m)
+	r.mu.Unlock()
+	return m
+}
+
+// SaveAll writes every map that changed.
+func (r *IDMaps) SaveAll() {
+	r.mu.Lock()
+	maps := r.maps
+	r.mu.Unlock()
+	for _, m := range maps {
+		m.Save()
+	}
 }
 
 // save rewrites the file atomically: a crash leaves the old or the new one.

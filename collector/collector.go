@@ -28,9 +28,12 @@ type Collector interface {
 // and containers can point them elsewhere), where stable instance ids are
 // kept, and which instances the administrator wants.
 type Env struct {
-	Proc   string // normally /proc
-	Sys    string // normally /sys
-	IDDir  string // where instance id maps persist; "" keeps them in memory
+	Proc  string // normally /proc
+	Sys   string // normally /sys
+	IDDir string // where instance id maps persist; "" keeps them in memory
+	// IDs, when set, collects the maps so the runner saves them once per
+	// sample; without it each new id is saved at once.
+	IDs    *cache.IDMaps
 	Filter Filter
 	Warn   func(error) // told about recoverable problems (a rebuilt id file)
 }
@@ -40,6 +43,9 @@ func (e Env) IDMap(indom cache.InDomID) *cache.IDMap {
 	path := ""
 	if e.IDDir != "" {
 		path = filepath.Join(e.IDDir, fmt.Sprintf("hostcache.%d", indom))
+	}
+	if e.IDs != nil {
+		return e.IDs.Load(path, e.Warn)
 	}
 	return cache.LoadIDMap(path, e.Warn)
 }

@@ -2,6 +2,7 @@ package collector
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -46,6 +47,9 @@ type diskCollector struct {
 	meta   map[string]diskMeta          // by kernel name
 	rates  *rates
 	deltas diskDeltas // reused for every instance's iostat figures
+	path   string     // <proc>/diskstats
+	buf    []byte     // its text, reused
+	stats  []blockdevice.Diskstats
 }
 
 // NewDiskCollector opens /proc and /sys below env.Proc and env.Sys.
@@ -61,6 +65,7 @@ func NewDiskCollector(env Env) (Collector, error) {
 	c := &diskCollector{
 		fs: fs, sys: diskSys{root: sysRoot, fs: fs}, filter: env.Filter,
 		meta: map[string]diskMeta{}, rates: newRates(),
+		path: filepath.Join(env.Proc, "diskstats"),
 	}
 	for t := range diskNTrees {
 		c.descs[t] = diskTreeDescs(t)
@@ -101,10 +106,14 @@ func (c *diskCollector) Source() cache.Source {
 // would look like the rest vanished); a truncated line, with fewer than the
 // 14 base fields, is skipped by procfs and that device is not listed.
 func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
-	stats, err := c.fs.ProcDiskstats()
-	if err != nil {
+	var err error
+	if c.buf, err = readFileInto(c.path, c.buf); err != nil {
 		return fmt.Errorf("reading diskstats: %w", err)
 	}
+	if c.stats, err = parseDiskstats(c.buf, c.stats); err != nil {
+		return fmt.Errorf("reading diskstats: %w", err)
+	}
+	stats := c.stats
 	c.rates.begin(now)
 	c.deltas.secs, _ = c.rates.interval()
 	lists, sum := c.publishDevices(b, stats)

@@ -42,6 +42,7 @@ type Runner struct {
 	controlIndex   int
 	defaultMS      atomic.Int64
 	staleIntervals int64         // data older than this many intervals is withheld
+	ids            *cache.IDMaps // instance id maps, saved after each sample
 	pending        atomic.Int64  // collectors yet to finish their first sample
 	ready          chan struct{} // closed when pending reaches zero
 }
@@ -53,6 +54,8 @@ type Schedule struct {
 	// StaleIntervals is how many of its intervals a collector's data stays
 	// servable without a new sample; 0 serves it however old.
 	StaleIntervals int
+	// IDs are the instance id maps saved after each sample (may be nil).
+	IDs *cache.IDMaps
 }
 
 // DefaultStaleIntervals withholds data older than this many intervals.
@@ -60,7 +63,7 @@ const DefaultStaleIntervals = 5
 
 // NewRunner prepares collectors to run on sched.
 func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
-	r := &Runner{log: log, staleIntervals: int64(sched.StaleIntervals)}
+	r := &Runner{log: log, staleIntervals: int64(sched.StaleIntervals), ids: sched.IDs}
 	defaultInterval, intervals := sched.Default, sched.Intervals
 	r.defaultMS.Store(defaultInterval.Milliseconds())
 	list := make([]cache.Instance, len(cs))
@@ -216,6 +219,9 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	}
 	part.StaleAfter = time.Duration(r.staleIntervals) * e.interval()
 	r.store.Publish(e.source, part)
+	if r.ids != nil {
+		r.ids.SaveAll() // new instance ids, written once per sample
+	}
 	if rc, ok := e.c.(interface{ Resets() uint64 }); ok {
 		e.resets.Store(rc.Resets())
 	}

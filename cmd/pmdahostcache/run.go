@@ -71,12 +71,13 @@ func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 // buildCache makes the collectors, the schema of everything they publish,
 // and the store they publish into.
 func buildCache(cfg config.Config, log zerolog.Logger) (*collector.Runner, *cache.Store, error) {
-	collectors, intervals, err := buildCollectors(cfg, log)
+	ids := &cache.IDMaps{}
+	collectors, intervals, err := buildCollectors(cfg, log, ids)
 	if err != nil {
 		return nil, nil, err
 	}
 	runner := collector.NewRunner(log, collectors, collector.Schedule{
-		Default: cfg.Interval, Intervals: intervals, StaleIntervals: cfg.StaleIntervals,
+		Default: cfg.Interval, Intervals: intervals, StaleIntervals: cfg.StaleIntervals, IDs: ids,
 	})
 	schema, err := cache.NewSchema(runner.Sources()...)
 	if err != nil {
@@ -91,10 +92,10 @@ func buildCache(cfg config.Config, log zerolog.Logger) (*collector.Runner, *cach
 
 // buildCollectors makes every enabled collector in registry order, and
 // returns each one's interval where it is not the global default.
-func buildCollectors(cfg config.Config, log zerolog.Logger) ([]collector.Collector, map[string]time.Duration, error) {
+func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) ([]collector.Collector, map[string]time.Duration, error) {
 	intervals := map[string]time.Duration{}
 	env := collector.Env{
-		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, IDDir: cfg.IDDir, Filter: collector.Filter{},
+		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, IDDir: cfg.IDDir, IDs: ids, Filter: collector.Filter{},
 		Warn: func(err error) { log.Warn().Err(err).Msg("recovered") },
 	}
 	for name, re := range cfg.Include {
