@@ -17,7 +17,7 @@ func verdict(ok bool) string {
 }
 
 // format renders the measurements and the ratio table in markdown.
-func format(hc, lx pduResult, e e2e) string {
+func format(hc, hcQuiet, floor, lx pduResult, e e2e) string {
 	var b strings.Builder
 	host, _ := hostname()
 	fmt.Fprintf(&b, "# pmdahostcache performance\n\nMeasured %s on %s (%d CPUs, %s), one run, both agents side by side.\n\n",
@@ -27,7 +27,7 @@ func format(hc, lx pduResult, e e2e) string {
 
 	b.WriteString("## PDU level (agent on pipes, as pmcd runs it)\n\n")
 	b.WriteString("| agent | fetches | p50 | p99 | p99.9 | CPU per fetch | idle CPU per s | RSS |\n|---|---|---|---|---|---|---|---|\n")
-	for _, r := range []pduResult{hc, lx} {
+	for _, r := range []pduResult{hc, hcQuiet, floor, lx} {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %.1f MB |\n", r.name, r.fetches, us(r.p50), us(r.p99), us(r.p999),
 			us(r.cpuPerFetch), us(r.bgPerSec), float64(r.rssKB)/1024)
 	}
@@ -43,9 +43,15 @@ func format(hc, lx pduResult, e e2e) string {
 	}
 
 	b.WriteString("\n## Targets\n\n| target | measured | limit | verdict |\n|---|---|---|---|\n")
-	cpuRatio := float64(hc.cpuPerFetch) / float64(lx.cpuPerFetch)
-	fmt.Fprintf(&b, "| agent CPU per fetch vs pmdalinux | %.3f (%s / %s) | ≤ 0.050 | %s |\n", cpuRatio,
-		us(hc.cpuPerFetch), us(lx.cpuPerFetch), verdict(cpuRatio <= 0.05))
+	cpuRatio := float64(hcQuiet.cpuPerFetch) / float64(lx.cpuPerFetch)
+	fmt.Fprintf(&b, "| agent CPU per fetch vs pmdalinux (sampling parked) | %.3f (%s / %s) | ≤ 0.050 | %s |\n", cpuRatio,
+		us(hcQuiet.cpuPerFetch), us(lx.cpuPerFetch), verdict(cpuRatio <= 0.05))
+	floorRatio := float64(floor.cpuPerFetch) / float64(lx.cpuPerFetch)
+	fmt.Fprintf(&b, "| (what any Go agent costs on these pipes: the floor) | %.3f (%s / %s) | | |\n", floorRatio,
+		us(floor.cpuPerFetch), us(lx.cpuPerFetch))
+	cpuRatioLive := float64(hc.cpuPerFetch) / float64(lx.cpuPerFetch)
+	fmt.Fprintf(&b, "| agent CPU per fetch vs pmdalinux (sampling live, background subtracted) | %.3f (%s / %s) | ≤ 0.050 | %s |\n",
+		cpuRatioLive, us(hc.cpuPerFetch), us(lx.cpuPerFetch), verdict(cpuRatioLive <= 0.05))
 	p50Ratio := e.ours1.p50 / e.floor.p50
 	fmt.Fprintf(&b, "| end-to-end p50 vs sample floor | %.2f× (%.1f / %.1f µs) | ≤ 1.30× | %s |\n", p50Ratio,
 		e.ours1.p50, e.floor.p50, verdict(p50Ratio <= 1.3))
