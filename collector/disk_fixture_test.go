@@ -31,15 +31,7 @@ func newDiskFixture(t *testing.T, tree string, env Env) *diskFixture {
 	f.harness = &harness{t: t, proc: filepath.Join(f.root, "proc")}
 	f.load(tree)
 	env.Proc, env.Sys = filepath.Join(f.root, "proc"), filepath.Join(f.root, "sys")
-	c, err := NewDiskCollector(env)
-	if err != nil {
-		t.Fatalf("building collector: %v", err)
-	}
-	schema, err := cache.NewSchema(c.Source())
-	if err != nil {
-		t.Fatalf("building schema: %v", err)
-	}
-	f.c, f.store = c, cache.NewStore(schema)
+	f.attach(NewDiskCollector, env)
 	return f
 }
 

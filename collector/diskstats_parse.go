@@ -1,7 +1,6 @@
 package collector
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/prometheus/procfs/blockdevice"
@@ -20,12 +19,8 @@ func parseDiskstats(data []byte, out []blockdevice.Diskstats) ([]blockdevice.Dis
 	prev := out
 	out = out[:0]
 	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
+		var line []byte
+		line, data = nextLine(data)
 		var d blockdevice.Diskstats
 		n, err := parseDiskstatsLine(line, &d, prev, len(out))
 		if err != nil {

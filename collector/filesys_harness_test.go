@@ -28,15 +28,7 @@ func newHostHarness(t *testing.T, f Factory, tree string, env Env) *harness {
 	}
 	useHostTree(h, tree)
 	env.Proc = h.proc
-	c, err := f(env)
-	if err != nil {
-		t.Fatalf("building collector: %v", err)
-	}
-	schema, err := cache.NewSchema(c.Source())
-	if err != nil {
-		t.Fatalf("building schema: %v", err)
-	}
-	h.c, h.store = c, cache.NewStore(schema)
+	h.attach(f, env)
 	return h
 }
 

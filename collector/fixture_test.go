@@ -35,16 +35,22 @@ func newHarness(t *testing.T, f Factory, tree string) *harness {
 	t.Helper()
 	h := &harness{t: t, proc: t.TempDir()}
 	h.use(tree)
-	c, err := f(Env{Proc: h.proc})
+	h.attach(f, Env{Proc: h.proc})
+	return h
+}
+
+// attach builds the collector from env and a store for its source alone.
+func (h *harness) attach(f Factory, env Env) {
+	h.t.Helper()
+	c, err := f(env)
 	if err != nil {
-		t.Fatalf("building collector: %v", err)
+		h.t.Fatalf("building collector: %v", err)
 	}
 	schema, err := cache.NewSchema(c.Source())
 	if err != nil {
-		t.Fatalf("building schema: %v", err)
+		h.t.Fatalf("building schema: %v", err)
 	}
 	h.c, h.store = c, cache.NewStore(schema)
-	return h
 }
 
 // use replaces the files of the /proc root by those of testdata/<tree>.

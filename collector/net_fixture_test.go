@@ -31,15 +31,8 @@ func newNetHarness(t *testing.T, f Factory, tree string, env Env) *netHarness {
 	n.use0(t, tree)
 	env.Proc, env.Sys = filepath.Join(n.link, "proc"), filepath.Join(n.link, "sys")
 	n.env = env
-	c, err := f(env)
-	if err != nil {
-		t.Fatalf("building collector: %v", err)
-	}
-	schema, err := cache.NewSchema(c.Source())
-	if err != nil {
-		t.Fatalf("building schema: %v", err)
-	}
-	n.harness = &harness{t: t, proc: env.Proc, c: c, store: cache.NewStore(schema)}
+	n.harness = &harness{t: t, proc: env.Proc}
+	n.harness.attach(f, env)
 	return n
 }
 

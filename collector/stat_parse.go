@@ -57,12 +57,8 @@ func parseStat(data []byte, s *statSample) error {
 	*s = statSample{cpus: s.cpus[:0]}
 	sawTotal := false
 	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
+		var line []byte
+		line, data = nextLine(data)
 		name, rest := nextField(line)
 		switch {
 		case string(name) == "cpu":
@@ -133,6 +129,14 @@ func parseCPULine(rest []byte, st *procfs.CPUStat) error {
 		return fmt.Errorf("stat: cpu line has %d fields", n)
 	}
 	return nil
+}
+
+// nextLine returns the first line of b (without its newline) and the rest.
+func nextLine(b []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i], b[i+1:]
+	}
+	return b, nil
 }
 
 // nextField returns the next space-separated field and the rest.

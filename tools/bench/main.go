@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -103,10 +104,24 @@ func run(agent, linux, loop string, n, e2eN, clients int, idle time.Duration) (s
 		pmids      []uint32
 		n          int
 	}{
-		{"pmdahostcache", agent, []string{"-d", "396", "-l", os.DevNull, "-U", "root"}, ourPMIDs, n},
-		{"pmdahostcache (sampling parked)", agent, []string{"-d", "396", "-l", os.DevNull, "-U", "root", "-c", quiet}, ourPMIDs, n},
+		{"pmdahostcache", agent, []string{"-d", "396", "-l", "LOG", "-U", "root"}, ourPMIDs, n},
+		{"pmdahostcache (sampling parked)", agent, []string{"-d", "396", "-l", "LOG", "-U", "root", "-c", quiet}, ourPMIDs, n},
 		{"Go agent doing nothing (floor)", self, []string{"echo-agent"}, ourPMIDs, n},
-		{"pmdalinux", linux, []string{"-d", "60", "-l", os.DevNull}, linuxPMIDs, n / 4},
+		{"pmdalinux", linux, []string{"-d", "60", "-l", "LOG"}, linuxPMIDs, n / 4},
+	}
+	// Each agent logs to a file of its own: libpcp's log opening renames and
+	// recreates the named file, which must never be /dev/null.
+	logDir, err := os.MkdirTemp("", "hostcache-bench-logs")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(logDir)
+	for i := range agents {
+		for j, arg := range agents[i].args {
+			if arg == "-l" {
+				agents[i].args[j+1] = filepath.Join(logDir, fmt.Sprintf("agent%d.log", i))
+			}
+		}
 	}
 	const rounds = 3
 	results := make([][]pduResult, len(agents))
