@@ -134,6 +134,13 @@ func TestPCP(t *testing.T) {
 	pmdaDir := filepath.Join(pcpVar(t, "PCP_PMDAS_DIR"), "hostcache")
 	logDir := filepath.Join(pcpVar(t, "PCP_LOG_DIR"), "pmcd")
 	wasInstalled := installed()
+	previous := filepath.Join(t.TempDir(), "pmdahostcache.previous")
+	if wasInstalled {
+		// Put the administrator's own binary back afterwards, not ours.
+		if data, err := os.ReadFile(filepath.Join(pmdaDir, "pmdahostcache")); err == nil {
+			os.WriteFile(previous, data, 0o755)
+		}
+	}
 	pmcdLogStart := fileSize(filepath.Join(logDir, "pmcd.log"))
 
 	out := mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin)
@@ -146,7 +153,7 @@ func TestPCP(t *testing.T) {
 			run(t, 2*time.Minute, filepath.Join(repoRoot, "scripts", "remove-pmda.sh"))
 		}
 		if wasInstalled {
-			run(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), filepath.Join(repoRoot, "bin", "pmdahostcache"))
+			run(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), previous)
 		}
 	})
 	// Rates and utilisation need two samples of every collector.
