@@ -11,7 +11,9 @@ import (
 const Usage = `Usage: pmdahostcache [options]
   -d domain     PMDA domain number (from domain.h; Install passes it)
   -l logfile    log file (default $PCP_LOG_DIR/pmcd/hostcache.log)
-  -D flags      debug flags: "pdu" traces every PDU; any flag enables debug logging
+  -D flags      debug flags: "pdu" traces every PDU, "profile" writes a CPU
+                profile of the first minute to <logfile>.cpu.pprof; any flag
+                enables debug logging
   -U user       run as user after start-up (default $PCP_USER or pcp)
   -p            talk to pmcd over stdin/stdout (default)
   -i port       listen on 127.0.0.1:port for pmcd

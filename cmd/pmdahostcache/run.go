@@ -46,6 +46,9 @@ func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 		return err
 	}
 	g, gctx := errgroup.WithContext(ctx)
+	if cfg.HasDebug("profile") {
+		go profileFor(gctx, cfg.LogFile+".cpu.pprof", 60*time.Second, log)
+	}
 	g.Go(func() error { return runner.Run(gctx) })
 	g.Go(func() error {
 		// Serve once the first samples are in, but never keep pmcd waiting
