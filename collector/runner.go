@@ -141,15 +141,15 @@ func (e *entry) interval() time.Duration {
 // loop samples on a fixed cadence. A sample that overruns its interval makes
 // the ticks it covered be skipped and counted, never queued.
 func (r *Runner) loop(ctx context.Context, e *entry) {
-	next := time.Now()
-	timer := time.NewTimer(0)
+	timer := time.NewTimer(0) // the first sample at once, then on the grid
+	next := aligned(time.Now(), e.interval()).Add(-e.interval())
 	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-e.wake:
-			next = time.Now().Add(e.interval())
+			next = aligned(time.Now(), e.interval())
 		case <-timer.C:
 			panicked := r.sampleOnce(e)
 			if e.samples.Load() == 1 && r.pending.Add(-1) == 0 {
@@ -159,6 +159,15 @@ func (r *Runner) loop(ctx context.Context, e *entry) {
 		}
 		timer.Reset(time.Until(next))
 	}
+}
+
+// aligned returns the first multiple of iv after t. Every collector ticks
+// on the same grid, so the collectors sharing an interval (and, every few
+// seconds, all of them) wake together: waking an idle Go process costs far
+// more CPU than the sample of a small /proc file, so one wake-up a second
+// instead of one per collector is most of the background cost saved.
+func aligned(t time.Time, iv time.Duration) time.Time {
+	return t.Truncate(iv).Add(iv)
 }
 
 // maxBackoff caps how long a collector that keeps panicking is rested.
