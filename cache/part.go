@@ -1,9 +1,7 @@
 package cache
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"time"
 )
 
@@ -29,10 +27,10 @@ type Builder struct {
 	err    error
 }
 
-// pair is one value of one metric, as set.
+// pair is one value of one metric (by its index in the schema), as set.
 type pair struct {
-	id MetricID
-	v  Value
+	idx int
+	v   Value
 }
 
 // NewBuilder starts a part for the given source.
@@ -43,20 +41,25 @@ func (s *Schema) NewBuilder(source int, sampled time.Time) *Builder {
 	}
 }
 
-func (b *Builder) check(id MetricID, want ...Type) bool {
+// check finds id's descriptor (its index in the schema) and verifies the
+// value's type and that this source owns the metric.
+func (b *Builder) check(id MetricID, want ...Type) (*Desc, int, bool) {
 	if b.err != nil {
-		return false
+		return nil, 0, false
 	}
-	d, ok := b.schema.Desc(id)
-	switch {
-	case !ok:
+	i, ok := b.schema.byID[id]
+	if !ok {
 		b.err = fmt.Errorf("metric %s is not in the schema", id)
-	case b.schema.owner[id] != b.source:
-		b.err = fmt.Errorf("metric %s belongs to source %s", d.Name, b.schema.sources[b.schema.owner[id]])
+		return nil, 0, false
+	}
+	d := &b.schema.descs[i]
+	switch {
+	case b.schema.srcOf[i] != b.source:
+		b.err = fmt.Errorf("metric %s belongs to source %s", d.Name, b.schema.sources[b.schema.srcOf[i]])
 	case !typeIn(d.Type, want):
 		b.err = fmt.Errorf("metric %s is %s, set as %v", d.Name, d.Type, want)
 	}
-	return b.err == nil
+	return d, i, b.err == nil
 }
 
 func typeIn(t Type, set []Type) bool {
@@ -68,45 +71,43 @@ func typeIn(t Type, set []Type) bool {
 	return false
 }
 
-func (b *Builder) add(id MetricID, v Value) {
-	b.pairs = append(b.pairs, pair{id, v})
-}
-
 // SetU64 adds an unsigned value to a U64 or U32 metric.
 func (b *Builder) SetU64(id MetricID, inst uint32, v uint64) {
-	if !b.check(id, TypeU64, TypeU32) {
+	d, i, ok := b.check(id, TypeU64, TypeU32)
+	if !ok {
 		return
 	}
-	if d, _ := b.schema.Desc(id); d.Type == TypeU32 && v > 0xffffffff {
+	if d.Type == TypeU32 && v > 0xffffffff {
 		// Native width: a 32-bit counter wraps as the kernel's does.
 		v &= 0xffffffff
 	}
-	b.add(id, U64Value(inst, v))
+	b.pairs = append(b.pairs, pair{i, U64Value(inst, v)})
 }
 
 // SetI64 adds a signed value to an I64 or I32 metric.
 func (b *Builder) SetI64(id MetricID, inst uint32, v int64) {
-	if b.check(id, TypeI64, TypeI32) {
-		b.add(id, I64Value(inst, v))
+	if _, i, ok := b.check(id, TypeI64, TypeI32); ok {
+		b.pairs = append(b.pairs, pair{i, I64Value(inst, v)})
 	}
 }
 
 // SetDouble adds a value to a DOUBLE or FLOAT metric.
 func (b *Builder) SetDouble(id MetricID, inst uint32, v float64) {
-	if !b.check(id, TypeDouble, TypeFloat) {
+	d, i, ok := b.check(id, TypeDouble, TypeFloat)
+	if !ok {
 		return
 	}
-	if d, _ := b.schema.Desc(id); d.Type == TypeFloat {
-		b.add(id, FloatValue(inst, float32(v)))
+	if d.Type == TypeFloat {
+		b.pairs = append(b.pairs, pair{i, FloatValue(inst, float32(v))})
 		return
 	}
-	b.add(id, DoubleValue(inst, v))
+	b.pairs = append(b.pairs, pair{i, DoubleValue(inst, v)})
 }
 
 // SetString adds a value to a STRING metric.
 func (b *Builder) SetString(id MetricID, inst uint32, s string) {
-	if b.check(id, TypeString) {
-		b.add(id, StringValue(inst, s))
+	if _, i, ok := b.check(id, TypeString); ok {
+		b.pairs = append(b.pairs, pair{i, StringValue(inst, s)})
 	}
 }
 
@@ -124,23 +125,37 @@ func (b *Builder) SetInDom(id InDomID, in *Instances) {
 }
 
 // Part returns the finished part, or the first error met while building it.
-// The values are grouped by metric into one array (in the order each
-// metric's values were set), so a sample costs a few allocations rather
-// than one per metric.
+// The values are grouped by metric into one array with a counting sort on
+// the metrics' schema indexes (each metric's values keep the order they
+// were set in), so a sample costs a few allocations, not one per metric.
 func (b *Builder) Part() (*Part, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
-	slices.SortStableFunc(b.pairs, func(x, y pair) int { return cmp.Compare(x.id, y.id) })
-	all := make([]Value, len(b.pairs))
-	values := make(map[MetricID][]Value, len(b.pairs)/2+1)
-	start := 0
-	for i, p := range b.pairs {
-		all[i] = p.v
-		if i+1 == len(b.pairs) || b.pairs[i+1].id != p.id {
-			values[p.id] = all[start : i+1 : i+1]
-			start = i + 1
+	pos := make([]int, len(b.schema.descs)+1)
+	for _, p := range b.pairs {
+		pos[p.idx+1]++
+	}
+	metrics := 0
+	for i := 1; i < len(pos); i++ {
+		if pos[i] > 0 {
+			metrics++
 		}
+		pos[i] += pos[i-1]
+	}
+	all := make([]Value, len(b.pairs))
+	values := make(map[MetricID][]Value, metrics)
+	for _, p := range b.pairs {
+		all[pos[p.idx]] = p.v
+		pos[p.idx]++
+	}
+	// pos[i] is now the end of metric i's run, and its start is pos[i-1].
+	start := 0
+	for i, end := range pos[:len(pos)-1] {
+		if end > start {
+			values[b.schema.descs[i].ID] = all[start:end:end]
+		}
+		start = end
 	}
 	b.part.values = values
 	return b.part, nil

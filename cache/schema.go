@@ -38,6 +38,7 @@ type Source struct {
 type Schema struct {
 	sources  []string
 	descs    []Desc // sorted by ID
+	srcOf    []int  // source index of each desc, parallel to descs
 	byID     map[MetricID]int
 	byName   map[string]int
 	owner    map[MetricID]int
@@ -81,6 +82,7 @@ func NewSchema(sources ...Source) (*Schema, error) {
 		}
 		s.byID[d.ID] = i
 		s.byName[d.Name] = i
+		s.srcOf = append(s.srcOf, s.owner[d.ID])
 	}
 	return s, nil
 }

@@ -1,7 +1,6 @@
 package collector
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -125,7 +124,7 @@ func (s diskSys) line(dev string, rel ...string) (string, bool) {
 	if !diskSafeName(dev) {
 		return "", false
 	}
-	data, err := os.ReadFile(filepath.Join(append([]string{s.root, "block", dev}, rel...)...))
+	data, err := readFile(filepath.Join(append([]string{s.root, "block", dev}, rel...)...))
 	if err != nil {
 		return "", false
 	}

@@ -3,7 +3,6 @@ package collector
 import (
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -68,7 +67,7 @@ func (c *loadCollector) Source() cache.Source {
 
 // Sample reads /proc/loadavg once.
 func (c *loadCollector) Sample(b *cache.Builder, _ time.Time) error {
-	data, err := os.ReadFile(c.path)
+	data, err := readFile(c.path)
 	if err != nil {
 		return fmt.Errorf("reading loadavg: %w", err)
 	}

@@ -49,7 +49,7 @@ func (s netSysfs) path(name string, elem ...string) string {
 // line returns an attribute's first line; false when it cannot be read
 // (absent, or refused: speed and duplex fail with EINVAL on lo).
 func (s netSysfs) line(name, attr string) (string, bool) {
-	data, err := os.ReadFile(s.path(name, attr))
+	data, err := readFile(s.path(name, attr))
 	if err != nil {
 		return "", false
 	}

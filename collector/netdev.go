@@ -133,7 +133,7 @@ func (c *netCollector) Source() cache.Source {
 
 // Sample reads /proc/net/dev once, and sysfs for each interface listed.
 func (c *netCollector) Sample(b *cache.Builder, now time.Time) error {
-	data, err := os.ReadFile(c.devPath)
+	data, err := readFile(c.devPath)
 	if err != nil {
 		return fmt.Errorf("reading net/dev: %w", err)
 	}

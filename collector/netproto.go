@@ -3,7 +3,6 @@ package collector
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -66,7 +65,7 @@ func (c *netProtoCollector) Sample(b *cache.Builder, now time.Time) error {
 		}
 	}
 	for _, path := range c.files {
-		data, err := os.ReadFile(path)
+		data, err := readFile(path)
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -41,7 +41,7 @@ func (c *uptimeCollector) Source() cache.Source {
 
 // Sample reads /proc/uptime once.
 func (c *uptimeCollector) Sample(b *cache.Builder, _ time.Time) error {
-	data, err := os.ReadFile(c.path)
+	data, err := readFile(c.path)
 	if err != nil {
 		return fmt.Errorf("reading uptime: %w", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -167,7 +166,7 @@ func (c *vmstatCollector) Sample(b *cache.Builder, now time.Time) error {
 
 // readVMStat reads and parses a /proc/vmstat file.
 func readVMStat(path string) (map[string]uint64, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading vmstat: %w", err)
 	}
