@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/pmda"
+	"github.com/pmdahostcache/pmdahostcache/pmda/driver"
 )
 
 // stallRequest is fetched throughout the stall run: every fast source but
@@ -15,8 +19,10 @@ var stallRequest = []string{"hostcache.kernel.all.cpu.user", "hostcache.kernel.p
 	"hostcache.mem.util.free", "hostcache.disk.dev.read", "hostcache.network.interface.in.bytes"}
 
 // runStall measures fetch service time while one collector is stuck in a
-// read that never returns (/proc/loadavg replaced by a FIFO nobody writes),
-// against the same run unstalled, and shows the stall in the self-metrics.
+// read that never returns (/proc/loadavg replaced by a FIFO nobody writes).
+// Two agents run side by side on identical trees, one stalled and one not,
+// and fetches alternate between them, so both see the same noise from a
+// shared machine; the stall shows in the stalled agent's self-metrics.
 func runStall(agent, pmnsPath string, d time.Duration) (string, error) {
 	pmns, err := loadPMNS(pmnsPath, 396)
 	if err != nil {
@@ -26,26 +32,40 @@ func runStall(agent, pmnsPath string, d time.Duration) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	base, _, err := stallRun(agent, pmns, req, d, false)
+	base, err := newStallAgent(agent)
 	if err != nil {
 		return "", err
 	}
-	stalled, st, err := stallRun(agent, pmns, req, d, true)
+	defer base.close()
+	stuck, err := newStallAgent(agent)
+	if err != nil {
+		return "", err
+	}
+	defer stuck.close()
+	time.Sleep(2 * time.Second)
+	if err := stuck.stall(); err != nil {
+		return "", err
+	}
+	baseLat, stuckLat, err := alternate(base, stuck, req, d)
+	if err != nil {
+		return "", err
+	}
+	st, err := stuck.inspect(pmns)
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	b.WriteString("# Fault isolation: one collector stalled\n\n")
-	fmt.Fprintf(&b, "The load collector's read of /proc/loadavg blocks for %s (a FIFO with no writer);\n", d)
-	b.WriteString("fetches of the other collectors' metrics continue throughout.\n\n")
-	b.WriteString("| run | fetches | p50 | p99 | p99.9 |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "Two agents on identical trees; in one, the load collector's read of /proc/loadavg blocks for %s\n", d)
+	b.WriteString("(a FIFO with no writer). Fetches of the other collectors' metrics alternate between the two.\n\n")
+	b.WriteString("| agent | fetches | p50 | p99 | p99.9 |\n|---|---|---|---|---|\n")
 	for _, r := range []struct {
 		name string
 		lat  []time.Duration
-	}{{"unstalled", base}, {"load collector stalled", stalled}} {
+	}{{"unstalled", baseLat}, {"load collector stalled", stuckLat}} {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", r.name, len(r.lat), us(pct(r.lat, .5)), us(pct(r.lat, .99)), us(pct(r.lat, .999)))
 	}
-	p99 := ratio(pct(stalled, .99), pct(base, .99))
+	p99 := ratio(pct(stuckLat, .99), pct(baseLat, .99))
 	fmt.Fprintf(&b, "\np99 stalled / unstalled: %.2f (target ≤ 1.20: %s)\n\n", p99, verdict(p99 <= 1.2))
 	fmt.Fprintf(&b, "During the stall: load age %s, cpu age %s; kernel.all.load values %d (withheld once stale); "+
 		"after the read returned: %d values, load samples %d -> %d.\n", st.loadAge, st.cpuAge, st.loadValsDuring,
@@ -59,57 +79,90 @@ type stallState struct {
 	samplesDuring, samplesAfter   uint64
 }
 
-func stallRun(agent string, pmns map[string]uint32, req []uint32, d time.Duration, stall bool) ([]time.Duration, stallState, error) {
-	var st stallState
+// stallAgent is one agent on its own generated tree.
+type stallAgent struct {
+	dir string
+	a   *driver.Agent
+}
+
+func newStallAgent(agent string) (*stallAgent, error) {
 	dir, err := os.MkdirTemp("", "hostcache-stall")
 	if err != nil {
-		return nil, st, err
+		return nil, err
 	}
-	defer os.RemoveAll(dir)
 	if err := generateTree(dir, scaleBase); err != nil {
-		return nil, st, err
+		os.RemoveAll(dir)
+		return nil, err
 	}
 	a, err := startSynthetic(agent, dir, "")
 	if err != nil {
-		return nil, st, err
+		os.RemoveAll(dir)
+		return nil, err
 	}
-	defer a.Kill()
-	time.Sleep(2 * time.Second)
-	loadavg := filepath.Join(dir, "proc", "loadavg")
-	if stall {
-		os.Remove(loadavg)
-		if err := syscall.Mkfifo(loadavg, 0o644); err != nil {
-			return nil, st, err
+	return &stallAgent{dir: dir, a: a}, nil
+}
+
+func (s *stallAgent) close() {
+	s.a.Kill()
+	os.RemoveAll(s.dir)
+}
+
+func (s *stallAgent) loadavg() string { return filepath.Join(s.dir, "proc", "loadavg") }
+
+// stall replaces /proc/loadavg by a FIFO: the next read blocks.
+func (s *stallAgent) stall() error {
+	os.Remove(s.loadavg())
+	return syscall.Mkfifo(s.loadavg(), 0o644)
+}
+
+// alternate fetches req from a and b in turn for d.
+func alternate(a, b *stallAgent, req []uint32, d time.Duration) ([]time.Duration, []time.Duration, error) {
+	fetch := (&pmda.Fetch{PMIDs: req}).Append(nil)
+	var la, lb []time.Duration
+	for end := time.Now().Add(d); time.Now().Before(end); {
+		x, err := request(a.a, fetch)
+		if err != nil {
+			return nil, nil, err
 		}
+		y, err := request(b.a, fetch)
+		if err != nil {
+			return nil, nil, err
+		}
+		la, lb = append(la, x), append(lb, y)
 	}
-	lat, err := serviceFor(a, req, d)
+	slices.Sort(la)
+	slices.Sort(lb)
+	return la, lb, nil
+}
+
+// inspect reads the stall from the self-metrics, unblocks the reader, and
+// checks the collector recovers.
+func (s *stallAgent) inspect(pmns map[string]uint32) (stallState, error) {
+	var st stallState
+	ages, err := instanceValues(s.a, pmns["hostcache.control.collector.age"], 396<<22|0)
 	if err != nil {
-		return nil, st, err
+		return st, err
 	}
-	if !stall {
-		return lat, st, nil
-	}
-	ages, _ := instanceValues(a, pmns["hostcache.control.collector.age"], 396<<22|0)
 	st.loadAge = time.Duration(beUint64(ages["load"].Payload)) * time.Millisecond
 	st.cpuAge = time.Duration(beUint64(ages["cpu"].Payload)) * time.Millisecond
-	samples, _ := instanceValues(a, pmns["hostcache.control.collector.samples"], 396<<22|0)
+	samples, _ := instanceValues(s.a, pmns["hostcache.control.collector.samples"], 396<<22|0)
 	st.samplesDuring = beUint64(samples["load"].Payload)
-	res, _ := fetchValues(a, []uint32{pmns["hostcache.kernel.all.load"]})
+	res, _ := fetchValues(s.a, []uint32{pmns["hostcache.kernel.all.load"]})
 	st.loadValsDuring = int(res.Sets[0].NumVal)
 	// Unblock the reader: open the FIFO for writing and give it a line,
 	// then put a regular file back so later samples succeed.
 	line := []byte("0.50 0.40 0.30 2/300 12345\n")
-	if err := os.WriteFile(loadavg, line, 0o644); err != nil {
-		return nil, st, err
+	if err := os.WriteFile(s.loadavg(), line, 0o644); err != nil {
+		return st, err
 	}
-	os.Remove(loadavg)
-	if err := os.WriteFile(loadavg, line, 0o644); err != nil {
-		return nil, st, err
+	os.Remove(s.loadavg())
+	if err := os.WriteFile(s.loadavg(), line, 0o644); err != nil {
+		return st, err
 	}
 	time.Sleep(2500 * time.Millisecond)
-	res, _ = fetchValues(a, []uint32{pmns["hostcache.kernel.all.load"]})
+	res, _ = fetchValues(s.a, []uint32{pmns["hostcache.kernel.all.load"]})
 	st.loadValsAfter = int(res.Sets[0].NumVal)
-	samples, _ = instanceValues(a, pmns["hostcache.control.collector.samples"], 396<<22|0)
+	samples, _ = instanceValues(s.a, pmns["hostcache.control.collector.samples"], 396<<22|0)
 	st.samplesAfter = beUint64(samples["load"].Payload)
-	return lat, st, nil
+	return st, nil
 }
