@@ -1,11 +1,8 @@
 package collector
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"syscall"
 
 	"github.com/prometheus/procfs"
 )
@@ -32,41 +29,6 @@ type cpuStat struct {
 }
 
 var errNoCPULine = errors.New("no cpu line")
-
-// readFileInto reads a whole /proc or /sys file into buf (grown as needed).
-// It uses the raw syscalls: os.Open would also try to register each fd
-// with the runtime's poller (an extra epoll_ctl per file that always
-// fails for these files) and wrap it in an os.File, which at a few dozen
-// files a second was a fifth of a collector's cost.
-func readFileInto(path string, buf []byte) ([]byte, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return buf[:0], &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	defer syscall.Close(fd)
-	buf = buf[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return buf, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-		if n <= 0 {
-			return buf, nil
-		}
-		buf = buf[:len(buf)+n]
-	}
-}
-
-// readFile reads a whole /proc or /sys file (see readFileInto).
-func readFile(path string) ([]byte, error) {
-	return readFileInto(path, make([]byte, 0, 4096))
-}
 
 // parseStat fills s from /proc/stat's text, reusing s's storage.
 func parseStat(data []byte, s *statSample) error {
@@ -145,47 +107,4 @@ func parseCPULine(rest []byte, st *procfs.CPUStat) error {
 		return fmt.Errorf("stat: cpu line has %d fields", n)
 	}
 	return nil
-}
-
-// nextLine returns the first line of b (without its newline) and the rest.
-func nextLine(b []byte) (line, rest []byte) {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		return b[:i], b[i+1:]
-	}
-	return b, nil
-}
-
-// nextField returns the next space-separated field and the rest.
-func nextField(b []byte) (field, rest []byte) {
-	i := 0
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
-		i++
-	}
-	j := i
-	for j < len(b) && b[j] != ' ' && b[j] != '\t' {
-		j++
-	}
-	if i == j {
-		return nil, nil
-	}
-	return b[i:j], b[j:]
-}
-
-// parseUint reads a decimal without allocating; false on anything else.
-func parseUint(b []byte) (uint64, bool) {
-	if len(b) == 0 || len(b) > 20 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		d := uint64(c - '0')
-		if v > (1<<64-1-d)/10 {
-			return 0, false
-		}
-		v = v*10 + d
-	}
-	return v, true
 }
