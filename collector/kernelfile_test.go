@@ -1,0 +1,90 @@
+package collector
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// On the real /proc the fd is kept and every read sees fresh text.
+func TestKernelFileKeepsFDOnProcfs(t *testing.T) {
+	if !isPseudoFS("/proc") {
+		t.Skip("/proc is not procfs here")
+	}
+	f := newKernelFile("/proc", "/proc/self/schedstat")
+	defer f.close()
+	if !f.keep {
+		t.Fatal("procfs file not kept open")
+	}
+	first, err := f.read(nil)
+	if err != nil || len(first) == 0 {
+		t.Fatalf("first read: %q, %v", first, err)
+	}
+	fd := f.fd
+	deadline := time.Now().Add(2 * time.Second)
+	var again []byte
+	for time.Now().Before(deadline) {
+		for i := 0; i < 100000; i++ { // burn CPU so our run time moves
+			_ = i * i
+		}
+		if again, err = f.read(again); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(again, first) {
+			break
+		}
+	}
+	if bytes.Equal(again, first) {
+		t.Fatalf("re-read returned the old text %q", first)
+	}
+	if f.fd != fd {
+		t.Fatalf("fd changed from %d to %d: not kept", fd, f.fd)
+	}
+}
+
+// In a fixture tree files are replaced between samples: each read must see
+// the current file, and a removed file is an error.
+func TestKernelFileRereadsPlainFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "loadavg")
+	f := newKernelFile(dir, path)
+	if f.keep {
+		t.Skip("temp dir is a pseudo filesystem")
+	}
+	for _, want := range []string{"one\n", "two\n"} {
+		os.Remove(path)
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := f.read(nil)
+		if err != nil || string(got) != want {
+			t.Fatalf("read = %q, %v; want %q", got, err, want)
+		}
+	}
+	os.Remove(path)
+	if _, err := f.read(nil); !os.IsNotExist(err) {
+		t.Fatalf("removed file: err = %v, want not-exist", err)
+	}
+}
+
+// A large file is read whole, across several preads.
+func TestKernelFileReadsLargeFilesWhole(t *testing.T) {
+	if !isPseudoFS("/proc") {
+		t.Skip("/proc is not procfs here")
+	}
+	want, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newKernelFile("/proc", "/proc/self/maps")
+	defer f.close()
+	got, err := f.read(make([]byte, 0, 16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < len(want)/2 || !bytes.HasPrefix(got, want[:min(len(want), 40)]) {
+		t.Fatalf("got %d bytes, want about %d", len(got), len(want))
+	}
+}
