@@ -19,22 +19,57 @@ type rateKey struct {
 // A counter that went backwards (a reset, a wrap, a re-created device) gives
 // no rate for that interval: never a negative value or a spike. Until two
 // samples exist there is no rate at all.
+//
+// Values are kept in the order they were published: a collector publishes
+// its counters in the same order every sample, so the previous value of the
+// i-th counter is almost always the previous sample's i-th slot, found
+// without hashing. When instances come or go the order shifts, and lookups
+// fall back to an index built once for that sample.
 type rates struct {
-	prev   map[rateKey]uint64
-	cur    map[rateKey]uint64
-	prevAt time.Time
-	now    time.Time
-	resets uint64 // intervals skipped because a counter went backwards
+	prev, cur []rateSlot
+	prevIdx   slotIndex // prev by key, built on the first out-of-order lookup
+	curIdx    slotIndex // cur by key, for delta, built as far as needed
+	prevAt    time.Time
+	now       time.Time
+	resets    uint64 // intervals skipped because a counter went backwards
 }
 
-func newRates() *rates {
-	return &rates{prev: map[rateKey]uint64{}, cur: map[rateKey]uint64{}}
+// rateSlot is one counter instance's raw value.
+type rateSlot struct {
+	k rateKey
+	v uint64
 }
+
+// slotIndex maps keys to slot positions; n slots have been indexed so far.
+type slotIndex struct {
+	m map[rateKey]int
+	n int
+}
+
+// find returns the position of k in slots, indexing the slots not yet seen.
+func (x *slotIndex) find(slots []rateSlot, k rateKey) (int, bool) {
+	if x.m == nil {
+		x.m = make(map[rateKey]int, len(slots))
+	}
+	for ; x.n < len(slots); x.n++ {
+		x.m[slots[x.n].k] = x.n
+	}
+	i, ok := x.m[k]
+	return i, ok
+}
+
+func (x *slotIndex) reset() {
+	clear(x.m)
+	x.n = 0
+}
+
+func newRates() *rates { return &rates{} }
 
 // begin starts a sample taken at now.
 func (r *rates) begin(now time.Time) {
 	r.now = now
-	clear(r.cur)
+	r.cur = r.cur[:0]
+	r.curIdx.reset()
 }
 
 // counter publishes counter d's value v for inst, and its rate when the
@@ -47,16 +82,30 @@ func (r *rates) counter(b *cache.Builder, d *cache.Desc, inst uint32, v uint64) 
 	}
 	b.SetU64(d.ID, inst, v)
 	k := rateKey{d.ID, inst}
-	r.cur[k] = v
-	rate, ok := r.rate(k, v, d.Units)
+	r.cur = append(r.cur, rateSlot{k, v})
+	rate, ok := r.rate(len(r.cur)-1, k, v, d.Units)
 	if ok {
 		b.SetDouble(rateID(d.ID), inst, rate)
 	}
 }
 
-// rate computes the per-second rate of k, or false when there is none.
-func (r *rates) rate(k rateKey, v uint64, u cache.Units) (float64, bool) {
-	old, seen := r.prev[k]
+// previous returns k's value in the previous sample; i is k's position in
+// this one, where it usually was last time too.
+func (r *rates) previous(i int, k rateKey) (uint64, bool) {
+	if i < len(r.prev) && r.prev[i].k == k {
+		return r.prev[i].v, true
+	}
+	j, ok := r.prevIdx.find(r.prev, k)
+	if !ok {
+		return 0, false
+	}
+	return r.prev[j].v, true
+}
+
+// rate computes the per-second rate of k (at position i), or false when
+// there is none.
+func (r *rates) rate(i int, k rateKey, v uint64, u cache.Units) (float64, bool) {
+	old, seen := r.previous(i, k)
 	if !seen || r.prevAt.IsZero() {
 		return 0, false
 	}
@@ -74,12 +123,28 @@ func (r *rates) rate(k rateKey, v uint64, u cache.Units) (float64, bool) {
 
 // delta returns the growth of k since the previous sample, if known.
 func (r *rates) delta(k rateKey) (uint64, bool) {
-	old, seen := r.prev[k]
-	v, ok := r.cur[k]
-	if !seen || !ok || v < old {
+	i, ok := r.current(k)
+	if !ok {
+		return 0, false
+	}
+	old, seen := r.previous(i, k)
+	v := r.cur[i].v
+	if !seen || v < old {
 		return 0, false
 	}
 	return v - old, true
+}
+
+// current finds k's position in this sample. Deltas are asked for right
+// after the counters they derive from, so a short look back from the end
+// usually finds it.
+func (r *rates) current(k rateKey) (int, bool) {
+	for i := len(r.cur) - 1; i >= 0 && i >= len(r.cur)-64; i-- {
+		if r.cur[i].k == k {
+			return i, true
+		}
+	}
+	return r.curIdx.find(r.cur, k)
 }
 
 // interval returns the seconds between the previous sample and this one.
@@ -94,6 +159,8 @@ func (r *rates) interval() (float64, bool) {
 // commit makes this sample the previous one. Call it only after a sample
 // that was published, so a failed read never shortens the next interval.
 func (r *rates) commit() {
-	r.prev, r.cur = r.cur, r.prev
+	r.prev, r.cur = r.cur, r.prev[:0]
+	r.prevIdx.reset()
+	r.curIdx.reset()
 	r.prevAt = r.now
 }

@@ -159,3 +159,47 @@ func TestRatesUncommitted(t *testing.T) {
 	g.sample(t1, 3000, nil)
 	g.wantRate(testMS, cache.InstNone, 1.0) // (3000 - 1000) ms over 2 s
 }
+
+// Instances that come, go and change order between samples find their own
+// previous values, not the ones at the same position last time; so do
+// deltas asked for long after their counter was published.
+func TestRatesFollowKeysAcrossReordering(t *testing.T) {
+	g := newRateRig(t)
+	ordered := func(now time.Time, pairs ...uint64) {
+		t.Helper()
+		b := g.store.Schema().NewBuilder(0, now)
+		g.r.begin(now)
+		for i := 0; i < len(pairs); i += 2 {
+			g.r.counter(b, &testCount, uint32(pairs[i]), pairs[i+1])
+		}
+		p, err := b.Part()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.store.Publish(0, p)
+		g.r.commit()
+	}
+	ordered(t0, 1, 100, 2, 200, 3, 300)
+	ordered(t1, 3, 310, 1, 120) // 2 gone, order changed
+	g.wantRate(testCount, 3, 5)
+	g.wantRate(testCount, 1, 10)
+	g.wantNoRate(testCount, 2)
+	ordered(t1.Add(time.Second), 0, 5, 1, 121, 2, 400, 3, 311)
+	g.wantNoRate(testCount, 0)
+	g.wantRate(testCount, 1, 1)
+	g.wantNoRate(testCount, 2) // absent last sample: no base
+	g.wantRate(testCount, 3, 1)
+
+	// 200 counters, then deltas of the first ones: beyond the look-back.
+	b := g.store.Schema().NewBuilder(0, t1)
+	g.r.begin(t1.Add(2 * time.Second))
+	for i := uint32(0); i < 200; i++ {
+		g.r.counter(b, &testCount, i, uint64(1000+i))
+	}
+	if d, ok := g.r.delta(rateKey{testCount.ID, 1}); !ok || d != 1001-121 {
+		t.Errorf("delta of inst 1 = %d, %v; want %d", d, ok, 1001-121)
+	}
+	if _, ok := g.r.delta(rateKey{testCount.ID, 150}); ok {
+		t.Error("delta of an instance the previous sample lacked")
+	}
+}
