@@ -185,3 +185,54 @@ func TestIDMapIsStableAndPersistent(t *testing.T) {
 		t.Errorf("%d warnings for 3 corrupt files", len(warnings))
 	}
 }
+
+// A reused builder starts each part empty and leaves the parts it returned
+// before untouched.
+func TestBuilderReset(t *testing.T) {
+	schema, err := NewSchema(Source{Name: "s", Metrics: []Desc{
+		{ID: NewMetricID(0, 1), Name: "a", Type: TypeU64, InDom: InDomNone},
+		{ID: NewMetricID(0, 2), Name: "b", Type: TypeU64, InDom: InDomNone},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := NewStore(schema)
+	b := schema.NewBuilder(0, time.Unix(1, 0))
+	b.SetU64(NewMetricID(0, 1), InstNone, 11)
+	b.SetU64(NewMetricID(0, 2), InstNone, 22)
+	first, err := b.Part()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset(time.Unix(2, 0))
+	b.SetU64(NewMetricID(0, 2), InstNone, 33)
+	second, err := b.Part()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := schema.Desc(NewMetricID(0, 1))
+	bd, _ := schema.Desc(NewMetricID(0, 2))
+	store.Publish(0, first)
+	if v := store.Load().Values(a); len(v) != 1 || v[0].Bits != 11 {
+		t.Errorf("first part a = %v", v)
+	}
+	if v := store.Load().Values(bd); len(v) != 1 || v[0].Bits != 22 {
+		t.Errorf("first part b = %v after reuse", v)
+	}
+	store.Publish(0, second)
+	if v := store.Load().Values(a); len(v) != 0 {
+		t.Errorf("second part a = %v, want none", v)
+	}
+	if v := store.Load().Values(bd); len(v) != 1 || v[0].Bits != 33 {
+		t.Errorf("second part b = %v", v)
+	}
+	b.Reset(time.Unix(3, 0))
+	b.SetU64(NewMetricID(7, 7), InstNone, 1) // unknown: an error for this part only
+	if _, err := b.Part(); err == nil {
+		t.Error("unknown metric accepted")
+	}
+	b.Reset(time.Unix(4, 0))
+	if _, err := b.Part(); err != nil {
+		t.Errorf("error carried over a reset: %v", err)
+	}
+}

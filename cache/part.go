@@ -24,6 +24,7 @@ type Builder struct {
 	source int
 	part   *Part
 	pairs  []pair // values in the order set; grouped by metric in Part
+	pos    []int  // Part's counting-sort scratch, kept between samples
 	err    error
 }
 
@@ -35,19 +36,25 @@ type pair struct {
 
 // NewBuilder starts a part for the given source.
 func (s *Schema) NewBuilder(source int, sampled time.Time) *Builder {
-	return &Builder{
-		schema: s, source: source,
-		part: &Part{Sampled: sampled, indoms: map[InDomID]*Instances{}},
-	}
+	return &Builder{schema: s, source: source, part: &Part{Sampled: sampled}}
+}
+
+// Reset starts the next part of the same source in b, keeping its buffers:
+// a collector that reuses one builder allocates little more per sample than
+// the part it publishes. The part returned before stays as it was.
+func (b *Builder) Reset(sampled time.Time) {
+	b.part = &Part{Sampled: sampled}
+	b.pairs = b.pairs[:0]
+	b.err = nil
 }
 
 // check finds id's descriptor (its index in the schema) and verifies the
 // value's type and that this source owns the metric.
-func (b *Builder) check(id MetricID, want ...Type) (*Desc, int, bool) {
+func (b *Builder) check(id MetricID, want, alt Type) (*Desc, int, bool) {
 	if b.err != nil {
 		return nil, 0, false
 	}
-	i, ok := b.schema.byID[id]
+	i, ok := b.schema.index(id)
 	if !ok {
 		b.err = fmt.Errorf("metric %s is not in the schema", id)
 		return nil, 0, false
@@ -56,19 +63,12 @@ func (b *Builder) check(id MetricID, want ...Type) (*Desc, int, bool) {
 	switch {
 	case b.schema.srcOf[i] != b.source:
 		b.err = fmt.Errorf("metric %s belongs to source %s", d.Name, b.schema.sources[b.schema.srcOf[i]])
-	case !typeIn(d.Type, want):
-		b.err = fmt.Errorf("metric %s is %s, set as %v", d.Name, d.Type, want)
+	case d.Type != want && d.Type != alt:
+		// Two plain parameters, not a variadic slice: a slice passed on to
+		// Errorf would escape, costing an allocation on every value set.
+		b.err = fmt.Errorf("metric %s is %s, set as %s or %s", d.Name, d.Type, want, alt)
 	}
 	return d, i, b.err == nil
-}
-
-func typeIn(t Type, set []Type) bool {
-	for _, x := range set {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }
 
 // SetU64 adds an unsigned value to a U64 or U32 metric.
@@ -106,7 +106,7 @@ func (b *Builder) SetDouble(id MetricID, inst uint32, v float64) {
 
 // SetString adds a value to a STRING metric.
 func (b *Builder) SetString(id MetricID, inst uint32, s string) {
-	if _, i, ok := b.check(id, TypeString); ok {
+	if _, i, ok := b.check(id, TypeString, TypeString); ok {
 		b.pairs = append(b.pairs, pair{i, StringValue(inst, s)})
 	}
 }
@@ -121,6 +121,9 @@ func (b *Builder) SetInDom(id InDomID, in *Instances) {
 		b.err = fmt.Errorf("indom %d does not belong to source %s", id, b.schema.sources[b.source])
 		return
 	}
+	if b.part.indoms == nil {
+		b.part.indoms = map[InDomID]*Instances{}
+	}
 	b.part.indoms[id] = in
 }
 
@@ -132,7 +135,12 @@ func (b *Builder) Part() (*Part, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
-	pos := make([]int, len(b.schema.descs)+1)
+	n := len(b.schema.descs) + 1
+	if cap(b.pos) < n {
+		b.pos = make([]int, n)
+	}
+	pos := b.pos[:n]
+	clear(pos)
 	for _, p := range b.pairs {
 		pos[p.idx+1]++
 	}

@@ -40,6 +40,7 @@ type Schema struct {
 	descs    []Desc // sorted by ID
 	srcOf    []int  // source index of each desc, parallel to descs
 	byID     map[MetricID]int
+	dense    []int32 // descs index + 1 by MetricID when ids are small (0: none)
 	byName   map[string]int
 	owner    map[MetricID]int
 	indoms   []InDomDesc
@@ -84,12 +85,41 @@ func NewSchema(sources ...Source) (*Schema, error) {
 		s.byName[d.Name] = i
 		s.srcOf = append(s.srcOf, s.owner[d.ID])
 	}
+	s.buildDense()
 	return s, nil
+}
+
+// maxDenseID bounds the lookup table: 128K entries (512 KB) at most.
+const maxDenseID = 1 << 17
+
+// buildDense makes a table lookup of metric ids when they are small, as
+// ours are (cluster << 10 | item): every published value and every fetched
+// PMID is looked up, and a slice index is several times cheaper than a map.
+func (s *Schema) buildDense() {
+	if len(s.descs) == 0 || s.descs[len(s.descs)-1].ID >= maxDenseID {
+		return
+	}
+	s.dense = make([]int32, s.descs[len(s.descs)-1].ID+1)
+	for i, d := range s.descs {
+		s.dense[d.ID] = int32(i + 1)
+	}
+}
+
+// index returns id's position in descs.
+func (s *Schema) index(id MetricID) (int, bool) {
+	if s.dense != nil {
+		if int(id) >= len(s.dense) || s.dense[id] == 0 {
+			return 0, false
+		}
+		return int(s.dense[id]) - 1, true
+	}
+	i, ok := s.byID[id]
+	return i, ok
 }
 
 // Desc returns the descriptor of id.
 func (s *Schema) Desc(id MetricID) (*Desc, bool) {
-	i, ok := s.byID[id]
+	i, ok := s.index(id)
 	if !ok {
 		return nil, false
 	}

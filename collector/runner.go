@@ -30,6 +30,9 @@ type entry struct {
 	lastOKms   atomic.Int64 // wall clock of the last good sample, ms since epoch
 	// panicStreak counts consecutive panics; only the entry's loop uses it.
 	panicStreak int
+	// builder is reused from sample to sample (only the entry's loop uses
+	// it), so its buffers are not allocated again each time.
+	builder *cache.Builder
 }
 
 // Runner runs every collector on its own ticker and publishes into a store.
@@ -218,7 +221,11 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 			err = fmt.Errorf("collector panicked: %v\n%s", p, debug.Stack())
 		}
 	}()
-	b := r.schema.NewBuilder(e.source, now)
+	if e.builder == nil {
+		e.builder = r.schema.NewBuilder(e.source, now)
+	}
+	b := e.builder
+	b.Reset(now)
 	if err := e.c.Sample(b, now); err != nil {
 		return err
 	}
