@@ -78,7 +78,8 @@ func utilDesc(item uint32, name string) cache.Desc {
 
 // cpuCollector reads /proc/stat: CPU time, all and per CPU, and kernel activity.
 type cpuCollector struct {
-	path  string       // <proc>/stat
+	path  string // <proc>/stat
+	file  *kernelFile
 	buf   []byte       // the file's text, reused
 	st    statSample   // parsed, reused
 	all   []cache.Desc // kernel.all.cpu.*, in cpuTimes order
@@ -93,7 +94,8 @@ func NewCPUCollector(p Env) (Collector, error) {
 	if _, err := procfs.NewFS(p.Proc); err != nil {
 		return nil, fmt.Errorf("cpu: %w", err) // the root must be a directory
 	}
-	c := &cpuCollector{path: filepath.Join(p.Proc, "stat"), buf: make([]byte, 0, 16*1024), rates: newRates()}
+	path := filepath.Join(p.Proc, "stat")
+	c := &cpuCollector{path: path, file: newKernelFile(p.Proc, path), buf: make([]byte, 0, 16*1024), rates: newRates()}
 	for _, t := range cpuTimes {
 		c.all = append(c.all, allCPUDesc(t.item, t.name))
 		c.per = append(c.per, perCPUDesc(t.item, t.name))
@@ -123,7 +125,7 @@ func (c *cpuCollector) Source() cache.Source {
 // Sample reads /proc/stat once.
 func (c *cpuCollector) Sample(b *cache.Builder, now time.Time) error {
 	var err error
-	if c.buf, err = readFileInto(c.path, c.buf); err != nil {
+	if c.buf, err = c.file.read(c.buf); err != nil {
 		return fmt.Errorf("reading stat: %w", err)
 	}
 	st := &c.st

@@ -48,7 +48,8 @@ type diskCollector struct {
 	rates  *rates
 	deltas diskDeltas // reused for every instance's iostat figures
 	path   string     // <proc>/diskstats
-	buf    []byte     // its text, reused
+	file   *kernelFile
+	buf    []byte // its text, reused
 	stats  []blockdevice.Diskstats
 }
 
@@ -66,6 +67,7 @@ func NewDiskCollector(env Env) (Collector, error) {
 		fs: fs, sys: diskSys{root: sysRoot, fs: fs}, filter: env.Filter,
 		meta: map[string]diskMeta{}, rates: newRates(),
 		path: filepath.Join(env.Proc, "diskstats"),
+		file: newKernelFile(env.Proc, filepath.Join(env.Proc, "diskstats")),
 	}
 	for t := range diskNTrees {
 		c.descs[t] = diskTreeDescs(t)
@@ -107,7 +109,7 @@ func (c *diskCollector) Source() cache.Source {
 // 14 base fields, is skipped by procfs and that device is not listed.
 func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	var err error
-	if c.buf, err = readFileInto(c.path, c.buf); err != nil {
+	if c.buf, err = c.file.read(c.buf); err != nil {
 		return fmt.Errorf("reading diskstats: %w", err)
 	}
 	if c.stats, err = parseDiskstats(c.buf, c.stats); err != nil {

@@ -43,6 +43,8 @@ type loadavg struct {
 // three averages, and two reads could disagree with each other.
 type loadCollector struct {
 	path  string
+	file  *kernelFile
+	buf   []byte
 	insts *cache.Instances // fixed, so built once
 }
 
@@ -52,7 +54,7 @@ func NewLoadCollector(p Env) (Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load: %w", err)
 	}
-	return &loadCollector{path: path, insts: newLoadInstances()}, nil
+	return &loadCollector{path: path, file: newKernelFile(p.Proc, path), insts: newLoadInstances()}, nil
 }
 
 func (c *loadCollector) Name() string { return "load" }
@@ -67,11 +69,11 @@ func (c *loadCollector) Source() cache.Source {
 
 // Sample reads /proc/loadavg once.
 func (c *loadCollector) Sample(b *cache.Builder, _ time.Time) error {
-	data, err := readFile(c.path)
-	if err != nil {
+	var err error
+	if c.buf, err = c.file.read(c.buf); err != nil {
 		return fmt.Errorf("reading loadavg: %w", err)
 	}
-	la, err := parseLoadavg(data)
+	la, err := parseLoadavg(c.buf)
 	if err != nil {
 		return fmt.Errorf("parsing %s: %w", c.path, err)
 	}

@@ -22,6 +22,8 @@ var (
 // uptimeCollector reads /proc/uptime, which procfs has no parser for.
 type uptimeCollector struct {
 	path string
+	file *kernelFile
+	buf  []byte
 }
 
 // NewUptimeCollector checks the /proc root below p.Proc.
@@ -30,7 +32,7 @@ func NewUptimeCollector(p Env) (Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("uptime: %w", err)
 	}
-	return &uptimeCollector{path: path}, nil
+	return &uptimeCollector{path: path, file: newKernelFile(p.Proc, path)}, nil
 }
 
 func (c *uptimeCollector) Name() string { return "uptime" }
@@ -41,11 +43,11 @@ func (c *uptimeCollector) Source() cache.Source {
 
 // Sample reads /proc/uptime once.
 func (c *uptimeCollector) Sample(b *cache.Builder, _ time.Time) error {
-	data, err := readFile(c.path)
-	if err != nil {
+	var err error
+	if c.buf, err = c.file.read(c.buf); err != nil {
 		return fmt.Errorf("reading uptime: %w", err)
 	}
-	up, idle, err := parseUptime(data)
+	up, idle, err := parseUptime(c.buf)
 	if err != nil {
 		return fmt.Errorf("parsing %s: %w", c.path, err)
 	}
