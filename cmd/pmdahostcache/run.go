@@ -153,9 +153,16 @@ var errNoConn = errors.New("no connection to pmcd")
 type pipeConn struct {
 	io.Reader
 	io.Writer
+	closer io.Closer // the input; os.Stdin when nil
 }
 
-func (pipeConn) Close() error { return os.Stdin.Close() }
+// Close closes the input: pmcd sees us go, and a waiting read returns.
+func (c pipeConn) Close() error {
+	if c.closer != nil {
+		return c.closer.Close()
+	}
+	return os.Stdin.Close()
+}
 
 // firstSampleWait bounds how long the first request waits for first samples.
 const firstSampleWait = time.Second
