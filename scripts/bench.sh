@@ -25,6 +25,7 @@ mkdir -p bin docs
 $GO build -o bin/pmdahostcache ./cmd/pmdahostcache
 $GO build -o bin/bench ./tools/bench
 gcc -O2 -Wall -o bin/fetchloop tools/fetchloop/fetchloop.c -lpcp
+gcc -O2 -Wall -o bin/echoagent tools/echoagent/echoagent.c
 scripts/install-pmda.sh bin/pmdahostcache >/dev/null
 sleep 3
 

@@ -32,6 +32,7 @@ func main() {
 	agent := flag.String("agent", "bin/pmdahostcache", "pmdahostcache binary")
 	linux := flag.String("linux", "/var/lib/pcp/pmdas/linux/pmdalinux", "pmdalinux binary")
 	loop := flag.String("fetchloop", "bin/fetchloop", "fetchloop binary")
+	cFloor := flag.String("echoagent", "bin/echoagent", "the C agent that answers nothing (tools/echoagent)")
 	n := flag.Int("n", 10000, "fetches per PDU-level round")
 	e2eN := flag.Int("e2e", 5000, "fetches per client through pmcd")
 	clients := flag.Int("clients", 8, "concurrent clients for the throughput run")
@@ -45,7 +46,7 @@ func main() {
 	var err error
 	switch mode {
 	case "targets":
-		report, err = run(*agent, *linux, *loop, *n, *e2eN, *clients, *idle)
+		report, err = run(*agent, *linux, *loop, *cFloor, *n, *e2eN, *clients, *idle)
 	case "scale":
 		report, err = runScale(*agent, *pmns)
 	case "stall":
@@ -71,7 +72,7 @@ func main() {
 	}
 }
 
-func run(agent, linux, loop string, n, e2eN, clients int, idle time.Duration) (string, error) {
+func run(agent, linux, loop, cFloor string, n, e2eN, clients int, idle time.Duration) (string, error) {
 	ours := prefixed("hostcache.", equivalentSet)
 	ourPMIDs, err := lookupPMIDs(ours)
 	if err != nil {
@@ -90,13 +91,14 @@ func run(agent, linux, loop string, n, e2eN, clients int, idle time.Duration) (s
 	if err != nil {
 		return "", err
 	}
-	// Four agents, measured in interleaved rounds so that a noisy neighbour
+	// Five agents, measured in interleaved rounds so that a noisy neighbour
 	// on a shared machine hits them alike; each row is its median round.
 	//  - pmdahostcache as installed;
 	//  - the same with sampling parked (an hour's interval after the first
 	//    samples): the fetch path alone, nothing to subtract;
-	//  - a Go agent that does nothing: the floor any Go agent pays on pmcd's
-	//    blocking pipes;
+	//  - a Go agent that does nothing, over the same transport as ours;
+	//  - a C agent that does nothing: what any agent pays for a round trip
+	//    on pmcd's pipes, the floor of every CPU-per-fetch figure;
 	//  - pmdalinux.
 	agents := []struct {
 		name, path string
@@ -106,7 +108,8 @@ func run(agent, linux, loop string, n, e2eN, clients int, idle time.Duration) (s
 	}{
 		{"pmdahostcache", agent, []string{"-d", "396", "-l", "LOG", "-U", "root"}, ourPMIDs, n},
 		{"pmdahostcache (sampling parked)", agent, []string{"-d", "396", "-l", "LOG", "-U", "root", "-c", quiet}, ourPMIDs, n},
-		{"Go agent doing nothing (floor)", self, []string{"echo-agent"}, ourPMIDs, n},
+		{"Go agent doing nothing", self, []string{"echo-agent"}, ourPMIDs, n},
+		{"C agent doing nothing (floor)", cFloor, nil, ourPMIDs, n},
 		{"pmdalinux", linux, []string{"-d", "60", "-l", "LOG"}, linuxPMIDs, n / 4},
 	}
 	// Each agent logs to a file of its own: libpcp's log opening renames and
@@ -134,7 +137,7 @@ func run(agent, linux, loop string, n, e2eN, clients int, idle time.Duration) (s
 			results[i] = append(results[i], r)
 		}
 	}
-	hc, hcQuiet, floor, lx := median(results[0]), median(results[1]), median(results[2]), median(results[3])
+	hc, hcQuiet, goFloor, cFloorRes, lx := median(results[0]), median(results[1]), median(results[2]), median(results[3]), median(results[4])
 	var e e2e
 	if e.floor, err = fetchloop(loop, 1, e2eN, []string{"sample.long.one"}); err != nil {
 		return "", err
@@ -151,13 +154,18 @@ func run(agent, linux, loop string, n, e2eN, clients int, idle time.Duration) (s
 	if e.linuxN, err = fetchloop(loop, clients, e2eN/4, equivalentSet); err != nil {
 		return "", err
 	}
-	return format(hc, hcQuiet, floor, lx, e), nil
+	return format(hc, hcQuiet, goFloor, cFloorRes, lx, e), nil
 }
 
-// median returns the round with the median CPU per fetch.
+// median returns the round with the median CPU per fetch, carrying the
+// median paced CPU per fetch of all rounds.
 func median(rs []pduResult) pduResult {
+	slices.SortFunc(rs, func(a, b pduResult) int { return cmp.Compare(a.pacedCPU, b.pacedCPU) })
+	paced := rs[len(rs)/2].pacedCPU
 	slices.SortFunc(rs, func(a, b pduResult) int { return cmp.Compare(a.cpuPerFetch, b.cpuPerFetch) })
-	return rs[len(rs)/2]
+	m := rs[len(rs)/2]
+	m.pacedCPU = paced
+	return m
 }
 
 // quietConfig writes a config whose collectors sample once, then hourly.

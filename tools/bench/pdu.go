@@ -22,6 +22,7 @@ type pduResult struct {
 	fetches        int
 	p50, p99, p999 time.Duration
 	cpuPerFetch    time.Duration // agent CPU per fetch, background subtracted
+	pacedCPU       time.Duration // the same with fetches pacedGap apart
 	bgPerSec       time.Duration // agent CPU per second while idle
 	rssKB          int
 }
@@ -112,10 +113,36 @@ func benchAgent(name, path string, args []string, pmids []uint32, n int, idle ti
 	runCPU, runWall := procCPU(a.Pid())-cpu0, time.Since(t0)
 	work := runCPU - time.Duration(float64(res.bgPerSec)*runWall.Seconds())
 	res.cpuPerFetch = max(work, 0) / time.Duration(n)
+	if res.pacedCPU, err = pacedFetches(a, fetch, res.bgPerSec); err != nil {
+		return res, err
+	}
 	res.rssKB = procRSS(a.Pid())
 	slices.Sort(lat)
 	res.p50, res.p99, res.p999 = lat[n/2], lat[n*99/100], lat[n*999/1000]
 	return res, nil
+}
+
+// Paced fetches: as pmcd forwards them from a few clients (pmlogger, pmie,
+// a pmval or two), with the agent idle in between. Each then pays for
+// waking a sleeping process, which back-to-back fetches hide.
+const (
+	pacedGap = 10 * time.Millisecond
+	pacedN   = 300
+)
+
+// pacedFetches returns the agent's CPU per fetch when fetches come
+// pacedGap apart, its background CPU (bg per second) subtracted.
+func pacedFetches(a *driver.Agent, fetch []byte, bg time.Duration) (time.Duration, error) {
+	cpu0, t0 := procCPU(a.Pid()), time.Now()
+	for i := 0; i < pacedN; i++ {
+		time.Sleep(pacedGap)
+		if _, err := request(a, fetch); err != nil {
+			return 0, err
+		}
+	}
+	cpu, wall := procCPU(a.Pid())-cpu0, time.Since(t0)
+	work := cpu - time.Duration(float64(bg)*wall.Seconds())
+	return max(work, 0) / pacedN, nil
 }
 
 func request(a *driver.Agent, fetch []byte) (time.Duration, error) {
