@@ -36,17 +36,27 @@ var pmdalinuxVirtualNames = regexp.MustCompile(`^(lo|bond[0-9]+|team[0-9]+|tun[0
 // sum of the growth of the interfaces present at both ends of the interval.
 // Rating the raw sum instead would show a spike when an interface appears
 // and a reset when one vanishes.
+//
+// Each member's values are kept with the interface (netAllMember), which
+// the collector keeps while it is listed, so a sample touches no map.
 type netAll struct {
-	filter Filter
-	custom bool // the filter has netAllFilterKey patterns: they decide
-	descs  [12]cache.Desc
-	prev   map[string][8]uint64
-	cur    map[string][8]uint64
-	sum    [8]uint64
+	filter  Filter
+	custom  bool // the filter has netAllFilterKey patterns: they decide
+	descs   [12]cache.Desc
+	members []*netAllMember // counted in this sample
+	sum     [8]uint64
+	seq     uint64 // this sample's number, from 1
+	prevSeq uint64 // the number of the last committed sample; 0 none
+}
+
+// netAllMember is one interface's part in network.all.
+type netAllMember struct {
+	cur, prev [8]uint64
+	prevSeq   uint64 // the sample prev is from: a member of it when it is netAll.prevSeq
 }
 
 func newNetAll(f Filter) *netAll {
-	a := &netAll{prev: map[string][8]uint64{}, cur: map[string][8]uint64{}}
+	a := &netAll{}
 	_, a.custom = f[netAllFilterKey]
 	a.filter = f
 	for i, n := range netAllNames {
@@ -66,6 +76,8 @@ func netAllDesc(item uint32, name string, column int) cache.Desc {
 // counts reports whether an interface belongs in network.all.*. By default
 // loopback and virtual interfaces do not: only traffic through hardware is
 // counted, once (a bridge or VLAN would count its ports' traffic again).
+// The answer depends only on the name and unchanging attributes: the
+// collector asks once per interface.
 func (a *netAll) counts(name string, f netIfFixed) bool {
 	if a.custom {
 		return a.filter.Keep(netAllFilterKey, name)
@@ -78,18 +90,18 @@ func (a *netAll) counts(name string, f netIfFixed) bool {
 
 // begin starts a sample.
 func (a *netAll) begin() {
-	clear(a.cur)
+	a.seq++
+	a.members = a.members[:0]
 	a.sum = [8]uint64{}
 }
 
-// add counts one interface's line in the sums.
-func (a *netAll) add(l *netDevLine) {
-	var v [8]uint64
+// add counts one interface's /proc/net/dev counters in the sums.
+func (a *netAll) add(m *netAllMember, v *[netDevColumns]uint64) {
 	for i, col := range netAllColumns {
-		v[i] = l.v[col]
-		a.sum[i] += v[i]
+		m.cur[i] = v[col]
+		a.sum[i] += v[col]
 	}
-	a.cur[l.name] = v
+	a.members = append(a.members, m)
 }
 
 // publish sets the sums and their rates. A member whose counter went
@@ -101,16 +113,15 @@ func (a *netAll) publish(b *cache.Builder, r *rates) {
 	for i := range ok {
 		ok[i] = haveRate
 	}
-	for name, v := range a.cur {
-		p, seen := a.prev[name]
-		if !seen {
+	for _, m := range a.members {
+		if a.prevSeq == 0 || m.prevSeq != a.prevSeq {
 			continue // new: its growth before now is unknown, not a burst
 		}
-		for i := range v {
-			if v[i] < p[i] {
+		for i, v := range m.cur {
+			if v < m.prev[i] {
 				ok[i] = false
 			} else {
-				delta[i] += v[i] - p[i]
+				delta[i] += v - m.prev[i]
 			}
 		}
 	}
@@ -135,5 +146,8 @@ func (a *netAll) set(b *cache.Builder, r *rates, d *cache.Desc, v uint64, delta,
 
 // commit makes this sample's members the previous ones.
 func (a *netAll) commit() {
-	a.prev, a.cur = a.cur, a.prev
+	for _, m := range a.members {
+		m.prev, m.prevSeq = m.cur, a.seq
+	}
+	a.prevSeq = a.seq
 }

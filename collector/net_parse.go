@@ -1,71 +1,95 @@
 package collector
 
-import (
-	"strconv"
-	"strings"
-)
+import "bytes"
 
 // netDevColumns is the number of counters on a /proc/net/dev line: eight
 // receive columns, then eight transmit columns.
 const netDevColumns = 16
 
-// netDevLine is one interface's line of /proc/net/dev.
+// netDevLine is one interface's line of /proc/net/dev. name points into the
+// text it was parsed from: it is valid until that buffer is read again.
 type netDevLine struct {
-	name string
+	name []byte
 	v    [netDevColumns]uint64
 }
 
-// parseNetDev parses /proc/net/dev. procfs has a parser, but it indexes the
-// sixteen columns without counting them (a truncated line panics) and one
-// bad line fails the whole file; here a bad line is skipped and counted in
-// bad, and every other interface is still returned, in file order.
+// parseNetDev parses /proc/net/dev into lines (its storage reused), in file
+// order. procfs has a parser, but it indexes the sixteen columns without
+// counting them (a truncated line panics), one bad line fails the whole
+// file, and it allocates every line's fields each second; here a bad line
+// is skipped and counted in bad, every other interface is still returned,
+// and nothing is allocated once lines has grown to the interface count.
 //
 // The interface name ends at the first colon: the kernel forbids colons in
 // names, and a large first counter may follow the colon with no space
 // ("eth0:123456789 ..."). Lines without a colon are the two heading lines.
-func parseNetDev(data []byte) (lines []netDevLine, bad int) {
-	seen := map[string]bool{}
-	for _, raw := range strings.Split(string(data), "\n") {
-		name, rest, ok := strings.Cut(raw, ":")
-		if !ok {
+//
+// A name listed twice (only a damaged file does that) is returned twice:
+// the caller, which knows its interfaces, keeps the first.
+func parseNetDev(data []byte, lines []netDevLine) (_ []netDevLine, bad int) {
+	lines = lines[:0]
+	for len(data) > 0 {
+		var raw []byte
+		raw, data = nextLine(data)
+		colon := bytes.IndexByte(raw, ':')
+		if colon < 0 {
 			continue
 		}
-		name = strings.TrimSpace(name)
-		l, ok := parseNetDevCounters(name, rest)
-		if !ok || seen[name] {
+		name := bytes.TrimSpace(raw[:colon])
+		lines = append(lines, netDevLine{name: name})
+		if !validNetDevName(name) || !parseNetDevCounters(raw[colon+1:], &lines[len(lines)-1].v) {
+			lines = lines[:len(lines)-1]
 			bad++
-			continue
 		}
-		seen[name] = true
-		lines = append(lines, l)
 	}
 	return lines, bad
 }
 
-// parseNetDevCounters reads the sixteen counters after an interface's colon.
-func parseNetDevCounters(name, rest string) (netDevLine, bool) {
-	l := netDevLine{name: name}
-	if !validNetDevName(name) {
-		return l, false
-	}
-	fields := strings.Fields(rest)
-	if len(fields) != netDevColumns {
-		return l, false
-	}
-	for i, f := range fields {
-		v, err := strconv.ParseUint(f, 10, 64)
-		if err != nil {
-			return l, false
+// parseNetDevCounters reads the sixteen counters after an interface's
+// colon: exactly sixteen decimal fields, or false.
+func parseNetDevCounters(rest []byte, v *[netDevColumns]uint64) bool {
+	for i := range v {
+		var f []byte
+		if f, rest = nextWord(rest); f == nil {
+			return false
 		}
-		l.v[i] = v
+		n, ok := parseUint(f)
+		if !ok {
+			return false
+		}
+		v[i] = n
 	}
-	return l, true
+	extra, _ := nextWord(rest)
+	return extra == nil
 }
 
 // validNetDevName rejects what the kernel never names an interface. The
 // name becomes a path below /sys/class/net, so "..", "." and "/" must never
 // get through even from a damaged file.
-func validNetDevName(name string) bool {
-	return name != "" && name != "." && name != ".." &&
-		!strings.ContainsAny(name, "/ \t")
+func validNetDevName(name []byte) bool {
+	return len(name) > 0 && string(name) != "." && string(name) != ".." &&
+		bytes.IndexAny(name, "/ \t") < 0
+}
+
+// nextWord returns the next field of b separated by ASCII white space (as
+// strings.Fields splits ASCII text), and the rest; nil when none is left.
+// nextField splits on blanks and tabs only: a stray carriage return or
+// vertical tab there would stick to a number.
+func nextWord(b []byte) (word, rest []byte) {
+	i := 0
+	for i < len(b) && asciiSpace(b[i]) {
+		i++
+	}
+	j := i
+	for j < len(b) && !asciiSpace(b[j]) {
+		j++
+	}
+	if i == j {
+		return nil, nil
+	}
+	return b[i:j], b[j:]
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }

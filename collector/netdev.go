@@ -1,11 +1,11 @@
 package collector
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -57,7 +57,9 @@ var (
 // netCollector reads /proc/net/dev and /sys/class/net: per-interface
 // counters and attributes, and the network.all aggregate.
 type netCollector struct {
-	devPath  string
+	dev      *kernelFile // /proc/net/dev
+	buf      []byte      // its text, reused
+	lines    []netDevLine
 	sys      netSysfs
 	filter   Filter
 	ids      *cache.IDMap
@@ -65,17 +67,39 @@ type netCollector struct {
 	totals   []cache.Desc              // in netDevTotals order
 	rates    *rates
 	all      *netAll
-	// fixed caches each present interface's unchanging attributes.
-	fixed map[string]netIfFixed
-	// states caches the changeable sysfs attributes (speed, mtu, up,
-	// running...), re-read every stateRefresh samples: they change rarely,
-	// and reading five files per interface every second dominated the
-	// collector's cost.
-	states  map[string]netIfState
+	// ifs holds each listed interface, found by its name's bytes without
+	// allocating; an interface is forgotten when it leaves /proc/net/dev,
+	// so one re-created under the same name is read afresh.
+	ifs map[string]*netIf
+	seq uint64 // this sample's number: netIf.seen of the listed interfaces
+	// listed counts the interfaces of this sample, to tell without a
+	// look at every one whether some vanished.
+	listed int
+	// The changeable sysfs attributes (speed, mtu, up, running...) are
+	// re-read every stateRefresh samples: they change rarely, and reading
+	// five files per interface every second dominated the collector's
+	// cost. epoch counts the refreshes; netIf.stateEpoch says which one
+	// an interface's attributes are from.
 	samples uint64
+	epoch   uint64
 	// insts caches the instance table while membership and labels hold.
 	insts *cache.Instances
 	list  []cache.Instance // scratch for the next table
+}
+
+// netIf is what the collector knows about one listed interface. All of it
+// but state is fixed while the interface exists.
+type netIf struct {
+	name       string
+	dir        []byte // its sysfs directory, NUL-terminated (see netSysfs)
+	seen       uint64 // the sample that last listed it
+	keep       bool   // the "interface" filter keeps it: published
+	id         uint32 // its instance id, when kept
+	counted    bool   // counted in network.all
+	fixed      netIfFixed
+	state      netIfState
+	stateEpoch uint64 // the refresh state was read in; 0 never
+	all        netAllMember
 }
 
 // NewNetworkCollector reads below env.Proc and env.Sys ("" skips /sys).
@@ -84,14 +108,14 @@ func NewNetworkCollector(env Env) (Collector, error) {
 		return nil, fmt.Errorf("network: %w", err)
 	}
 	c := &netCollector{
-		devPath: filepath.Join(env.Proc, "net", "dev"),
-		sys:     netSysfs{root: env.Sys},
-		filter:  env.Filter,
-		ids:     env.IDMap(indomInterface),
-		rates:   newRates(),
-		all:     newNetAll(env.Filter),
-		fixed:   map[string]netIfFixed{},
-		states:  map[string]netIfState{},
+		dev:    newKernelFile(env.Proc, filepath.Join(env.Proc, "net", "dev")),
+		buf:    make([]byte, 0, 4096),
+		sys:    netSysfs{root: env.Sys},
+		filter: env.Filter,
+		ids:    env.IDMap(indomInterface),
+		rates:  newRates(),
+		all:    newNetAll(env.Filter),
+		ifs:    map[string]*netIf{},
 	}
 	for col, name := range netDevNames {
 		c.counters[col] = netIfDesc(uint32(col), name, cache.TypeU64, cache.SemCounter, netDevUnits(col))
@@ -133,25 +157,28 @@ func (c *netCollector) Source() cache.Source {
 
 // Sample reads /proc/net/dev once, and sysfs for each interface listed.
 func (c *netCollector) Sample(b *cache.Builder, now time.Time) error {
-	data, err := readFile(c.devPath)
-	if err != nil {
+	var err error
+	if c.buf, err = c.dev.read(c.buf); err != nil {
 		return fmt.Errorf("reading net/dev: %w", err)
 	}
-	lines, bad := parseNetDev(data)
-	if len(lines) == 0 && bad > 0 {
+	var bad int
+	c.lines, bad = parseNetDev(c.buf, c.lines)
+	if len(c.lines) == 0 && bad > 0 {
 		return fmt.Errorf("net/dev: none of %d interface lines parsed", bad)
 	}
 	c.rates.begin(now)
 	c.all.begin()
-	c.forgetVanished(lines)
+	c.seq++
+	c.listed = 0
 	if c.samples%stateRefresh == 0 {
-		clear(c.states)
+		c.epoch++
 	}
 	c.samples++
 	c.list = c.list[:0]
-	for i := range lines {
-		c.sampleInterface(b, &lines[i])
+	for i := range c.lines {
+		c.sampleInterface(b, &c.lines[i])
 	}
+	c.forgetVanished()
 	c.publishInstances(b)
 	b.SetU64(netNInterface.ID, cache.InstNone, uint64(len(c.list)))
 	c.all.publish(b, c.rates)
@@ -160,40 +187,61 @@ func (c *netCollector) Sample(b *cache.Builder, now time.Time) error {
 	return nil
 }
 
-// forgetVanished drops the cached attributes of interfaces no longer
-// listed, so one re-created under the same name is read afresh.
-func (c *netCollector) forgetVanished(lines []netDevLine) {
-	if len(c.fixed) == 0 {
+// forgetVanished drops the interfaces this sample did not list.
+func (c *netCollector) forgetVanished() {
+	if c.listed == len(c.ifs) {
 		return
 	}
-	present := make(map[string]bool, len(lines))
-	for i := range lines {
-		present[lines[i].name] = true
-	}
-	for name := range c.fixed {
-		if !present[name] {
-			delete(c.fixed, name)
-			delete(c.states, name)
+	for name, n := range c.ifs {
+		if n.seen != c.seq {
+			delete(c.ifs, name)
 		}
 	}
+}
+
+// lookup returns the interface named in a line, met for the first time
+// when new; nil when it was listed already in this sample (a damaged file:
+// the first line counts).
+func (c *netCollector) lookup(name []byte) *netIf {
+	n, ok := c.ifs[string(name)] // no allocation for the lookup
+	if !ok {
+		n = c.newInterface(string(name))
+		c.ifs[n.name] = n
+	} else if n.seen == c.seq {
+		return nil
+	}
+	n.seen = c.seq
+	c.listed++
+	return n
+}
+
+// newInterface reads what cannot change about an interface, and decides
+// once whether it is published and counted in network.all.
+func (c *netCollector) newInterface(name string) *netIf {
+	n := &netIf{name: name, dir: c.sys.dir(name), fixed: c.sys.fixed(name)}
+	n.counted = c.all.counts(name, n.fixed)
+	n.keep = c.filter.Keep("interface", name)
+	if n.keep {
+		n.id = c.ids.ID(name)
+	}
+	return n
 }
 
 // sampleInterface counts one interface in network.all when it belongs
 // there, and publishes it unless the administrator filtered it out.
 func (c *netCollector) sampleInterface(b *cache.Builder, l *netDevLine) {
-	f, ok := c.fixed[l.name]
-	if !ok {
-		f = c.sys.fixed(l.name)
-		c.fixed[l.name] = f
-	}
-	if c.all.counts(l.name, f) {
-		c.all.add(l)
-	}
-	if !c.filter.Keep("interface", l.name) {
+	n := c.lookup(l.name)
+	if n == nil {
 		return
 	}
-	id := c.ids.ID(l.name)
-	c.list = append(c.list, cache.Instance{ID: id, Name: l.name, Labels: f.labels})
+	if n.counted {
+		c.all.add(&n.all, &l.v)
+	}
+	if !n.keep {
+		return
+	}
+	id := n.id
+	c.list = append(c.list, cache.Instance{ID: id, Name: n.name, Labels: n.fixed.labels})
 	for col := range c.counters {
 		c.rates.counter(b, &c.counters[col], id, l.v[col])
 	}
@@ -204,19 +252,17 @@ func (c *netCollector) sampleInterface(b *cache.Builder, l *netDevLine) {
 		}
 		c.rates.counter(b, &c.totals[i], id, sum)
 	}
-	st, ok := c.states[l.name]
-	if !ok {
-		st = c.sys.state(l.name)
-		c.states[l.name] = st
+	if n.stateEpoch != c.epoch {
+		n.state, n.stateEpoch = c.sys.state(n.dir), c.epoch
 	}
-	c.publishAttributes(b, id, f, st)
+	c.publishAttributes(b, id, &n.fixed, &n.state)
 }
 
 // stateRefresh is how many samples the changeable attributes are kept.
 const stateRefresh = 10
 
 // publishAttributes sets the sysfs attributes known for one interface.
-func (c *netCollector) publishAttributes(b *cache.Builder, id uint32, f netIfFixed, st netIfState) {
+func (c *netCollector) publishAttributes(b *cache.Builder, id uint32, f *netIfFixed, st *netIfState) {
 	if f.inSys {
 		b.SetU64(netIfVirtual.ID, id, netBool(f.virtual))
 		b.SetU64(netIfWireless.ID, id, netBool(f.wireless))
@@ -253,7 +299,7 @@ func netBool(b bool) uint64 {
 // publishInstances publishes the interface domain in instance id order,
 // building a new table only when an interface or its labels changed.
 func (c *netCollector) publishInstances(b *cache.Builder) {
-	sort.Slice(c.list, func(i, j int) bool { return c.list[i].ID < c.list[j].ID })
+	slices.SortFunc(c.list, func(a, b cache.Instance) int { return cmp.Compare(a.ID, b.ID) })
 	if c.insts == nil || !slices.EqualFunc(c.insts.All(), c.list, netSameInstance) {
 		c.insts = cache.NewInstances(slices.Clone(c.list))
 	}

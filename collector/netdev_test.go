@@ -504,31 +504,3 @@ func TestNetworkFailedSampleKeepsInterval(t *testing.T) {
 	h.wantIfaceRate("in.bytes", "eth0", 1000000) // 2000000 over the 2 s since t0
 	h.wantFloat("rate.network.all.in.bytes", cache.InstNone, 1200000)
 }
-
-func TestParseNetDev(t *testing.T) {
-	data := "Inter-|   Receive    |  Transmit\n" +
-		" face |bytes    packets|bytes    packets\n" +
-		"    lo:    8521     109    0    0    0     0          0         0     8521     109    0    0    0     0       0          0\n" +
-		"eth0:123456789012 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n" +
-		"  a.b-c@d_e: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 18446744073709551615\n" +
-		"  short: 1 2 3\n" +
-		"  neg: -1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n" +
-		"  huge: 18446744073709551616 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n" +
-		"  a/b: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n" +
-		"\n"
-	lines, bad := parseNetDev([]byte(data))
-	if bad != 4 {
-		t.Errorf("bad = %d, want 4 (short, neg, huge, a/b)", bad)
-	}
-	want := []netDevLine{
-		{name: "lo", v: [16]uint64{8521, 109, 0, 0, 0, 0, 0, 0, 8521, 109}},
-		{name: "eth0", v: [16]uint64{123456789012, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}},
-		{name: "a.b-c@d_e", v: [16]uint64{15: 18446744073709551615}},
-	}
-	if !reflect.DeepEqual(lines, want) {
-		t.Errorf("parsed %+v\nwant %+v", lines, want)
-	}
-	if lines, bad := parseNetDev(nil); len(lines) != 0 || bad != 0 {
-		t.Errorf("empty file: %v, %d", lines, bad)
-	}
-}
