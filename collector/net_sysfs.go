@@ -88,12 +88,12 @@ func (s *netSysfs) line(name, attr string) ([]byte, bool) {
 	if s.buf, err = readFileInto(s.path(name, attr), s.buf); err != nil {
 		return nil, false
 	}
-	return firstLine(s.buf)
+	return attrLine(s.buf)
 }
 
 // lineAt is line for attr (NUL-terminated) of the directory open as dirfd.
 func (s *netSysfs) lineAt(dirfd int, attr []byte) ([]byte, bool) {
-	fd, ok := openAt(dirfd, attr, syscall.O_RDONLY)
+	fd, ok := openAtRaw(dirfd, attr, syscall.O_RDONLY)
 	if !ok {
 		return nil, false
 	}
@@ -103,21 +103,21 @@ func (s *netSysfs) lineAt(dirfd int, attr []byte) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return firstLine(s.buf)
+	return attrLine(s.buf)
 }
 
-// firstLine is an attribute's first line without surrounding white space;
+// attrLine is an attribute's first line without surrounding white space;
 // false when that is empty.
-func firstLine(data []byte) ([]byte, bool) {
+func attrLine(data []byte) ([]byte, bool) {
 	text, _ := nextLine(data)
 	text = bytes.TrimSpace(text)
 	return text, len(text) > 0
 }
 
-// openAt opens path (NUL-terminated) relative to dirfd (or absolute) with
+// openAtRaw opens path (NUL-terminated) relative to dirfd (or absolute) with
 // the raw system call: syscall.Openat would copy the path into a new
 // NUL-terminated string on every call.
-func openAt(dirfd int, path []byte, flags int) (int, bool) {
+func openAtRaw(dirfd int, path []byte, flags int) (int, bool) {
 	for {
 		fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd),
 			uintptr(unsafe.Pointer(&path[0])), uintptr(flags|syscall.O_CLOEXEC), 0, 0, 0)
@@ -128,7 +128,7 @@ func openAt(dirfd int, path []byte, flags int) (int, bool) {
 	}
 }
 
-func exists(p string) bool {
+func (s *netSysfs) exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
 }
@@ -136,14 +136,14 @@ func exists(p string) bool {
 // fixed reads the unchanging attributes of an interface.
 func (s *netSysfs) fixed(name string) netIfFixed {
 	var f netIfFixed
-	if s.root == "" || !exists(s.path(name)) {
+	if s.root == "" || !s.exists(s.path(name)) {
 		return f
 	}
 	f.inSys = true
 	// pmdalinux's test for network.interface.virtual: the kernel files every
 	// software interface (lo, bridges, veth, tun, bonds, vlans) here.
-	f.virtual = exists(filepath.Join(s.root, "devices", "virtual", "net", name))
-	f.wireless = exists(s.path(name, "wireless"))
+	f.virtual = s.exists(filepath.Join(s.root, "devices", "virtual", "net", name))
+	f.wireless = s.exists(s.path(name, "wireless"))
 	if t, ok := s.line(name, "type"); ok {
 		if v, ok := parseUint(t); ok && v <= 0xffffffff {
 			f.typ, f.hasType = uint32(v), true
@@ -165,7 +165,7 @@ func (s *netSysfs) state(dir []byte) netIfState {
 	if s.root == "" {
 		return st
 	}
-	dirfd, ok := openAt(unix.AT_FDCWD, dir, unix.O_PATH|unix.O_DIRECTORY)
+	dirfd, ok := openAtRaw(unix.AT_FDCWD, dir, unix.O_PATH|unix.O_DIRECTORY)
 	if !ok {
 		return st // not in this /sys: no attribute can be read
 	}

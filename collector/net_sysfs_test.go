@@ -32,12 +32,12 @@ func TestNetAttributeParsers(t *testing.T) {
 	}
 }
 
-func TestFirstLine(t *testing.T) {
+func TestAttrLine(t *testing.T) {
 	for text, want := range map[string]string{
 		"1500\n": "1500", "  up \n": "up", "full\nhalf\n": "full", "x": "x",
 		"\n": "", "": "", " \t\r\n": "", "\nup\n": "",
 	} {
-		got, ok := firstLine([]byte(text))
+		got, ok := attrLine([]byte(text))
 		if string(got) != want || ok != (want != "") {
 			t.Errorf("%q: %q %v, want %q", text, got, ok, want)
 		}
