@@ -13,8 +13,26 @@ type Part struct {
 	// values are withheld: a stalled source shows no values rather than
 	// old ones, and they come back with its next sample.
 	StaleAfter time.Duration
-	values     map[MetricID][]Value
-	indoms     map[InDomID]*Instances
+	// The values of schema index lo+i are all[ends[i-1]:ends[i]] (from 0
+	// for i = 0): one array and one index for the whole part, looked up
+	// without hashing.
+	lo     int
+	ends   []int32
+	all    []Value
+	indoms map[InDomID]*Instances
+}
+
+// valuesAt returns the values of the metric at schema index i.
+func (p *Part) valuesAt(i int) []Value {
+	j := i - p.lo
+	if j < 0 || j >= len(p.ends) {
+		return nil
+	}
+	start := int32(0)
+	if j > 0 {
+		start = p.ends[j-1]
+	}
+	return p.all[start:p.ends[j]:p.ends[j]]
 }
 
 // Builder fills a Part for one source, checking each metric against the
@@ -135,36 +153,30 @@ func (b *Builder) Part() (*Part, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
-	n := len(b.schema.descs) + 1
-	if cap(b.pos) < n {
-		b.pos = make([]int, n)
+	sp := b.schema.span[b.source]
+	n := max(sp.hi-sp.lo+1, 0)
+	if cap(b.pos) < n+1 {
+		b.pos = make([]int, n+1)
 	}
-	pos := b.pos[:n]
+	pos := b.pos[:n+1]
 	clear(pos)
 	for _, p := range b.pairs {
-		pos[p.idx+1]++
+		pos[p.idx-sp.lo+1]++
 	}
-	metrics := 0
-	for i := 1; i < len(pos); i++ {
-		if pos[i] > 0 {
-			metrics++
-		}
-		pos[i] += pos[i-1]
+	for i := 1; i <= n; i++ {
+		pos[i] += pos[i-1] // pos[i]: where local metric i's values start
 	}
 	all := make([]Value, len(b.pairs))
-	values := make(map[MetricID][]Value, metrics)
 	for _, p := range b.pairs {
-		all[pos[p.idx]] = p.v
-		pos[p.idx]++
+		j := p.idx - sp.lo
+		all[pos[j]] = p.v
+		pos[j]++
 	}
-	// pos[i] is now the end of metric i's run, and its start is pos[i-1].
-	start := 0
-	for i, end := range pos[:len(pos)-1] {
-		if end > start {
-			values[b.schema.descs[i].ID] = all[start:end:end]
-		}
-		start = end
+	// pos[i] is now where metric i's values end (and metric i+1's start).
+	ends := make([]int32, n)
+	for i := range ends {
+		ends[i] = int32(pos[i])
 	}
-	b.part.values = values
+	b.part.lo, b.part.ends, b.part.all = sp.lo, ends, all
 	return b.part, nil
 }

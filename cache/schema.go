@@ -39,6 +39,7 @@ type Schema struct {
 	sources  []string
 	descs    []Desc // sorted by ID
 	srcOf    []int  // source index of each desc, parallel to descs
+	span     []span // per source: the range of descs indexes it owns
 	byID     map[MetricID]int
 	dense    []int32 // descs index + 1 by MetricID when ids are small (0: none)
 	byName   map[string]int
@@ -86,8 +87,22 @@ func NewSchema(sources ...Source) (*Schema, error) {
 		s.srcOf = append(s.srcOf, s.owner[d.ID])
 	}
 	s.buildDense()
+	s.span = make([]span, len(sources))
+	for i := range s.span {
+		s.span[i] = span{lo: 0, hi: -1}
+	}
+	for i, src := range s.srcOf {
+		sp := &s.span[src]
+		if sp.hi < sp.lo {
+			sp.lo = i
+		}
+		sp.hi = i
+	}
 	return s, nil
 }
+
+// span is a range of schema indexes, hi included; empty when hi < lo.
+type span struct{ lo, hi int }
 
 // maxDenseID bounds the lookup table: 128K entries (512 KB) at most.
 const maxDenseID = 1 << 17

@@ -29,21 +29,29 @@ func (s *Snapshot) AppendValues(dst []Value, d *Desc, now time.Time) []Value {
 	if d.Compute != nil {
 		return d.Compute(s, now, dst)
 	}
-	p := s.parts[s.Schema.owner[d.ID]]
+	i, ok := s.Schema.index(d.ID)
+	if !ok {
+		return dst
+	}
+	p := s.parts[s.Schema.srcOf[i]]
 	if p == nil || p.Stale(now) {
 		return dst
 	}
-	return append(dst, p.values[d.ID]...)
+	return append(dst, p.valuesAt(i)...)
 }
 
 // Values returns the published values of a metric without copying them.
 // Callers must not modify the result. Computed metrics return nil.
 func (s *Snapshot) Values(d *Desc) []Value {
-	p := s.parts[s.Schema.owner[d.ID]]
-	if p == nil || d.Compute != nil {
+	i, ok := s.Schema.index(d.ID)
+	if !ok || d.Compute != nil {
 		return nil
 	}
-	return p.values[d.ID]
+	p := s.parts[s.Schema.srcOf[i]]
+	if p == nil {
+		return nil
+	}
+	return p.valuesAt(i)
 }
 
 // Stale reports whether the part is past its staleness limit at now.
