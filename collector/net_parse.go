@@ -53,7 +53,7 @@ func parseNetDevCounters(rest []byte, v *[netDevColumns]uint64) bool {
 		if f, rest = nextWord(rest); f == nil {
 			return false
 		}
-		n, ok := parseUint(f)
+		n, ok := parseDecimal(f)
 		if !ok {
 			return false
 		}
@@ -61,6 +61,15 @@ func parseNetDevCounters(rest []byte, v *[netDevColumns]uint64) bool {
 	}
 	extra, _ := nextWord(rest)
 	return extra == nil
+}
+
+// parseDecimal is parseUint, also for a number written with more leading
+// zeros than parseUint's twenty digits allow, as strconv.ParseUint does.
+func parseDecimal(b []byte) (uint64, bool) {
+	for len(b) > 1 && b[0] == '0' {
+		b = b[1:]
+	}
+	return parseUint(b)
 }
 
 // validNetDevName rejects what the kernel never names an interface. The
@@ -90,6 +99,8 @@ func nextWord(b []byte) (word, rest []byte) {
 	return b[i:j], b[j:]
 }
 
-func asciiSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-}
+func asciiSpace(c byte) bool { return asciiSpaces[c] }
+
+// asciiSpaces holds the bytes strings.Fields splits ASCII text on: one
+// load per byte instead of six comparisons.
+var asciiSpaces = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}

@@ -145,7 +145,7 @@ func (s *netSysfs) fixed(name string) netIfFixed {
 	f.virtual = s.exists(filepath.Join(s.root, "devices", "virtual", "net", name))
 	f.wireless = s.exists(s.path(name, "wireless"))
 	if t, ok := s.line(name, "type"); ok {
-		if v, ok := parseUint(t); ok && v <= 0xffffffff {
+		if v, ok := parseDecimal(t); ok && v <= 0xffffffff {
 			f.typ, f.hasType = uint32(v), true
 		}
 	}
@@ -171,7 +171,7 @@ func (s *netSysfs) state(dir []byte) netIfState {
 	}
 	defer syscall.Close(dirfd)
 	if t, ok := s.lineAt(dirfd, netAttrMTU); ok {
-		v, ok := parseUint(t)
+		v, ok := parseDecimal(t)
 		// pmdalinux publishes no MTU of 0.
 		st.mtu, st.hasMTU = uint32(v), ok && v > 0 && v <= 0xffffffff
 	}
@@ -199,7 +199,7 @@ func parseSpeed(t []byte) (uint64, bool) {
 	if len(t) > 0 && t[0] == '+' {
 		t = t[1:]
 	}
-	v, ok := parseUint(t)
+	v, ok := parseDecimal(t)
 	return v, ok && v > 0 && v <= 1<<63-1
 }
 
