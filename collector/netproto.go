@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -15,7 +16,8 @@ type snmpKey struct{ proto, field string }
 // netProtoCollector reads the TCP and UDP counters of /proc/net/snmp and
 // /proc/net/netstat.
 type netProtoCollector struct {
-	files []string     // net/snmp, net/netstat
+	files []*snmpFile  // net/snmp, net/netstat
+	buf   []byte       // the file being parsed, reused
 	descs []cache.Desc // in snmpFields order
 	// index finds the snmpFields (usually one) that read a field.
 	index map[snmpKey][]int
@@ -24,16 +26,38 @@ type netProtoCollector struct {
 	found int    // fields set in the current sample
 }
 
+// snmpFile is one of the files, kept open (see kernelFile), with the
+// meaning of each column of its headings as last seen.
+type snmpFile struct {
+	path  string
+	f     *kernelFile
+	heads []snmpHeading // by the heading's place among the file's pairs
+}
+
+// snmpHeading is one "Proto: names" line and the snmpFields each of its
+// columns feeds. The kernel prints the same headings every time, so the
+// field names are looked up only when a heading changes (a new kernel
+// module, or IcmpMsg's list of message types growing), not for every
+// value of every sample.
+type snmpHeading struct {
+	proto, names []byte // the text it was built from
+	cols         [][]int
+}
+
 // NewNetProtoCollector reads below env.Proc.
 func NewNetProtoCollector(env Env) (Collector, error) {
 	if err := netCheckRoot(env.Proc); err != nil {
 		return nil, fmt.Errorf("netproto: %w", err)
 	}
 	c := &netProtoCollector{
-		files: []string{filepath.Join(env.Proc, "net", "snmp"), filepath.Join(env.Proc, "net", "netstat")},
+		buf:   make([]byte, 0, 8192),
 		index: map[snmpKey][]int{},
 		rates: newRates(),
 		seen:  make([]bool, len(snmpFields)),
+	}
+	for _, name := range []string{"snmp", "netstat"} {
+		path := filepath.Join(env.Proc, "net", name)
+		c.files = append(c.files, &snmpFile{path: path, f: newKernelFile(env.Proc, path)})
 	}
 	for i, f := range snmpFields {
 		c.descs = append(c.descs, metric(clusterSNMP, f.item, "network."+f.name, cache.TypeU64, f.sem, f.units, cache.InDomNone))
@@ -59,19 +83,24 @@ func (c *netProtoCollector) Sample(b *cache.Builder, now time.Time) error {
 	c.rates.begin(now)
 	c.found = 0
 	clear(c.seen)
-	publish := func(proto, field string, v uint64) {
-		for _, i := range c.index[snmpKey{proto, field}] {
-			c.set(b, i, v)
-		}
-	}
-	for _, path := range c.files {
-		data, err := readFile(path)
-		if err != nil {
+	for _, f := range c.files {
+		var err error
+		if c.buf, err = f.f.read(c.buf); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if bad := parseSNMP(data, publish); bad > 0 {
-			errs = append(errs, fmt.Errorf("%s: %d malformed lines or values skipped", path, bad))
+		pair := 0
+		bad := parseSNMP(c.buf, func(proto, names, values []byte) int {
+			h := f.heading(pair, proto, names, c.index)
+			pair++
+			return snmpValues(len(h.cols), values, func(col int, v uint64) {
+				for _, i := range h.cols[col] {
+					c.set(b, i, v)
+				}
+			})
+		})
+		if bad > 0 {
+			errs = append(errs, fmt.Errorf("%s: %d malformed lines or values skipped", f.path, bad))
 		}
 	}
 	if c.found == 0 {
@@ -79,6 +108,30 @@ func (c *netProtoCollector) Sample(b *cache.Builder, now time.Time) error {
 	}
 	c.rates.commit()
 	return nil
+}
+
+// heading returns the column meanings of the file's i-th heading, built
+// again only when its text is not the one they were built from.
+func (f *snmpFile) heading(i int, proto, names []byte, index map[snmpKey][]int) *snmpHeading {
+	if i == len(f.heads) {
+		f.heads = append(f.heads, snmpHeading{})
+	}
+	h := &f.heads[i]
+	if bytes.Equal(h.proto, proto) && bytes.Equal(h.names, names) && h.cols != nil {
+		return h
+	}
+	h.proto = append(h.proto[:0], proto...)
+	h.names = append(h.names[:0], names...)
+	h.cols = make([][]int, 0, snmpFieldCount(names))
+	p := string(proto)
+	for rest := names; ; {
+		var name []byte
+		if name, rest = nextWord(rest); name == nil {
+			break
+		}
+		h.cols = append(h.cols, index[snmpKey{p, string(name)}])
+	}
+	return h
 }
 
 // set publishes the value of snmpFields[i]; a field repeated in a damaged

@@ -188,12 +188,59 @@ func TestParseSNMP(t *testing.T) {
 			"garbage\n\n   \nTcp: A\nTcp: 1",
 			[]kv{{"Tcp", "A", 1}}, 1},
 		{"empty", "", nil, 0},
+		{"signs, and the limits of 64 bits",
+			"Tcp: A B C D E F G H I\nTcp: +5 -0 -9223372036854775808 -9223372036854775809 +9223372036854775807 +9223372036854775808 18446744073709551615 18446744073709551616 -\n",
+			[]kv{{"Tcp", "A", 5}, {"Tcp", "B", 0}, {"Tcp", "C", 1 << 63}, {"Tcp", "E", 1<<63 - 1}, {"Tcp", "G", 18446744073709551615}}, 4},
+		{"a heading whose first name is a number is values", "Tcp: 1x 2\nTcp: 1 2\n",
+			[]kv{{"Tcp", "1x", 1}, {"Tcp", "2", 2}}, 0},
+		{"values that look like names are values, skipped", "Tcp: A B\nTcp: C D\n", nil, 2},
+		{"an empty heading pairs with empty values", "Tcp:\nTcp:\nUdp: A\nUdp: 1\n", []kv{{"Udp", "A", 1}}, 0},
+		{"tabs and carriage returns separate", "Udp:\tA\tB\r\nUdp: 1\t2\r\n", []kv{{"Udp", "A", 1}, {"Udp", "B", 2}}, 0},
+		{"an empty protocol", ": A\n: 1\n", nil, 2},
+		{"the protocol is compared whole", "Tcp : A\nTcp: 1\n", nil, 2},
 	} {
 		var got []kv
-		bad := parseSNMP([]byte(c.data), func(p, f string, v uint64) { got = append(got, kv{p, f, v}) })
+		bad := snmpEachField([]byte(c.data), func(p, f string, v uint64) { got = append(got, kv{p, f, v}) })
 		if !reflect.DeepEqual(got, c.want) || bad != c.bad {
 			t.Errorf("%s: got %v bad %d, want %v bad %d", c.name, got, bad, c.want, c.bad)
 		}
+	}
+}
+
+// snmpEachField calls fn for every value of data with its protocol and
+// field name, as the collector sees them through its headings.
+func snmpEachField(data []byte, fn func(proto, field string, v uint64)) (bad int) {
+	return parseSNMP(data, func(proto, names, values []byte) int {
+		var fields []string
+		for rest := names; ; {
+			var f []byte
+			if f, rest = nextWord(rest); f == nil {
+				break
+			}
+			fields = append(fields, string(f))
+		}
+		return snmpValues(len(fields), values, func(col int, v uint64) { fn(string(proto), fields[col], v) })
+	})
+}
+
+// Parsing allocates nothing of its own: the collector's headings are built
+// once, and a sample only reads values.
+func TestNetProtoSampleAllocations(t *testing.T) {
+	h := newNetHarness(t, NewNetProtoCollector, "t0", Env{})
+	h.mustSample(t0)
+	c := h.c.(*netProtoCollector)
+	data := readFixture(t, "t0/proc/net/netstat")
+	f := c.files[1]
+	n := testing.AllocsPerRun(20, func() {
+		pair := 0
+		parseSNMP(data, func(proto, names, values []byte) int {
+			hd := f.heading(pair, proto, names, c.index)
+			pair++
+			return snmpValues(len(hd.cols), values, func(int, uint64) {})
+		})
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per parse", n)
 	}
 }
 
@@ -203,7 +250,7 @@ func TestSNMPFieldsExist(t *testing.T) {
 	present := map[snmpKey]bool{}
 	for _, f := range []string{"snmp", "netstat"} {
 		data := readFixture(t, "t0/proc/net/"+f)
-		parseSNMP(data, func(p, field string, _ uint64) { present[snmpKey{p, field}] = true })
+		snmpEachField(data, func(p, field string, _ uint64) { present[snmpKey{p, field}] = true })
 	}
 	// Fields pmdalinux knows that kernel 6.18 no longer prints.
 	gone := map[string]bool{"TCPPrequeued": true, "TCPDirectCopyFromBacklog": true,
