@@ -5,20 +5,18 @@ import (
 	"math/bits"
 	"time"
 
-	"github.com/prometheus/procfs"
-
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
 // memValue reads one metric from a parsed /proc/meminfo; false means the
 // kernel did not report what it needs, so no value is published (never 0).
-type memValue func(m *procfs.Meminfo) (uint64, bool)
+type memValue func(m *meminfo) (uint64, bool)
 
 // memMetrics lists mem.physmem and the mem.util.* metrics. Each item is the
 // item pmdalinux gives the same metric in its meminfo cluster, so the two
 // PMIDs differ only in domain and cluster. The gaps are pmdalinux metrics
 // outside our scope (6-11: swap.*, hinv.*, mem.freemem; 59: hinv.hugepagesize)
-// and these, which modern kernels do not report and procfs does not parse:
+// and these, which modern kernels do not report and we do not parse:
 // mem.util.shared (3, MemShared: 2.4 kernels), highTotal, highFree, lowTotal,
 // lowFree (16-19: 32-bit HIGHMEM kernels), reverseMaps (28), mmap_copy (53),
 // quicklists (54).
@@ -29,101 +27,96 @@ var memMetrics = []struct {
 	units cache.Units
 	value memValue
 }{
-	{0, "mem.physmem", cache.SemDiscrete, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.MemTotal })},
+	{0, "mem.physmem", cache.SemDiscrete, cache.UnitsKByte, field(memTotal)},
 	{1, "mem.util.used", cache.SemInstant, cache.UnitsKByte, memUsed},
-	{2, "mem.util.free", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.MemFree })},
-	{4, "mem.util.bufmem", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.Buffers })},
-	{5, "mem.util.cached", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.Cached })},
+	{2, "mem.util.free", cache.SemInstant, cache.UnitsKByte, field(memFree)},
+	{4, "mem.util.bufmem", cache.SemInstant, cache.UnitsKByte, field(memBuffers)},
+	{5, "mem.util.cached", cache.SemInstant, cache.UnitsKByte, field(memCached)},
 	{12, "mem.util.other", cache.SemInstant, cache.UnitsKByte, memOther},
-	{13, "mem.util.swapCached", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.SwapCached })},
-	{14, "mem.util.active", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.Active })},
-	{15, "mem.util.inactive", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.Inactive })},
-	{20, "mem.util.swapTotal", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.SwapTotal })},
-	{21, "mem.util.swapFree", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.SwapFree })},
-	{22, "mem.util.dirty", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.Dirty })},
-	{23, "mem.util.writeback", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.Writeback })},
-	{24, "mem.util.mapped", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.Mapped })},
-	{25, "mem.util.slab", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.Slab })},
-	{26, "mem.util.committed_AS", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.CommittedAS })},
-	{27, "mem.util.pageTables", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.PageTables })},
+	{13, "mem.util.swapCached", cache.SemInstant, cache.UnitsKByte, field(memSwapCached)},
+	{14, "mem.util.active", cache.SemInstant, cache.UnitsKByte, field(memActive)},
+	{15, "mem.util.inactive", cache.SemInstant, cache.UnitsKByte, field(memInactive)},
+	{20, "mem.util.swapTotal", cache.SemInstant, cache.UnitsKByte, field(memSwapTotal)},
+	{21, "mem.util.swapFree", cache.SemInstant, cache.UnitsKByte, field(memSwapFree)},
+	{22, "mem.util.dirty", cache.SemInstant, cache.UnitsKByte, field(memDirty)},
+	{23, "mem.util.writeback", cache.SemInstant, cache.UnitsKByte, field(memWriteback)},
+	{24, "mem.util.mapped", cache.SemInstant, cache.UnitsKByte, field(memMapped)},
+	{25, "mem.util.slab", cache.SemInstant, cache.UnitsKByte, field(memSlab)},
+	{26, "mem.util.committed_AS", cache.SemInstant, cache.UnitsKByte, field(memCommittedAS)},
+	{27, "mem.util.pageTables", cache.SemInstant, cache.UnitsKByte, field(memPageTables)},
 	{29, "mem.util.cache_clean", cache.SemInstant, cache.UnitsKByte, memCacheClean},
-	{30, "mem.util.anonpages", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.AnonPages })},
-	{31, "mem.util.commitLimit", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.CommitLimit })},
-	{32, "mem.util.bounce", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.Bounce })},
-	{33, "mem.util.NFS_Unstable", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.NFSUnstable })},
-	{34, "mem.util.slabReclaimable", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.SReclaimable })},
-	{35, "mem.util.slabUnreclaimable", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.SUnreclaim })},
-	{36, "mem.util.active_anon", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.ActiveAnon })},
-	{37, "mem.util.inactive_anon", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.InactiveAnon })},
-	{38, "mem.util.active_file", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.ActiveFile })},
-	{39, "mem.util.inactive_file", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.InactiveFile })},
-	{40, "mem.util.unevictable", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.Unevictable })},
-	{41, "mem.util.mlocked", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.Mlocked })},
-	{42, "mem.util.shmem", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.Shmem })},
-	{43, "mem.util.kernelStack", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.KernelStack })},
-	{44, "mem.util.hugepagesTotal", cache.SemInstant, cache.UnitsCount, field(func(m *procfs.Meminfo) *uint64 { return m.HugePagesTotal })},
-	{45, "mem.util.hugepagesFree", cache.SemInstant, cache.UnitsCount, field(func(m *procfs.Meminfo) *uint64 { return m.HugePagesFree })},
-	{46, "mem.util.hugepagesRsvd", cache.SemInstant, cache.UnitsCount, field(func(m *procfs.Meminfo) *uint64 { return m.HugePagesRsvd })},
-	{47, "mem.util.hugepagesSurp", cache.SemInstant, cache.UnitsCount, field(func(m *procfs.Meminfo) *uint64 { return m.HugePagesSurp })},
-	{48, "mem.util.directMap4k", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.DirectMap4k })},
-	{49, "mem.util.directMap2M", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.DirectMap2M })},
-	{50, "mem.util.vmallocTotal", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.VmallocTotal })},
-	{51, "mem.util.vmallocUsed", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.VmallocUsed })},
-	{52, "mem.util.vmallocChunk", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.VmallocChunk })},
-	{55, "mem.util.corrupthardware", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.HardwareCorrupted })},
-	{56, "mem.util.anonhugepages", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.AnonHugePages })},
-	{57, "mem.util.directMap1G", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.DirectMap1G })},
+	{30, "mem.util.anonpages", cache.SemInstant, cache.UnitsKByte, field(memAnonPages)},
+	{31, "mem.util.commitLimit", cache.SemInstant, cache.UnitsKByte, field(memCommitLimit)},
+	{32, "mem.util.bounce", cache.SemInstant, cache.UnitsKByte, field(memBounce)},
+	{33, "mem.util.NFS_Unstable", cache.SemInstant, cache.UnitsKByte, field(memNFSUnstable)},
+	{34, "mem.util.slabReclaimable", cache.SemInstant, cache.UnitsKByte, field(memSReclaimable)},
+	{35, "mem.util.slabUnreclaimable", cache.SemInstant, cache.UnitsKByte, field(memSUnreclaim)},
+	{36, "mem.util.active_anon", cache.SemInstant, cache.UnitsKByte, field(memActiveAnon)},
+	{37, "mem.util.inactive_anon", cache.SemInstant, cache.UnitsKByte, field(memInactiveAnon)},
+	{38, "mem.util.active_file", cache.SemInstant, cache.UnitsKByte, field(memActiveFile)},
+	{39, "mem.util.inactive_file", cache.SemInstant, cache.UnitsKByte, field(memInactiveFile)},
+	{40, "mem.util.unevictable", cache.SemInstant, cache.UnitsKByte, field(memUnevictable)},
+	{41, "mem.util.mlocked", cache.SemInstant, cache.UnitsKByte, field(memMlocked)},
+	{42, "mem.util.shmem", cache.SemInstant, cache.UnitsKByte, field(memShmem)},
+	{43, "mem.util.kernelStack", cache.SemInstant, cache.UnitsKByte, field(memKernelStack)},
+	{44, "mem.util.hugepagesTotal", cache.SemInstant, cache.UnitsCount, field(memHugePagesTotal)},
+	{45, "mem.util.hugepagesFree", cache.SemInstant, cache.UnitsCount, field(memHugePagesFree)},
+	{46, "mem.util.hugepagesRsvd", cache.SemInstant, cache.UnitsCount, field(memHugePagesRsvd)},
+	{47, "mem.util.hugepagesSurp", cache.SemInstant, cache.UnitsCount, field(memHugePagesSurp)},
+	{48, "mem.util.directMap4k", cache.SemInstant, cache.UnitsKByte, field(memDirectMap4k)},
+	{49, "mem.util.directMap2M", cache.SemInstant, cache.UnitsKByte, field(memDirectMap2M)},
+	{50, "mem.util.vmallocTotal", cache.SemInstant, cache.UnitsKByte, field(memVmallocTotal)},
+	{51, "mem.util.vmallocUsed", cache.SemInstant, cache.UnitsKByte, field(memVmallocUsed)},
+	{52, "mem.util.vmallocChunk", cache.SemInstant, cache.UnitsKByte, field(memVmallocChunk)},
+	{55, "mem.util.corrupthardware", cache.SemInstant, cache.UnitsKByte, field(memHardwareCorrupted)},
+	{56, "mem.util.anonhugepages", cache.SemInstant, cache.UnitsKByte, field(memAnonHugePages)},
+	{57, "mem.util.directMap1G", cache.SemInstant, cache.UnitsKByte, field(memDirectMap1G)},
 	// Kernels before 3.14 lack MemAvailable; pmdalinux then estimates it from
 	// /proc/zoneinfo, which we do not read, so there it has no value.
-	{58, "mem.util.available", cache.SemInstant, cache.UnitsKByte, field(func(m *procfs.Meminfo) *uint64 { return m.MemAvailable })},
-	{60, "mem.util.hugepagesTotalBytes", cache.SemInstant, cache.UnitsByte, hugeBytes(func(m *procfs.Meminfo) *uint64 { return m.HugePagesTotal })},
-	{61, "mem.util.hugepagesFreeBytes", cache.SemInstant, cache.UnitsByte, hugeBytes(func(m *procfs.Meminfo) *uint64 { return m.HugePagesFree })},
-	{62, "mem.util.hugepagesRsvdBytes", cache.SemInstant, cache.UnitsByte, hugeBytes(func(m *procfs.Meminfo) *uint64 { return m.HugePagesRsvd })},
-	{63, "mem.util.hugepagesSurpBytes", cache.SemInstant, cache.UnitsByte, hugeBytes(func(m *procfs.Meminfo) *uint64 { return m.HugePagesSurp })},
+	{58, "mem.util.available", cache.SemInstant, cache.UnitsKByte, field(memAvailable)},
+	{60, "mem.util.hugepagesTotalBytes", cache.SemInstant, cache.UnitsByte, hugeBytes(memHugePagesTotal)},
+	{61, "mem.util.hugepagesFreeBytes", cache.SemInstant, cache.UnitsByte, hugeBytes(memHugePagesFree)},
+	{62, "mem.util.hugepagesRsvdBytes", cache.SemInstant, cache.UnitsByte, hugeBytes(memHugePagesRsvd)},
+	{63, "mem.util.hugepagesSurpBytes", cache.SemInstant, cache.UnitsByte, hugeBytes(memHugePagesSurp)},
 }
 
 // field publishes a meminfo line unchanged (kB, or a count for HugePages_*).
-func field(get func(m *procfs.Meminfo) *uint64) memValue {
-	return func(m *procfs.Meminfo) (uint64, bool) {
-		p := get(m)
-		if p == nil {
-			return 0, false
-		}
-		return *p, true
-	}
+func field(f memField) memValue {
+	return func(m *meminfo) (uint64, bool) { return m.get(f) }
 }
 
 // memUsed is pmdalinux's MemTotal - MemFree.
-func memUsed(m *procfs.Meminfo) (uint64, bool) {
-	return clampedSub(m.MemTotal, m.MemFree)
+func memUsed(m *meminfo) (uint64, bool) {
+	return clampedSub(m, memTotal, memFree)
 }
 
 // memOther is pmdalinux's MemTotal - MemFree - Cached - Buffers, floored at 0.
-func memOther(m *procfs.Meminfo) (uint64, bool) {
-	return clampedSub(m.MemTotal, m.MemFree, m.Cached, m.Buffers)
+func memOther(m *meminfo) (uint64, bool) {
+	return clampedSub(m, memTotal, memFree, memCached, memBuffers)
 }
 
 // memCacheClean is pmdalinux's Cached - Dirty - Writeback, floored at 0.
-func memCacheClean(m *procfs.Meminfo) (uint64, bool) {
-	return clampedSub(m.Cached, m.Dirty, m.Writeback)
+func memCacheClean(m *meminfo) (uint64, bool) {
+	return clampedSub(m, memCached, memDirty, memWriteback)
 }
 
-// clampedSub returns from minus every one of subs, floored at 0 as pmdalinux
-// floors its signed result, or false when any operand is absent.
-func clampedSub(from *uint64, subs ...*uint64) (uint64, bool) {
-	if from == nil {
+// clampedSub returns field from minus every one of subs, floored at 0 as
+// pmdalinux floors its signed result, or false when any operand is absent.
+func clampedSub(m *meminfo, from memField, subs ...memField) (uint64, bool) {
+	v, ok := m.get(from)
+	if !ok {
 		return 0, false
 	}
-	v := *from
-	for _, s := range subs {
-		if s == nil {
+	for _, f := range subs {
+		s, ok := m.get(f)
+		if !ok {
 			return 0, false
 		}
-		if *s >= v {
+		if s >= v {
 			v = 0
 			continue
 		}
-		v -= *s
+		v -= s
 	}
 	return v, true
 }
@@ -131,32 +124,35 @@ func clampedSub(from *uint64, subs ...*uint64) (uint64, bool) {
 // hugeBytes is a HugePages_* count times Hugepagesize (kB) in bytes. Unlike
 // pmdalinux, which multiplies by its -1 "absent" marker, a missing
 // Hugepagesize gives no value.
-func hugeBytes(count func(m *procfs.Meminfo) *uint64) memValue {
-	return func(m *procfs.Meminfo) (uint64, bool) {
-		n, sizeKB := count(m), m.Hugepagesize
-		if n == nil || sizeKB == nil {
+func hugeBytes(count memField) memValue {
+	return func(m *meminfo) (uint64, bool) {
+		n, ok1 := m.get(count)
+		sizeKB, ok2 := m.get(memHugepagesize)
+		if !ok1 || !ok2 {
 			return 0, false
 		}
 		// Overflow checks: nonsense input gives no value, not a wrapped one.
-		hi1, size := bits.Mul64(*sizeKB, 1024)
-		hi2, v := bits.Mul64(*n, size)
+		hi1, size := bits.Mul64(sizeKB, 1024)
+		hi2, v := bits.Mul64(n, size)
 		return v, hi1 == 0 && hi2 == 0
 	}
 }
 
 // memCollector reads /proc/meminfo. Nothing in it is a counter: no rates.
 type memCollector struct {
-	fs    procfs.FS
+	file  *kernelFile
+	buf   []byte // the file's text, reused
+	mem   meminfo
 	descs []cache.Desc // in memMetrics order
 }
 
-// NewMemoryCollector opens /proc below p.Proc.
+// NewMemoryCollector checks the /proc root below p.Proc.
 func NewMemoryCollector(p Env) (Collector, error) {
-	fs, err := procfs.NewFS(p.Proc)
+	path, err := procFile(p, "meminfo")
 	if err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
-	c := &memCollector{fs: fs}
+	c := &memCollector{file: newKernelFile(p.Proc, path), buf: make([]byte, 0, 4096)}
 	for _, m := range memMetrics {
 		c.descs = append(c.descs, metric(clusterMeminfo, m.item, m.name, cache.TypeU64, m.sem, m.units, cache.InDomNone))
 	}
@@ -171,14 +167,25 @@ func (c *memCollector) Source() cache.Source {
 
 // Sample reads /proc/meminfo once.
 func (c *memCollector) Sample(b *cache.Builder, _ time.Time) error {
-	m, err := c.fs.Meminfo()
-	if err != nil {
-		return fmt.Errorf("reading meminfo: %w", err)
+	if err := readMeminfo(c.file, &c.buf, &c.mem); err != nil {
+		return err
 	}
 	for i, mm := range memMetrics {
-		if v, ok := mm.value(&m); ok {
+		if v, ok := mm.value(&c.mem); ok {
 			b.SetU64(c.descs[i].ID, cache.InstNone, v)
 		}
+	}
+	return nil
+}
+
+// readMeminfo reads and parses /proc/meminfo into m, reusing *buf.
+func readMeminfo(f *kernelFile, buf *[]byte, m *meminfo) error {
+	var err error
+	if *buf, err = f.read(*buf); err != nil {
+		return fmt.Errorf("reading meminfo: %w", err)
+	}
+	if err := parseMeminfo(*buf, m); err != nil {
+		return fmt.Errorf("reading meminfo: %w", err)
 	}
 	return nil
 }

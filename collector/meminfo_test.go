@@ -3,8 +3,6 @@ package collector
 import (
 	"testing"
 
-	"github.com/prometheus/procfs"
-
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -82,14 +80,15 @@ func TestMemoryMalformed(t *testing.T) {
 	h.nothingPublished()
 }
 
-func u64p(v uint64) *uint64 { return &v }
-
 // pmdalinux floors the derived differences at 0 rather than wrapping.
 func TestMemoryDerivedFloor(t *testing.T) {
-	m := procfs.Meminfo{
-		MemTotal: u64p(1000), MemFree: u64p(600), Cached: u64p(300), Buffers: u64p(200),
-		Dirty: u64p(250), Writeback: u64p(100),
-	}
+	var m meminfo
+	m.set(memTotal, 1000)
+	m.set(memFree, 600)
+	m.set(memCached, 300)
+	m.set(memBuffers, 200)
+	m.set(memDirty, 250)
+	m.set(memWriteback, 100)
 	if v, ok := memOther(&m); !ok || v != 0 { // 1000 - 600 - 300 - 200 < 0
 		t.Errorf("memOther = %d, %v; want 0, true", v, ok)
 	}
@@ -99,21 +98,23 @@ func TestMemoryDerivedFloor(t *testing.T) {
 	if v, ok := memUsed(&m); !ok || v != 400 {
 		t.Errorf("memUsed = %d, %v; want 400, true", v, ok)
 	}
-	m.MemFree = nil
+	m.has &^= 1 << memFree
 	if _, ok := memUsed(&m); ok {
 		t.Error("memUsed without MemFree gave a value")
 	}
 }
 
 func TestMemoryHugeBytesOverflow(t *testing.T) {
-	total := func(m *procfs.Meminfo) *uint64 { return m.HugePagesTotal }
-	m := procfs.Meminfo{HugePagesTotal: u64p(1 << 40), Hugepagesize: u64p(1 << 20)}
-	if v, ok := hugeBytes(total)(&m); ok {
+	total := hugeBytes(memHugePagesTotal)
+	var m meminfo
+	m.set(memHugePagesTotal, 1<<40)
+	m.set(memHugepagesize, 1<<20)
+	if v, ok := total(&m); ok {
 		t.Errorf("2^40 pages of 1 GiB = %d, want no value", v)
 	}
-	m.Hugepagesize = u64p(1 << 60)
-	m.HugePagesTotal = u64p(0)
-	if v, ok := hugeBytes(total)(&m); ok {
+	m.set(memHugepagesize, 1<<60)
+	m.set(memHugePagesTotal, 0)
+	if v, ok := total(&m); ok {
 		t.Errorf("a 2^60 kB page size gave %d, want no value", v)
 	}
 }

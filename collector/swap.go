@@ -39,12 +39,15 @@ var (
 // cannot be read fails the sample, except a missing /proc/swaps: a kernel
 // built without swap has none, and that is no swap areas, not an error.
 type swapCollector struct {
-	fs     procfs.FS
-	vmstat string
-	filter Filter
-	ids    *cache.IDMap
-	insts  *cache.Instances
-	rates  *rates
+	fs      procfs.FS
+	vmstat  string
+	meminfo *kernelFile
+	buf     []byte // meminfo's text, reused
+	mem     meminfo
+	filter  Filter
+	ids     *cache.IDMap
+	insts   *cache.Instances
+	rates   *rates
 }
 
 // NewSwapCollector opens /proc below p.Proc.
@@ -55,6 +58,7 @@ func NewSwapCollector(p Env) (Collector, error) {
 	}
 	return &swapCollector{
 		fs: fs, vmstat: filepath.Join(p.Proc, "vmstat"), filter: p.Filter,
+		meminfo: newKernelFile(p.Proc, filepath.Join(p.Proc, "meminfo")), buf: make([]byte, 0, 4096),
 		ids: p.IDMap(indomSwapdev), rates: newRates(),
 	}, nil
 }
@@ -78,9 +82,8 @@ func (c *swapCollector) Sample(b *cache.Builder, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	mem, err := c.fs.Meminfo()
-	if err != nil {
-		return fmt.Errorf("reading meminfo: %w", err)
+	if err := readMeminfo(c.meminfo, &c.buf, &c.mem); err != nil {
+		return err
 	}
 	swaps, err := readSwaps(c.fs)
 	if err != nil {
@@ -93,21 +96,21 @@ func (c *swapCollector) Sample(b *cache.Builder, now time.Time) error {
 	if v, ok := vm["pswpout"]; ok {
 		c.rates.counter(b, &swapPagesOut, cache.InstNone, v)
 	}
-	setSwapSpace(b, &mem)
+	setSwapSpace(b, &c.mem)
 	c.publishSwapdevs(b, swaps)
 	c.rates.commit()
 	return nil
 }
 
 // setSwapSpace publishes swap.length/used/free in bytes from meminfo's kB.
-func setSwapSpace(b *cache.Builder, m *procfs.Meminfo) {
-	if m.SwapTotal != nil {
-		b.SetU64(swapLength.ID, cache.InstNone, *m.SwapTotal<<10)
+func setSwapSpace(b *cache.Builder, m *meminfo) {
+	if v, ok := m.get(memSwapTotal); ok {
+		b.SetU64(swapLength.ID, cache.InstNone, v<<10)
 	}
-	if v, ok := clampedSub(m.SwapTotal, m.SwapFree); ok {
+	if v, ok := clampedSub(m, memSwapTotal, memSwapFree); ok {
 		b.SetU64(swapUsed.ID, cache.InstNone, v<<10)
 	}
-	if m.SwapFree != nil {
-		b.SetU64(swapFree.ID, cache.InstNone, *m.SwapFree<<10)
+	if v, ok := m.get(memSwapFree); ok {
+		b.SetU64(swapFree.ID, cache.InstNone, v<<10)
 	}
 }
