@@ -39,15 +39,15 @@ var (
 // cannot be read fails the sample, except a missing /proc/swaps: a kernel
 // built without swap has none, and that is no swap areas, not an error.
 type swapCollector struct {
-	fs      procfs.FS
-	vmstat  string
-	meminfo *kernelFile
-	buf     []byte // meminfo's text, reused
-	mem     meminfo
-	filter  Filter
-	ids     *cache.IDMap
-	insts   *cache.Instances
-	rates   *rates
+	fs              procfs.FS
+	vmstat, meminfo *kernelFile
+	buf             []byte // each file's text in turn, reused
+	vm              *vmstatSample
+	mem             meminfo
+	filter          Filter
+	ids             *cache.IDMap
+	insts           *cache.Instances
+	rates           *rates
 }
 
 // NewSwapCollector opens /proc below p.Proc.
@@ -57,8 +57,9 @@ func NewSwapCollector(p Env) (Collector, error) {
 		return nil, fmt.Errorf("swap: %w", err)
 	}
 	return &swapCollector{
-		fs: fs, vmstat: filepath.Join(p.Proc, "vmstat"), filter: p.Filter,
-		meminfo: newKernelFile(p.Proc, filepath.Join(p.Proc, "meminfo")), buf: make([]byte, 0, 4096),
+		fs: fs, vmstat: newKernelFile(p.Proc, filepath.Join(p.Proc, "vmstat")), filter: p.Filter,
+		meminfo: newKernelFile(p.Proc, filepath.Join(p.Proc, "meminfo")), buf: make([]byte, 0, 8192),
+		vm:  newVMStatSample("pswpin", "pswpout"),
 		ids: p.IDMap(indomSwapdev), rates: newRates(),
 	}, nil
 }
@@ -78,8 +79,7 @@ func (c *swapCollector) Source() cache.Source {
 
 // Sample reads the three files once.
 func (c *swapCollector) Sample(b *cache.Builder, now time.Time) error {
-	vm, err := readVMStat(c.vmstat)
-	if err != nil {
+	if err := readVMStat(c.vmstat, &c.buf, c.vm); err != nil {
 		return err
 	}
 	if err := readMeminfo(c.meminfo, &c.buf, &c.mem); err != nil {
@@ -90,10 +90,10 @@ func (c *swapCollector) Sample(b *cache.Builder, now time.Time) error {
 		return err
 	}
 	c.rates.begin(now)
-	if v, ok := vm["pswpin"]; ok {
+	if v, ok := c.vm.get("pswpin"); ok {
 		c.rates.counter(b, &swapPagesIn, cache.InstNone, v)
 	}
-	if v, ok := vm["pswpout"]; ok {
+	if v, ok := c.vm.get("pswpout"); ok {
 		c.rates.counter(b, &swapPagesOut, cache.InstNone, v)
 	}
 	setSwapSpace(b, &c.mem)

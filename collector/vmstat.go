@@ -1,12 +1,7 @@
 package collector
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -98,26 +93,62 @@ var vmstatTotalParts = map[string][]string{
 		"pgsteal_movable", "pgsteal_normal"},
 }
 
-// vmstatValue returns field key of a parsed /proc/vmstat, summing the
-// totals. A total always has a value, 0 when no part is present, as in
-// pmdalinux.
-func vmstatValue(vm map[string]uint64, key string) (uint64, bool) {
-	parts, isTotal := vmstatTotalParts[key]
-	if !isTotal {
-		v, ok := vm[key]
-		return v, ok
+// vmstatSource says where a metric's value comes from: one field of
+// /proc/vmstat, or, for a total, the fields it adds up.
+type vmstatSource struct {
+	slot  int   // the field's slot in the vmstatSample
+	parts []int // a total's fields' slots; nil for a plain field
+	total bool
+}
+
+// newVMStatSources gives each of vmstatMetrics its source, and the sample
+// that holds every field they need.
+func newVMStatSources() ([]vmstatSource, *vmstatSample) {
+	var names []string
+	for _, m := range vmstatMetrics {
+		if parts, isTotal := vmstatTotalParts[m.key]; isTotal {
+			names = append(names, parts...)
+		} else {
+			names = append(names, m.key)
+		}
+	}
+	vm := newVMStatSample(names...)
+	src := make([]vmstatSource, len(vmstatMetrics))
+	for i, m := range vmstatMetrics {
+		if parts, isTotal := vmstatTotalParts[m.key]; isTotal {
+			src[i].total = true
+			for _, p := range parts {
+				src[i].parts = append(src[i].parts, vm.slot[p])
+			}
+		} else {
+			src[i].slot = vm.slot[m.key]
+		}
+	}
+	return src, vm
+}
+
+// value returns the metric's value in vm. A total always has a value, 0
+// when no part is present, as in pmdalinux.
+func (s *vmstatSource) value(vm *vmstatSample) (uint64, bool) {
+	if !s.total {
+		return vm.val[s.slot], vm.has[s.slot]
 	}
 	var sum uint64
-	for _, p := range parts {
-		sum += vm[p]
+	for _, p := range s.parts {
+		if vm.has[p] {
+			sum += vm.val[p]
+		}
 	}
 	return sum, true
 }
 
 // vmstatCollector reads /proc/vmstat, which procfs has no parser for.
 type vmstatCollector struct {
-	path  string
-	descs []cache.Desc // in vmstatMetrics order
+	file  *kernelFile
+	buf   []byte // the file's text, reused
+	vm    *vmstatSample
+	src   []vmstatSource // in vmstatMetrics order
+	descs []cache.Desc   // in vmstatMetrics order
 	rates *rates
 }
 
@@ -127,7 +158,8 @@ func NewVMStatCollector(p Env) (Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vmstat: %w", err)
 	}
-	c := &vmstatCollector{path: path, rates: newRates()}
+	c := &vmstatCollector{file: newKernelFile(p.Proc, path), buf: make([]byte, 0, 8192), rates: newRates()}
+	c.src, c.vm = newVMStatSources()
 	for _, m := range vmstatMetrics {
 		c.descs = append(c.descs, metric(clusterVmstat, m.item, "mem.vmstat."+m.key, cache.TypeU64, m.sem, m.units, cache.InDomNone))
 	}
@@ -144,14 +176,13 @@ func (c *vmstatCollector) Source() cache.Source {
 
 // Sample reads /proc/vmstat once.
 func (c *vmstatCollector) Sample(b *cache.Builder, now time.Time) error {
-	vm, err := readVMStat(c.path)
-	if err != nil {
+	if err := readVMStat(c.file, &c.buf, c.vm); err != nil {
 		return err
 	}
 	c.rates.begin(now)
 	for i := range c.descs {
 		d := &c.descs[i]
-		v, ok := vmstatValue(vm, vmstatMetrics[i].key)
+		v, ok := c.src[i].value(c.vm)
 		switch {
 		case !ok:
 		case d.Sem == cache.SemCounter:
@@ -164,38 +195,14 @@ func (c *vmstatCollector) Sample(b *cache.Builder, now time.Time) error {
 	return nil
 }
 
-// readVMStat reads and parses a /proc/vmstat file.
-func readVMStat(path string) (map[string]uint64, error) {
-	data, err := readFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading vmstat: %w", err)
+// readVMStat reads and parses a /proc/vmstat file into vm, reusing *buf.
+func readVMStat(f *kernelFile, buf *[]byte, vm *vmstatSample) error {
+	var err error
+	if *buf, err = f.read(*buf); err != nil {
+		return fmt.Errorf("reading vmstat: %w", err)
 	}
-	vm, err := parseVMStat(data)
-	if err != nil {
-		return nil, fmt.Errorf("parsing %s: %w", path, err)
+	if err := parseVMStat(*buf, vm); err != nil {
+		return fmt.Errorf("parsing %s: %w", f.path, err)
 	}
-	return vm, nil
-}
-
-// parseVMStat reads "key value" lines. A line that is not two fields with
-// an unsigned value is skipped; a file without one good line is an error.
-func parseVMStat(data []byte) (map[string]uint64, error) {
-	vm := map[string]uint64{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) != 2 {
-			continue
-		}
-		if v, err := strconv.ParseUint(f[1], 10, 64); err == nil {
-			vm[f[0]] = v
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if len(vm) == 0 {
-		return nil, errors.New("no \"name value\" lines")
-	}
-	return vm, nil
+	return nil
 }

@@ -122,14 +122,20 @@ func TestVMStatMissingAndMalformed(t *testing.T) {
 }
 
 func TestParseVMStat(t *testing.T) {
-	vm, err := parseVMStat([]byte("pgfault 10\ntruncated\npgmajfault\nnr_dirty -5\nodd 1 2\noom_kill 3\n"))
-	if err != nil {
+	vm := newVMStatSample("pgfault", "truncated", "pgmajfault", "nr_dirty", "odd", "oom_kill", "pswpin")
+	if err := parseVMStat([]byte("pgfault 10\ntruncated\npgmajfault\nnr_dirty -5\nodd 1 2\noom_kill 3\n"), vm); err != nil {
 		t.Fatal(err)
 	}
-	if len(vm) != 2 || vm["pgfault"] != 10 || vm["oom_kill"] != 3 {
-		t.Errorf("parsed %v, want only pgfault and oom_kill", vm)
+	got := map[string]uint64{}
+	for name := range vm.slot {
+		if v, ok := vm.get(name); ok {
+			got[name] = v
+		}
 	}
-	if _, err := parseVMStat(nil); err == nil {
+	if len(got) != 2 || got["pgfault"] != 10 || got["oom_kill"] != 3 {
+		t.Errorf("parsed %v, want only pgfault and oom_kill", got)
+	}
+	if err := parseVMStat(nil, vm); err == nil {
 		t.Error("empty vmstat accepted")
 	}
 }
