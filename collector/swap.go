@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/prometheus/procfs"
-
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -38,29 +36,48 @@ var (
 // (/proc/meminfo) and the swap areas (/proc/swaps). Any of the three that
 // cannot be read fails the sample, except a missing /proc/swaps: a kernel
 // built without swap has none, and that is no swap areas, not an error.
+//
+// It parses meminfo and vmstat with the memory and vmstat collectors' own
+// parsers, which keep only what is wanted, in place. Through procfs and a
+// map of every vmstat field it cost more than those two collectors
+// together, for five values.
 type swapCollector struct {
-	fs              procfs.FS
-	vmstat, meminfo *kernelFile
-	buf             []byte // each file's text in turn, reused
-	vm              *vmstatSample
-	mem             meminfo
-	filter          Filter
-	ids             *cache.IDMap
-	insts           *cache.Instances
-	rates           *rates
+	vmstat, meminfo, swaps *kernelFile
+	buf                    []byte // each file's text in turn, reused
+	vm                     *vmstatSample
+	mem                    meminfo
+	areas                  []swapArea // /proc/swaps's lines, reused
+
+	filter Filter
+	ids    *cache.IDMap
+	insts  *cache.Instances
+	// The swap areas as last published: key encodes the names and types
+	// of areas they were chosen from (see publishSwapdevs), shown which of
+	// its lines each instance is, in instance order.
+	key, nextKey []byte
+	shown        []swapShown
+	rates        *rates
 }
 
-// NewSwapCollector opens /proc below p.Proc.
+// swapShown is a published swap area: its line in /proc/swaps and its id.
+type swapShown struct {
+	line int
+	id   uint32
+}
+
+// NewSwapCollector checks the /proc root below p.Proc.
 func NewSwapCollector(p Env) (Collector, error) {
-	fs, err := procfs.NewFS(p.Proc)
+	swaps, err := procFile(p, "swaps")
 	if err != nil {
 		return nil, fmt.Errorf("swap: %w", err)
 	}
 	return &swapCollector{
-		fs: fs, vmstat: newKernelFile(p.Proc, filepath.Join(p.Proc, "vmstat")), filter: p.Filter,
-		meminfo: newKernelFile(p.Proc, filepath.Join(p.Proc, "meminfo")), buf: make([]byte, 0, 8192),
-		vm:  newVMStatSample("pswpin", "pswpout"),
-		ids: p.IDMap(indomSwapdev), rates: newRates(),
+		vmstat:  newKernelFile(p.Proc, filepath.Join(p.Proc, "vmstat")),
+		meminfo: newKernelFile(p.Proc, filepath.Join(p.Proc, "meminfo")),
+		swaps:   newKernelFile(p.Proc, swaps),
+		buf:     make([]byte, 0, 8192),
+		vm:      newVMStatSample("pswpin", "pswpout"),
+		filter:  p.Filter, ids: p.IDMap(indomSwapdev), rates: newRates(),
 	}, nil
 }
 
@@ -77,27 +94,29 @@ func (c *swapCollector) Source() cache.Source {
 	}
 }
 
-// Sample reads the three files once.
+// Sample reads the three files once. /proc/swaps is read last: the areas
+// point into the shared buffer.
 func (c *swapCollector) Sample(b *cache.Builder, now time.Time) error {
 	if err := readVMStat(c.vmstat, &c.buf, c.vm); err != nil {
 		return err
 	}
+	pswpin, hasIn := c.vm.get("pswpin")
+	pswpout, hasOut := c.vm.get("pswpout")
 	if err := readMeminfo(c.meminfo, &c.buf, &c.mem); err != nil {
 		return err
 	}
-	swaps, err := readSwaps(c.fs)
-	if err != nil {
+	if err := c.readSwaps(); err != nil {
 		return err
 	}
 	c.rates.begin(now)
-	if v, ok := c.vm.get("pswpin"); ok {
-		c.rates.counter(b, &swapPagesIn, cache.InstNone, v)
+	if hasIn {
+		c.rates.counter(b, &swapPagesIn, cache.InstNone, pswpin)
 	}
-	if v, ok := c.vm.get("pswpout"); ok {
-		c.rates.counter(b, &swapPagesOut, cache.InstNone, v)
+	if hasOut {
+		c.rates.counter(b, &swapPagesOut, cache.InstNone, pswpout)
 	}
 	setSwapSpace(b, &c.mem)
-	c.publishSwapdevs(b, swaps)
+	c.publishSwapdevs(b, c.areas)
 	c.rates.commit()
 	return nil
 }
