@@ -204,3 +204,42 @@ func TestSwapMalformedAndMissing(t *testing.T) {
 		t.Error("a malformed /proc/swaps was accepted")
 	}
 }
+
+// The swap areas are chosen again whenever a name or type changes, and
+// otherwise only their figures are read.
+func TestSwapdevChanges(t *testing.T) {
+	h := newHostHarness(t, NewSwapCollector, "t0", Env{})
+	swaps := filepath.Join(h.proc, "swaps")
+	write := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(swaps, []byte(swapsHeader+text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("/dev/vdb2 partition 100 10 -2\n")
+	h.mustSample(t0)
+	write("/dev/vdb2 partition 100 40 -5\n")
+	h.mustSample(t1)
+	h.wantU64("swapdev.free", 0, 60)
+	if p := int64(h.u64("swapdev.priority", 0)); p != -5 {
+		t.Errorf("priority %d, want -5", p)
+	}
+	write("/dev/vdb2 file 100 40 -5\n")
+	h.mustSample(t1.Add(time.Second))
+	want := []cache.Instance{{ID: 0, Name: "/dev/vdb2", Labels: []cache.Label{{Name: "type", Value: `"file"`}}}}
+	if got := h.hostInstances(indomSwapdev); !reflect.DeepEqual(got, want) {
+		t.Errorf("after a type change %v, want %v", got, want)
+	}
+	write("zram0 partition 100 0 -1\n/dev/vdb2 file 200 0 -5\n")
+	h.mustSample(t1.Add(2 * time.Second))
+	if got := h.hostInstances(indomSwapdev); !reflect.DeepEqual(got, want) {
+		t.Errorf("with a line not naming a path first %v, want %v", got, want)
+	}
+	h.wantU64("swapdev.length", 0, 200)
+	write("")
+	h.mustSample(t1.Add(3 * time.Second))
+	if got := h.hostInstances(indomSwapdev); len(got) != 0 {
+		t.Errorf("swap areas after swapoff: %v", got)
+	}
+	h.wantAbsent("swapdev.length", 0)
+}
