@@ -6,10 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
-
-	"github.com/prometheus/procfs"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
@@ -45,6 +44,9 @@ func psiName(resource string, full bool) string {
 	return "kernel.all.pressure." + resource + "." + kind
 }
 
+// psiResources are the /proc/pressure files, in the order they are read.
+var psiResources = [...]string{"cpu", "memory", "io", "irq"}
+
 // pressureCollector reads /proc/pressure/{cpu,memory,io,irq}.
 //
 // A kernel without PSI (before 4.20, built without it, or booted with
@@ -54,25 +56,33 @@ func psiName(resource string, full bool) string {
 // parsed leaves its metrics without values; only when every existing file
 // fails is the sample an error.
 type pressureCollector struct {
-	fs    procfs.FS
 	dir   string
-	avg   []cache.Desc // in psiLines order
-	total []cache.Desc // in psiLines order
+	files [len(psiResources)]*kernelFile
+	buf   []byte // each file's text in turn, reused
+	stats [len(psiResources)]psiStats
+	read  [len(psiResources)]bool // stats[r] is this sample's
+	res   []int                   // psiLines' index into psiResources
+	avg   []cache.Desc            // in psiLines order
+	total []cache.Desc            // in psiLines order
 	insts *cache.Instances
 	rates *rates
 }
 
-// NewPressureCollector opens /proc below p.Proc.
+// NewPressureCollector checks the /proc root below p.Proc.
 func NewPressureCollector(p Env) (Collector, error) {
-	pfs, err := procfs.NewFS(p.Proc)
+	dir, err := procFile(p, "pressure")
 	if err != nil {
 		return nil, fmt.Errorf("pressure: %w", err)
 	}
 	c := &pressureCollector{
-		fs: pfs, dir: filepath.Join(p.Proc, "pressure"),
+		dir: dir, buf: make([]byte, 0, 512),
 		insts: cache.NewInstances(psiWindows), rates: newRates(),
 	}
+	for r, name := range psiResources {
+		c.files[r] = newKernelFile(p.Proc, filepath.Join(dir, name))
+	}
 	for _, l := range psiLines {
+		c.res = append(c.res, slices.Index(psiResources[:], l.resource))
 		name := psiName(l.resource, l.full)
 		c.avg = append(c.avg, metric(clusterPSI, l.item, name+".avg", cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure))
 		c.total = append(c.total, metric(clusterPSI, l.item+1, name+".total", cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone))
@@ -99,45 +109,58 @@ func (c *pressureCollector) Source() cache.Source {
 // Sample reads each pressure file once.
 func (c *pressureCollector) Sample(b *cache.Builder, now time.Time) error {
 	b.SetInDom(indomPressure, c.insts)
-	if _, err := os.Stat(c.dir); errors.Is(err, fs.ErrNotExist) {
-		return nil // no PSI in this kernel
-	}
-	c.rates.begin(now)
 	var errs []error
-	read := 0
-	stats := map[string]procfs.PSIStats{}
-	for _, res := range []string{"cpu", "memory", "io", "irq"} {
-		st, err := c.fs.PSIStatsForResource(res)
+	read, missing := 0, 0
+	for r, name := range psiResources {
+		c.read[r] = false
+		err := c.readFile(r)
 		switch {
 		case err == nil:
-			stats[res] = st
+			c.read[r] = true
 			read++
+		case errors.Is(err, fs.ErrNotExist):
+			missing++
 		case !psiAbsent(err):
-			errs = append(errs, err)
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+		}
+	}
+	// Only when no file is there, see whether the directory is: if not,
+	// this kernel has no PSI.
+	if missing == len(psiResources) {
+		if _, err := os.Stat(c.dir); errors.Is(err, fs.ErrNotExist) {
+			return nil
 		}
 	}
 	if read == 0 && len(errs) > 0 {
 		return fmt.Errorf("reading pressure: %w", errors.Join(errs...))
 	}
+	c.rates.begin(now)
 	for i, l := range psiLines {
-		st, ok := stats[l.resource]
-		line := st.Some
+		r := c.res[i]
+		st := &c.stats[r]
+		line, ok := &st.some, st.hasSome
 		if l.full {
-			line = st.Full
+			line, ok = &st.full, st.hasFull
 		}
-		if !ok || line == nil {
+		if !c.read[r] || !ok {
 			continue
 		}
-		for _, w := range []struct {
-			id uint32
-			v  float64
-		}{{10, line.Avg10}, {60, line.Avg60}, {300, line.Avg300}} {
-			b.SetDouble(c.avg[i].ID, w.id, w.v)
-		}
-		c.rates.counter(b, &c.total[i], cache.InstNone, line.Total)
+		b.SetDouble(c.avg[i].ID, 10, line.avg10)
+		b.SetDouble(c.avg[i].ID, 60, line.avg60)
+		b.SetDouble(c.avg[i].ID, 300, line.avg300)
+		c.rates.counter(b, &c.total[i], cache.InstNone, line.total)
 	}
 	c.rates.commit()
 	return nil
+}
+
+// readFile reads and parses pressure file r into c.stats[r].
+func (c *pressureCollector) readFile(r int) error {
+	var err error
+	if c.buf, err = c.files[r].read(c.buf); err != nil {
+		return err
+	}
+	return parsePSI(c.buf, &c.stats[r])
 }
 
 // psiAbsent reports a pressure file this kernel does not provide: missing,

@@ -124,3 +124,27 @@ func TestTruncateProcfs(t *testing.T) {
 		t.Errorf("kept %d bytes of 5", n)
 	}
 }
+
+// The parsers allocate nothing on the kernel's text.
+func TestParsersDoNotAllocate(t *testing.T) {
+	var m meminfo
+	_, vm := newVMStatSources()
+	vmstat := []byte("nr_free_pages 790000\npgfault 12110000\npswpin 1000\nnr_unknown 1\n")
+	swaps := []byte(swapsHeader + "/dev/vdb2 partition\t4194300\t102400\t-2\n")
+	areas := make([]swapArea, 0, 4)
+	var st psiStats
+	mem, psi := []byte(meminfoText), []byte(psiText)
+	for name, parse := range map[string]func() error{
+		"meminfo":  func() error { return parseMeminfo(mem, &m) },
+		"vmstat":   func() error { return parseVMStat(vmstat, vm) },
+		"swaps":    func() (err error) { areas, err = parseSwaps(swaps, areas); return err },
+		"pressure": func() error { return parsePSI(psi, &st) },
+	} {
+		if err := parse(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if n := testing.AllocsPerRun(100, func() { _ = parse() }); n != 0 {
+			t.Errorf("%s: %v allocations per parse", name, n)
+		}
+	}
+}
