@@ -26,6 +26,7 @@ $GO build -o bin/pmdahostcache ./cmd/pmdahostcache
 $GO build -o bin/bench ./tools/bench
 gcc -O2 -Wall -o bin/fetchloop tools/fetchloop/fetchloop.c -lpcp
 gcc -O2 -Wall -o bin/echoagent tools/echoagent/echoagent.c
+gcc -O2 -Wall -o bin/ticker tools/echoagent/ticker.c
 scripts/install-pmda.sh bin/pmdahostcache >/dev/null
 sleep 3
 

@@ -33,6 +33,7 @@ func main() {
 	linux := flag.String("linux", "/var/lib/pcp/pmdas/linux/pmdalinux", "pmdalinux binary")
 	loop := flag.String("fetchloop", "bin/fetchloop", "fetchloop binary")
 	cFloor := flag.String("echoagent", "bin/echoagent", "the C agent that answers nothing (tools/echoagent)")
+	ticker := flag.String("ticker", "bin/ticker", "the C program that reads the one-second files each second (tools/echoagent)")
 	n := flag.Int("n", 10000, "fetches per PDU-level round")
 	e2eN := flag.Int("e2e", 5000, "fetches per client through pmcd")
 	clients := flag.Int("clients", 8, "concurrent clients for the throughput run")
@@ -46,7 +47,7 @@ func main() {
 	var err error
 	switch mode {
 	case "targets":
-		report, err = run(*agent, *linux, *loop, *cFloor, *n, *e2eN, *clients, *idle)
+		report, err = run(*agent, *linux, *loop, *cFloor, *ticker, *n, *e2eN, *clients, *idle)
 	case "scale":
 		report, err = runScale(*agent, *pmns)
 	case "stall":
@@ -72,7 +73,7 @@ func main() {
 	}
 }
 
-func run(agent, linux, loop, cFloor string, n, e2eN, clients int, idle time.Duration) (string, error) {
+func run(agent, linux, loop, cFloor, ticker string, n, e2eN, clients int, idle time.Duration) (string, error) {
 	ours := prefixed("hostcache.", equivalentSet)
 	ourPMIDs, err := lookupPMIDs(ours)
 	if err != nil {
@@ -128,7 +129,13 @@ func run(agent, linux, loop, cFloor string, n, e2eN, clients int, idle time.Dura
 	}
 	const rounds = 3
 	results := make([][]pduResult, len(agents))
+	var tickerCPU []time.Duration
 	for round := 0; round < rounds; round++ {
+		t, err := backgroundCPU(ticker, idle)
+		if err != nil {
+			return "", fmt.Errorf("ticker: %w", err)
+		}
+		tickerCPU = append(tickerCPU, t)
 		for i, a := range agents {
 			r, err := benchAgent(a.name, a.path, a.args, a.pmids, a.n, idle)
 			if err != nil {
@@ -154,7 +161,8 @@ func run(agent, linux, loop, cFloor string, n, e2eN, clients int, idle time.Dura
 	if e.linuxN, err = fetchloop(loop, clients, e2eN/4, equivalentSet); err != nil {
 		return "", err
 	}
-	return format(hc, hcQuiet, goFloor, cFloorRes, lx, e), nil
+	slices.Sort(tickerCPU)
+	return format(hc, hcQuiet, goFloor, cFloorRes, lx, tickerCPU[len(tickerCPU)/2], e), nil
 }
 
 // median returns the round with the median CPU per fetch, carrying the

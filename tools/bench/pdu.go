@@ -145,6 +145,24 @@ func pacedFetches(a *driver.Agent, fetch []byte, bg time.Duration) (time.Duratio
 	return max(work, 0) / pacedN, nil
 }
 
+// backgroundCPU runs a program that is not an agent (the ticker floor) for
+// a while and returns its CPU per second.
+func backgroundCPU(path string, d time.Duration) (time.Duration, error) {
+	cmd := exec.Command(path)
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	time.Sleep(1500 * time.Millisecond) // past its first tick
+	cpu0, t0 := procCPU(cmd.Process.Pid), time.Now()
+	time.Sleep(d)
+	cpu, wall := procCPU(cmd.Process.Pid)-cpu0, time.Since(t0)
+	return time.Duration(float64(cpu) / wall.Seconds()), nil
+}
+
 func request(a *driver.Agent, fetch []byte) (time.Duration, error) {
 	t := time.Now()
 	h, _, err := a.Request(fetch)
