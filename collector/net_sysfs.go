@@ -118,6 +118,9 @@ func attrLine(data []byte) ([]byte, bool) {
 // the raw system call: syscall.Openat would copy the path into a new
 // NUL-terminated string on every call.
 func openAtRaw(dirfd int, path []byte, flags int) (int, bool) {
+	if len(path) == 0 || path[len(path)-1] != 0 {
+		return -1, false // the kernel would read past the slice
+	}
 	for {
 		fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd),
 			uintptr(unsafe.Pointer(&path[0])), uintptr(flags|syscall.O_CLOEXEC), 0, 0, 0)

@@ -3,7 +3,10 @@ package collector
 import (
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // The attribute parsers take exactly what the strconv calls they replace
@@ -70,4 +73,17 @@ func TestNetSysfsState(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { s.state(dir) }); n != 0 {
 		t.Errorf("%v allocations per refresh", n)
 	}
+}
+
+// A path without its NUL is refused rather than read past its end.
+func TestOpenAtRawNeedsNUL(t *testing.T) {
+	if fd, ok := openAtRaw(unix.AT_FDCWD, []byte("/proc"), unix.O_PATH); ok {
+		syscall.Close(fd)
+		t.Fatal("path without a NUL opened")
+	}
+	fd, ok := openAtRaw(unix.AT_FDCWD, []byte("/proc\x00"), unix.O_PATH)
+	if !ok {
+		t.Fatal("NUL-terminated path not opened")
+	}
+	syscall.Close(fd)
 }
