@@ -48,9 +48,7 @@ soak: install
 # Run each fuzz target for FUZZTIME (make test runs only their seeds).
 FUZZTIME ?= 2m
 fuzz:
-	for f in FuzzDecode FuzzStore FuzzServe; do \
-		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) ./pmda/ || exit 1; \
-	done
+	GO=$(GO) FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
 clean:
 	rm -rf bin

@@ -72,6 +72,10 @@ func format(hc, hcQuiet, goFloor, cFloor, lx pduResult, tickerCPU time.Duration,
 		us(hc.bgPerSec), us(lx.cpuPerFetch), verdict(bg < 1))
 	fmt.Fprintf(&b, "| (floor: a C program reading the one-second files once a second, parsing nothing) | %.2f (%s / %s) | | |\n",
 		float64(tickerCPU)/float64(lx.cpuPerFetch), us(tickerCPU), us(lx.cpuPerFetch))
+	// A second comparison where both sides pay for waking from idle: our
+	// sampler wakes every second, a paced pmdalinux fetch wakes it too.
+	fmt.Fprintf(&b, "| (background CPU per s vs one paced pmdalinux fetch, both waking from idle) | %.2f (%s / %s) | | |\n",
+		float64(hc.bgPerSec)/float64(lx.pacedCPU), us(hc.bgPerSec), us(lx.pacedCPU))
 	rss := float64(hc.rssKB) / 1024
 	fmt.Fprintf(&b, "| RSS | %.1f MB | ≤ 25 MB | %s |\n", rss, verdict(rss <= 25))
 	errs := e.floor.errors + e.ours1.errors + e.linux1.errors + e.oursN.errors + e.linuxN.errors
