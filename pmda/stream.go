@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -21,7 +22,17 @@ import (
 type Stream struct {
 	rc     syscall.RawConn
 	closer io.Closer
+
+	// Burst reads (pipe input only, see ReadBlockingInBursts).
+	burst    bool
+	fd       int
+	blocking bool          // fd is in blocking mode now
+	lastWait time.Duration // how long the previous Read waited
 }
+
+// burstWait is the longest wait for a request after which the next read
+// still expects pmcd to be sending back to back.
+const burstWait = time.Millisecond
 
 // SyscallConner is what a Stream is built on: an *os.File opened
 // non-blocking, or a *net.UnixConn or *net.TCPConn.
@@ -49,11 +60,68 @@ func rawIO(trap, fd uintptr, p []byte) (int, syscall.Errno) {
 	return int(n), errno
 }
 
-// Read reads what is available, waiting in the poller until something is.
+// ReadBlockingInBursts makes Read use a plain blocking read while requests
+// come back to back (the previous one waited under burstWait), and the
+// poller otherwise. A blocking pipe read is woken on the writer's CPU (a
+// "synchronous" wake-up), which the poller's is not: on a 2-vCPU VM the
+// p50 of back-to-back fetches fell from 74-108 µs to 26-33 µs. In a burst
+// the monitor thread never takes the P back (that needs 10 ms in the
+// call), so the cost the poller avoids does not arise there. Only for an
+// input fd of its own (a pipe): writes must never meet it in blocking mode.
+func (s *Stream) ReadBlockingInBursts() error {
+	var fd int
+	if err := s.rc.Control(func(f uintptr) { fd = int(f) }); err != nil {
+		return err
+	}
+	s.burst, s.fd = true, fd
+	return nil
+}
+
+// Read reads what is available, waiting until something is.
 func (s *Stream) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	if !s.burst {
+		return s.readPolled(p)
+	}
+	start := time.Now()
+	n, err := s.readBurst(p, s.lastWait < burstWait)
+	s.lastWait = time.Since(start)
+	return n, err
+}
+
+// readBurst reads with a blocking system call when block is set, through
+// the poller otherwise, switching the fd's mode when it must.
+func (s *Stream) readBurst(p []byte, block bool) (int, error) {
+	if block != s.blocking {
+		if err := syscall.SetNonblock(s.fd, !block); err != nil {
+			return 0, err
+		}
+		s.blocking = block
+	}
+	if !block {
+		return s.readPolled(p)
+	}
+	for {
+		// syscall.Read, not a raw call: while it waits the runtime may hand
+		// our P to other goroutines.
+		n, err := syscall.Read(s.fd, p)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+// readPolled reads what is available, waiting in the poller until
+// something is.
+func (s *Stream) readPolled(p []byte) (int, error) {
 	var n int
 	var errno syscall.Errno
 	err := s.rc.Read(func(fd uintptr) bool {

@@ -124,3 +124,60 @@ func TestStreamServesOverUnixSocket(t *testing.T) {
 		t.Fatalf("read after peer closed: %v, want EOF", err)
 	}
 }
+
+// In burst mode a read that follows a short wait blocks in the kernel; one
+// that follows a long wait goes back to the poller, and data arrives whole
+// in both.
+func TestStreamBurstReadsSwitchModes(t *testing.T) {
+	r, w, _, _ := pipeStreams(t)
+	if err := r.ReadBlockingInBursts(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 8)
+	read := func(want string) {
+		t.Helper()
+		if _, err := io.ReadFull(r, buf[:len(want)]); err != nil || string(buf[:len(want)]) != want {
+			t.Fatalf("read %q, %v; want %q", buf[:len(want)], err, want)
+		}
+	}
+	// Back to back: each read waits well under burstWait.
+	for _, msg := range []string{"one", "two", "three"} {
+		if _, err := w.Write([]byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		read(msg)
+		if !r.blocking {
+			t.Fatalf("after a quick %q the stream is not in blocking mode", msg)
+		}
+	}
+	// A pause: this read waits long, so the next one uses the poller.
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		w.Write([]byte("late"))
+	}()
+	read("late")
+	go func() {
+		time.Sleep(5 * time.Millisecond)
+		w.Write([]byte("next"))
+	}()
+	read("next")
+	if r.blocking {
+		t.Fatal("after a long wait the stream stayed in blocking mode")
+	}
+	// Polled again: closing the stream ends a waiting read.
+	errc := make(chan error, 1)
+	go func() {
+		_, err := r.Read(buf)
+		errc <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	r.Close()
+	select {
+	case err := <-errc:
+		if err == nil {
+			t.Fatal("read after close returned no error")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("polled read still blocked 5 s after close")
+	}
+}

@@ -74,6 +74,11 @@ func pipeStreams() (io.ReadWriteCloser, error) {
 	if err != nil {
 		return nil, err
 	}
+	// stdin is a pipe of its own: back-to-back requests may be read with
+	// blocking calls, which wake faster.
+	if err := r.ReadBlockingInBursts(); err != nil {
+		return nil, err
+	}
 	w, err := pmda.NewStream(out, out)
 	if err != nil {
 		return nil, err
