@@ -80,6 +80,8 @@ func format(hc, hcQuiet, goFloor, cFloor, lx pduResult, tickerCPU time.Duration,
 	fmt.Fprintf(&b, "| RSS | %.1f MB | ≤ 25 MB | %s |\n", rss, verdict(rss <= 25))
 	errs := e.floor.errors + e.ours1.errors + e.linux1.errors + e.oursN.errors + e.linuxN.errors
 	fmt.Fprintf(&b, "| fetch errors in every run | %d | 0 | %s |\n", errs, verdict(errs == 0))
+	b.WriteString("\nThe floor rows are what any agent (a C one that answers nothing) or any sampler (a C one that\n" +
+		"only re-reads the files) costs on this machine; `docs/limits.md` explains each MISSED target.\n")
 	b.WriteString("\nReproduce: `make bench` (root; installs what it needs and writes this file).\n")
 	return b.String()
 }
