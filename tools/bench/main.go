@@ -57,6 +57,9 @@ func main() {
 	case "echo-agent":
 		runEchoAgent()
 		return
+	case "go-ticker":
+		runGoTicker("/proc")
+		return
 	default:
 		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak)", mode)
 	}
@@ -129,13 +132,17 @@ func run(agent, linux, loop, cFloor, ticker string, n, e2eN, clients int, idle t
 	}
 	const rounds = 3
 	results := make([][]pduResult, len(agents))
-	var tickerCPU []time.Duration
+	var tickerCPU, goTickerCPU []time.Duration
 	for round := 0; round < rounds; round++ {
-		t, err := backgroundCPU(ticker, idle)
+		t, err := backgroundCPU(ticker, nil, idle)
 		if err != nil {
 			return "", fmt.Errorf("ticker: %w", err)
 		}
 		tickerCPU = append(tickerCPU, t)
+		if t, err = backgroundCPU(self, []string{"go-ticker"}, idle); err != nil {
+			return "", fmt.Errorf("go ticker: %w", err)
+		}
+		goTickerCPU = append(goTickerCPU, t)
 		for i, a := range agents {
 			r, err := benchAgent(a.name, a.path, a.args, a.pmids, a.n, idle)
 			if err != nil {
@@ -162,7 +169,8 @@ func run(agent, linux, loop, cFloor, ticker string, n, e2eN, clients int, idle t
 		return "", err
 	}
 	slices.Sort(tickerCPU)
-	return format(hc, hcQuiet, goFloor, cFloorRes, lx, tickerCPU[len(tickerCPU)/2], e), nil
+	slices.Sort(goTickerCPU)
+	return format(hc, hcQuiet, goFloor, cFloorRes, lx, tickerCPU[len(tickerCPU)/2], goTickerCPU[len(goTickerCPU)/2], e), nil
 }
 
 // median returns the round with the median CPU per fetch, carrying the

@@ -147,8 +147,8 @@ func pacedFetches(a *driver.Agent, fetch []byte, bg time.Duration) (time.Duratio
 
 // backgroundCPU runs a program that is not an agent (the ticker floor) for
 // a while and returns its CPU per second.
-func backgroundCPU(path string, d time.Duration) (time.Duration, error) {
-	cmd := exec.Command(path)
+func backgroundCPU(path string, args []string, d time.Duration) (time.Duration, error) {
+	cmd := exec.Command(path, args...)
 	if err := cmd.Start(); err != nil {
 		return 0, err
 	}

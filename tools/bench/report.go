@@ -17,7 +17,7 @@ func verdict(ok bool) string {
 }
 
 // format renders the measurements and the ratio table in markdown.
-func format(hc, hcQuiet, goFloor, cFloor, lx pduResult, tickerCPU time.Duration, e e2e) string {
+func format(hc, hcQuiet, goFloor, cFloor, lx pduResult, tickerCPU, goTickerCPU time.Duration, e e2e) string {
 	var b strings.Builder
 	host, _ := hostname()
 	fmt.Fprintf(&b, "# pmdahostcache performance\n\nMeasured %s on %s (%d CPUs, %s), one run, both agents side by side.\n\n",
@@ -72,6 +72,8 @@ func format(hc, hcQuiet, goFloor, cFloor, lx pduResult, tickerCPU time.Duration,
 		us(hc.bgPerSec), us(lx.cpuPerFetch), verdict(bg < 1))
 	fmt.Fprintf(&b, "| (floor: a C program reading the one-second files once a second, parsing nothing) | %.2f (%s / %s) | | |\n",
 		float64(tickerCPU)/float64(lx.cpuPerFetch), us(tickerCPU), us(lx.cpuPerFetch))
+	fmt.Fprintf(&b, "| (the same reads from one Go goroutine on a one-second timer: the Go floor) | %.2f (%s / %s) | | |\n",
+		float64(goTickerCPU)/float64(lx.cpuPerFetch), us(goTickerCPU), us(lx.cpuPerFetch))
 	// A second comparison where both sides pay for waking from idle: our
 	// sampler wakes every second, a paced pmdalinux fetch wakes it too.
 	fmt.Fprintf(&b, "| (background CPU per s vs one paced pmdalinux fetch, both waking from idle) | %.2f (%s / %s) | | |\n",
