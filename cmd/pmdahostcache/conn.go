@@ -74,10 +74,13 @@ func pipeStreams() (io.ReadWriteCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	// stdin is a pipe of its own: back-to-back requests may be read with
-	// blocking calls, which wake faster.
-	if err := r.ReadBlockingInBursts(); err != nil {
-		return nil, err
+	// A pipe, as pmcd gives us, is stdin's own: back-to-back requests may
+	// be read with blocking calls, which wake faster. Not a socket: stdin
+	// and stdout could share it, and writes must never find it blocking.
+	if fileKind(0) == syscall.S_IFIFO {
+		if err := r.ReadBlockingInBursts(); err != nil {
+			return nil, err
+		}
 	}
 	w, err := pmda.NewStream(out, out)
 	if err != nil {
@@ -87,10 +90,15 @@ func pipeStreams() (io.ReadWriteCloser, error) {
 }
 
 func isPipeOrSocket(fd int) bool {
+	kind := fileKind(fd)
+	return kind == syscall.S_IFIFO || kind == syscall.S_IFSOCK
+}
+
+// fileKind returns fd's file type bits (S_IFIFO, S_IFSOCK, ...), 0 if unknown.
+func fileKind(fd int) uint32 {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
-		return false
+		return 0
 	}
-	kind := st.Mode & syscall.S_IFMT
-	return kind == syscall.S_IFIFO || kind == syscall.S_IFSOCK
+	return st.Mode & syscall.S_IFMT
 }
