@@ -63,15 +63,6 @@ func parseNetDevCounters(rest []byte, v *[netDevColumns]uint64) bool {
 	return extra == nil
 }
 
-// parseDecimal is parseUint, also for a number written with more leading
-// zeros than parseUint's twenty digits allow, as strconv.ParseUint does.
-func parseDecimal(b []byte) (uint64, bool) {
-	for len(b) > 1 && b[0] == '0' {
-		b = b[1:]
-	}
-	return parseUint(b)
-}
-
 // validNetDevName rejects what the kernel never names an interface. The
 // name becomes a path below /sys/class/net, so "..", "." and "/" must never
 // get through even from a damaged file.
@@ -79,28 +70,3 @@ func validNetDevName(name []byte) bool {
 	return len(name) > 0 && string(name) != "." && string(name) != ".." &&
 		bytes.IndexAny(name, "/ \t") < 0
 }
-
-// nextWord returns the next field of b separated by ASCII white space (as
-// strings.Fields splits ASCII text), and the rest; nil when none is left.
-// nextField splits on blanks and tabs only: a stray carriage return or
-// vertical tab there would stick to a number.
-func nextWord(b []byte) (word, rest []byte) {
-	i := 0
-	for i < len(b) && asciiSpace(b[i]) {
-		i++
-	}
-	j := i
-	for j < len(b) && !asciiSpace(b[j]) {
-		j++
-	}
-	if i == j {
-		return nil, nil
-	}
-	return b[i:j], b[j:]
-}
-
-func asciiSpace(c byte) bool { return asciiSpaces[c] }
-
-// asciiSpaces holds the bytes strings.Fields splits ASCII text on: one
-// load per byte instead of six comparisons.
-var asciiSpaces = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}

@@ -86,3 +86,13 @@ func parseUint(b []byte) (uint64, bool) {
 	}
 	return v, true
 }
+
+// parseDecimal is parseUint, also for a number written with more leading
+// zeros than parseUint's twenty digits allow: strconv.ParseUint(s, 10, 64)
+// without allocating.
+func parseDecimal(b []byte) (uint64, bool) {
+	for len(b) > 1 && b[0] == '0' {
+		b = b[1:]
+	}
+	return parseUint(b)
+}

@@ -7,7 +7,7 @@ import (
 )
 
 // Line and field helpers for the own parsers of /proc/meminfo, vmstat,
-// swaps and pressure. Those files used to be read with procfs (or with
+// swaps and pressure (and nextWord for net/dev and snmp). Those files used to be read with procfs (or with
 // bufio.Scanner and strings.Fields), which gave each value its own string
 // and allocation. These helpers work on the file's bytes in place yet
 // split lines and fields exactly as bufio.Scanner and strings.Fields do,
@@ -44,8 +44,10 @@ func nextScanLine(b []byte) (line, rest []byte, tooLong bool) {
 // byteClass sorts bytes for splitFields: the ASCII bytes unicode.IsSpace
 // calls spaces, and the bytes that start or continue a UTF-8 sequence.
 var byteClass = func() (t [256]uint8) {
-	for _, c := range []byte{' ', '\t', '\n', '\v', '\f', '\r'} {
-		t[c] = classSpace
+	for c, space := range asciiSpaces {
+		if space {
+			t[c] = classSpace
+		}
 	}
 	for c := 0x80; c < 0x100; c++ {
 		t[c] = classNonASCII
@@ -164,13 +166,27 @@ func parseUintBase0(b []byte) (uint64, error) {
 	return strconv.ParseUint(string(b), 0, 64)
 }
 
-// parseUint10 is strconv.ParseUint(string(b), 10, 64) without allocating
-// on success.
-func parseUint10(b []byte) (uint64, bool) {
-	if v, ok := parseUint(b); ok {
-		return v, true
+// nextWord returns the next field of b separated by ASCII white space (as
+// strings.Fields splits ASCII text), and the rest; nil when none is left.
+// nextField splits on blanks and tabs only: a stray carriage return or
+// vertical tab there would stick to a number.
+func nextWord(b []byte) (word, rest []byte) {
+	i := 0
+	for i < len(b) && asciiSpace(b[i]) {
+		i++
 	}
-	// parseUint refuses more than 20 digits, which leading zeros allow.
-	v, err := strconv.ParseUint(string(b), 10, 64)
-	return v, err == nil
+	j := i
+	for j < len(b) && !asciiSpace(b[j]) {
+		j++
+	}
+	if i == j {
+		return nil, nil
+	}
+	return b[i:j], b[j:]
 }
+
+func asciiSpace(c byte) bool { return asciiSpaces[c] }
+
+// asciiSpaces holds the bytes strings.Fields splits ASCII text on: one
+// load per byte instead of six comparisons.
+var asciiSpaces = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}

@@ -108,9 +108,9 @@ func TestParseUintMatchesStrconv(t *testing.T) {
 			t.Errorf("parseUintBase0(%q) = %d, %v; strconv base 0 gives %d, %v", in, got0, err, want0, err0)
 		}
 		want10, err10 := strconv.ParseUint(in, 10, 64)
-		got10, ok := parseUint10([]byte(in))
+		got10, ok := parseDecimal([]byte(in))
 		if ok != (err10 == nil) || (ok && got10 != want10) {
-			t.Errorf("parseUint10(%q) = %d, %v; strconv base 10 gives %d, %v", in, got10, ok, want10, err10)
+			t.Errorf("parseDecimal(%q) = %d, %v; strconv base 10 gives %d, %v", in, got10, ok, want10, err10)
 		}
 	}
 }

@@ -61,7 +61,7 @@ func parseVMStat(data []byte, s *vmstatSample) error {
 		if fieldsOf(line, f[:]) != 2 {
 			continue
 		}
-		v, ok := parseUint10(f[1])
+		v, ok := parseDecimal(f[1])
 		if !ok {
 			continue
 		}
