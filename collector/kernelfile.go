@@ -17,10 +17,13 @@ import (
 // unseekable, so every read opens, reads and closes, as readFileInto does.
 type kernelFile struct {
 	path string
+	// The fd is kept for the collector's life: the set of files is
+	// fixed and small. mu guards keep and fd; a collector samples from
+	// one goroutine, so it is uncontended, and it costs nothing to make
+	// a shared kernelFile safe.
+	mu   sync.Mutex
 	keep bool // root is procfs or sysfs: the fd may be kept
-
-	mu sync.Mutex // a collector samples from one goroutine; tests may share
-	fd int        // -1 when not open
+	fd   int  // -1 when not open
 }
 
 // Filesystem magic numbers (statfs f_type) of the pseudo-filesystems whose
@@ -47,11 +50,11 @@ func isPseudoFS(dir string) bool {
 
 // read returns the whole file in buf (grown as needed).
 func (f *kernelFile) read(buf []byte) ([]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if !f.keep {
 		return readFileInto(f.path, buf)
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	if f.fd < 0 {
 		fd, err := syscall.Open(f.path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 		if err != nil {
@@ -92,15 +95,5 @@ func preadAll(fd int, buf []byte) ([]byte, error) {
 			return buf, nil
 		}
 		buf = buf[:len(buf)+n]
-	}
-}
-
-// close releases a kept fd.
-func (f *kernelFile) close() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.fd >= 0 {
-		syscall.Close(f.fd)
-		f.fd = -1
 	}
 }

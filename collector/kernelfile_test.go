@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -80,5 +81,15 @@ func TestKernelFileReadsLargeFilesWhole(t *testing.T) {
 	}
 	if len(got) < len(want)/2 || !bytes.HasPrefix(got, want[:min(len(want), 40)]) {
 		t.Fatalf("got %d bytes, want about %d", len(got), len(want))
+	}
+}
+
+// close releases a kept fd (collectors keep theirs for life).
+func (f *kernelFile) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fd >= 0 {
+		syscall.Close(f.fd)
+		f.fd = -1
 	}
 }
