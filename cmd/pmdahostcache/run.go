@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -148,21 +147,6 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 
 // errNoConn is returned when no pmcd connection could be made.
 var errNoConn = errors.New("no connection to pmcd")
-
-// pipeConn joins stdin and stdout, the pipes pmcd gives a pipe agent.
-type pipeConn struct {
-	io.Reader
-	io.Writer
-	closer io.Closer // the input; os.Stdin when nil
-}
-
-// Close closes the input: pmcd sees us go, and a waiting read returns.
-func (c pipeConn) Close() error {
-	if c.closer != nil {
-		return c.closer.Close()
-	}
-	return os.Stdin.Close()
-}
 
 // firstSampleWait bounds how long the first request waits for first samples.
 const firstSampleWait = time.Second

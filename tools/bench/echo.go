@@ -2,35 +2,26 @@ package main
 
 import (
 	"encoding/binary"
-	"io"
 	"os"
-	"syscall"
 
 	"github.com/pmdahostcache/pmdahostcache/pmda"
 )
 
 // runEchoAgent is the Go row of the PDU-level table: the least a Go agent
-// can do over the transport pmdahostcache uses (non-blocking pipes read
-// with raw calls, pmda.Stream). It says CREDS, ignores PROFILEs, and
-// answers each FETCH with "no values" for every PMID, from no data at all.
+// can do over the transport pmdahostcache uses (pmda.Stdio). It says
+// CREDS, ignores PROFILEs, and answers each FETCH with "no values" for
+// every PMID, from no data at all.
 func runEchoAgent() {
-	var in io.Reader = os.Stdin
-	var out io.Writer = os.Stdout
-	if syscall.SetNonblock(0, true) == nil && syscall.SetNonblock(1, true) == nil {
-		fi, fo := os.NewFile(0, "in"), os.NewFile(1, "out")
-		r, rerr := pmda.NewStream(fi, fi)
-		w, werr := pmda.NewStream(fo, fo)
-		if rerr != nil || werr != nil {
-			return
-		}
-		in, out = r, w
+	conn, err := pmda.Stdio()
+	if err != nil {
+		return
 	}
-	out.Write((&pmda.Creds{From: int32(os.Getpid()), Version: 2}).Append(nil))
+	conn.Write((&pmda.Creds{From: int32(os.Getpid()), Version: 2}).Append(nil))
 	buf := make([]byte, 0, 64*1024)
 	reply := make([]byte, 0, 64*1024)
 	sets := make([]pmda.ValueSet, 0, 1024)
 	for {
-		h, pdu, err := pmda.ReadPDU(in, buf, 1<<20)
+		h, pdu, err := pmda.ReadPDU(conn, buf, 1<<20)
 		if err != nil {
 			return
 		}
@@ -44,7 +35,7 @@ func runEchoAgent() {
 			sets = append(sets, pmda.ValueSet{PMID: binary.BigEndian.Uint32(pdu[28+4*i:])})
 		}
 		reply = pmda.AppendResult(reply[:0], 0, sets)
-		if _, err := out.Write(reply); err != nil {
+		if _, err := conn.Write(reply); err != nil {
 			return
 		}
 	}
