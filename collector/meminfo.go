@@ -185,7 +185,7 @@ func readMeminfo(f *kernelFile, buf *[]byte, m *meminfo) error {
 		return fmt.Errorf("reading meminfo: %w", err)
 	}
 	if err := parseMeminfo(*buf, m); err != nil {
-		return fmt.Errorf("reading meminfo: %w", err)
+		return fmt.Errorf("parsing %s: %w", f.path, err)
 	}
 	return nil
 }
