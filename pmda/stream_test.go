@@ -174,3 +174,29 @@ func TestStreamBurstReadsSwitchModes(t *testing.T) {
 	// Polled again: closing the stream ends a waiting read.
 	closeEndsRead(t, r)
 }
+
+// A reader that takes each request in two reads (header, then body) gets
+// the body at once; that must not pass for pmcd sending back to back.
+func TestStreamBurstIgnoresSplitReads(t *testing.T) {
+	r, w, _, _ := pipeStreams(t)
+	if err := r.ReadBlockingInBursts(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 2)
+	for i := 0; i < 3; i++ {
+		go func() {
+			time.Sleep(5 * time.Millisecond) // paced, as pmlogger fetches
+			w.Write([]byte("hdbd"))
+		}()
+		for _, want := range []string{"hd", "bd"} {
+			if _, err := io.ReadFull(r, buf); err != nil || string(buf) != want {
+				t.Fatalf("read %q, %v; want %q", buf, err, want)
+			}
+			// The header read waited 5 ms in whichever mode the body
+			// read before it chose.
+			if want == "hd" && i > 0 && r.blocking {
+				t.Fatalf("request %d: its header was read in blocking mode after a 5 ms pause", i)
+			}
+		}
+	}
+}
