@@ -98,6 +98,10 @@ func benchAgent(name, path string, args []string, pmids []uint32, n int, idle ti
 			return res, err
 		}
 	}
+	// Idle CPU is the steady state: the end of a burst costs an agent a
+	// one-time few hundred µs (the runtime settling its threads), which
+	// would otherwise show as background.
+	time.Sleep(time.Second)
 	cpu0, t0 := procCPU(a.Pid()), time.Now()
 	time.Sleep(idle)
 	idleCPU, idleWall := procCPU(a.Pid())-cpu0, time.Since(t0)
