@@ -7,14 +7,13 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
 	"github.com/prometheus/procfs"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
-
-// userHZ is the tick rate of /proc/stat. procfs divides by the same fixed
-// value (USER_HZ is 100 on every Linux ABI), so its seconds are exact ticks/100.
-const userHZ = 100
 
 // cpuTimes lists the CPU time metrics, pmdalinux's names below kernel.all.cpu
 // (item n) and kernel.percpu.cpu (item n+percpuItemOffset), with the field
@@ -54,48 +53,48 @@ var cpuUtil = []struct {
 }
 
 var (
-	statPswitch  = metric(clusterStat, 40, "kernel.all.pswitch", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	statSysfork  = metric(clusterStat, 41, "kernel.all.sysfork", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	statIntr     = metric(clusterStat, 42, "kernel.all.intr", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	statRunning  = metric(clusterStat, 43, "kernel.all.running", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	statBlocked  = metric(clusterStat, 44, "kernel.all.blocked", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	statBoottime = metric(clusterStat, 45, "kernel.all.boottime", cache.TypeI64, cache.SemDiscrete, cache.UnitsSec, cache.InDomNone)
-	statNCPU     = metric(clusterStat, 46, "hinv.ncpu", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	statHZ       = metric(clusterStat, 47, "kernel.all.hz", cache.TypeU32, cache.SemDiscrete, cache.UnitsCountPerSec, cache.InDomNone)
+	statPswitch  = engine.Metric(clusterStat, 40, "kernel.all.pswitch", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	statSysfork  = engine.Metric(clusterStat, 41, "kernel.all.sysfork", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	statIntr     = engine.Metric(clusterStat, 42, "kernel.all.intr", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	statRunning  = engine.Metric(clusterStat, 43, "kernel.all.running", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	statBlocked  = engine.Metric(clusterStat, 44, "kernel.all.blocked", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	statBoottime = engine.Metric(clusterStat, 45, "kernel.all.boottime", cache.TypeI64, cache.SemDiscrete, cache.UnitsSec, cache.InDomNone)
+	statNCPU     = engine.Metric(clusterStat, 46, "hinv.ncpu", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	statHZ       = engine.Metric(clusterStat, 47, "kernel.all.hz", cache.TypeU32, cache.SemDiscrete, cache.UnitsCountPerSec, cache.InDomNone)
 )
 
 func allCPUDesc(item uint32, name string) cache.Desc {
-	return metric(clusterStat, item, "kernel.all.cpu."+name, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone)
+	return engine.Metric(clusterStat, item, "kernel.all.cpu."+name, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone)
 }
 
 func perCPUDesc(item uint32, name string) cache.Desc {
-	return metric(clusterStat, item+percpuItemOffset, "kernel.percpu.cpu."+name, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU)
+	return engine.Metric(clusterStat, item+percpuItemOffset, "kernel.percpu.cpu."+name, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU)
 }
 
 func utilDesc(item uint32, name string) cache.Desc {
-	return metric(clusterStat, item, "kernel.cpu.util."+name, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	return engine.Metric(clusterStat, item, "kernel.cpu.util."+name, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
 }
 
 // cpuCollector reads /proc/stat: CPU time, all and per CPU, and kernel activity.
 type cpuCollector struct {
 	path  string // <proc>/stat
-	file  *kernelFile
-	buf   []byte       // the file's text, reused
-	st    statSample   // parsed, reused
-	all   []cache.Desc // kernel.all.cpu.*, in cpuTimes order
-	per   []cache.Desc // kernel.percpu.cpu.*, in cpuTimes order
-	rates *rates
+	file  *kernel.File
+	buf   []byte            // the file's text, reused
+	st    kernel.StatSample // parsed, reused
+	all   []cache.Desc      // kernel.all.cpu.*, in cpuTimes order
+	per   []cache.Desc      // kernel.percpu.cpu.*, in cpuTimes order
+	rates *engine.Rates
 	// cpus caches the CPU instance table while the set of CPUs is unchanged.
 	cpus *cache.Instances
 }
 
 // NewCPUCollector opens /proc below p.Proc.
-func NewCPUCollector(p Env) (Collector, error) {
+func NewCPUCollector(p engine.Env) (engine.Collector, error) {
 	if _, err := procfs.NewFS(p.Proc); err != nil {
 		return nil, fmt.Errorf("cpu: %w", err) // the root must be a directory
 	}
 	path := filepath.Join(p.Proc, "stat")
-	c := &cpuCollector{path: path, file: newKernelFile(p.Proc, path), buf: make([]byte, 0, 16*1024), rates: newRates()}
+	c := &cpuCollector{path: path, file: kernel.NewFile(p.Proc, path), buf: make([]byte, 0, 16*1024), rates: engine.NewRates()}
 	for _, t := range cpuTimes {
 		c.all = append(c.all, allCPUDesc(t.item, t.name))
 		c.per = append(c.per, perCPUDesc(t.item, t.name))
@@ -105,12 +104,12 @@ func NewCPUCollector(p Env) (Collector, error) {
 
 func (c *cpuCollector) Name() string { return "cpu" }
 
-func (c *cpuCollector) Resets() uint64 { return c.rates.resets }
+func (c *cpuCollector) Resets() uint64 { return c.rates.Resets }
 
 func (c *cpuCollector) Source() cache.Source {
 	descs := append(append([]cache.Desc(nil), c.all...), c.per...)
 	descs = append(descs, statPswitch, statSysfork, statIntr)
-	descs = withRates(descs)
+	descs = engine.WithRates(descs)
 	for _, u := range cpuUtil {
 		descs = append(descs, utilDesc(u.item, u.name))
 	}
@@ -125,77 +124,77 @@ func (c *cpuCollector) Source() cache.Source {
 // Sample reads /proc/stat once.
 func (c *cpuCollector) Sample(b *cache.Builder, now time.Time) error {
 	var err error
-	if c.buf, err = c.file.read(c.buf); err != nil {
+	if c.buf, err = c.file.Read(c.buf); err != nil {
 		return fmt.Errorf("reading stat: %w", err)
 	}
 	st := &c.st
-	if err := parseStat(c.buf, st); err != nil {
+	if err := kernel.ParseStat(c.buf, st); err != nil {
 		return fmt.Errorf("parsing stat: %w", err)
 	}
-	c.rates.begin(now)
+	c.rates.Begin(now)
 	for i, t := range cpuTimes {
-		c.rates.counter(b, &c.all[i], cache.InstNone, toMS(t.ms(st.total)))
+		c.rates.Counter(b, &c.all[i], cache.InstNone, toMS(t.ms(st.Total)))
 	}
-	c.publishCPUs(b, st.cpus)
-	for _, cpu := range st.cpus {
+	c.publishCPUs(b, st.CPUs)
+	for _, cpu := range st.CPUs {
 		for i, t := range cpuTimes {
-			c.rates.counter(b, &c.per[i], uint32(cpu.id), toMS(t.ms(cpu.stat)))
+			c.rates.Counter(b, &c.per[i], uint32(cpu.ID), toMS(t.ms(cpu.Stat)))
 		}
 	}
-	if st.hasCtxt {
-		c.rates.counter(b, &statPswitch, cache.InstNone, st.ctxt)
+	if st.HasCtxt {
+		c.rates.Counter(b, &statPswitch, cache.InstNone, st.Ctxt)
 	}
-	if st.hasProcesses {
-		c.rates.counter(b, &statSysfork, cache.InstNone, st.processes)
+	if st.HasProcesses {
+		c.rates.Counter(b, &statSysfork, cache.InstNone, st.Processes)
 	}
-	if st.hasIntr {
-		c.rates.counter(b, &statIntr, cache.InstNone, st.intr)
+	if st.HasIntr {
+		c.rates.Counter(b, &statIntr, cache.InstNone, st.Intr)
 	}
-	b.SetU64(statRunning.ID, cache.InstNone, st.running)
-	b.SetU64(statBlocked.ID, cache.InstNone, st.blocked)
-	if st.hasBT {
-		b.SetI64(statBoottime.ID, cache.InstNone, int64(st.btime))
+	b.SetU64(statRunning.ID, cache.InstNone, st.Running)
+	b.SetU64(statBlocked.ID, cache.InstNone, st.Blocked)
+	if st.HasBootTime {
+		b.SetI64(statBoottime.ID, cache.InstNone, int64(st.BootTime))
 	}
-	b.SetU64(statNCPU.ID, cache.InstNone, uint64(len(st.cpus)))
-	b.SetU64(statHZ.ID, cache.InstNone, userHZ)
-	c.publishUtil(b, len(st.cpus))
-	c.rates.commit()
+	b.SetU64(statNCPU.ID, cache.InstNone, uint64(len(st.CPUs)))
+	b.SetU64(statHZ.ID, cache.InstNone, kernel.UserHZ)
+	c.publishUtil(b, len(st.CPUs))
+	c.rates.Commit()
 	return nil
 }
 
 // publishCPUs publishes the CPU instance domain. Instance id N is "cpuN",
 // as pmdalinux numbers them; the kernel lists CPUs in order.
-func (c *cpuCollector) publishCPUs(b *cache.Builder, cpus []cpuStat) {
+func (c *cpuCollector) publishCPUs(b *cache.Builder, cpus []kernel.CPUStat) {
 	if !sameCPUs(c.cpus, cpus) {
 		list := make([]cache.Instance, len(cpus))
 		for i, cpu := range cpus {
-			list[i] = cache.Instance{ID: uint32(cpu.id), Name: "cpu" + strconv.FormatInt(cpu.id, 10)}
+			list[i] = cache.Instance{ID: uint32(cpu.ID), Name: "cpu" + strconv.FormatInt(cpu.ID, 10)}
 		}
 		c.cpus = cache.NewInstances(list)
 	}
 	b.SetInDom(indomCPU, c.cpus)
 }
 
-func sameCPUs(in *cache.Instances, cpus []cpuStat) bool {
+func sameCPUs(in *cache.Instances, cpus []kernel.CPUStat) bool {
 	if in == nil || in.Len() != len(cpus) {
 		return false
 	}
 	for i, x := range in.All() {
-		if int64(x.ID) != cpus[i].id {
+		if int64(x.ID) != cpus[i].ID {
 			return false
 		}
 	}
 	return true
 }
 
-// publishUtil derives the utilisation percentages from this interval's deltas.
+// publishUtil derives the utilisation percentages from this Interval's deltas.
 func (c *cpuCollector) publishUtil(b *cache.Builder, ncpu int) {
-	secs, ok := c.rates.interval()
+	secs, ok := c.rates.Interval()
 	if !ok || ncpu == 0 {
 		return
 	}
 	for _, u := range cpuUtil {
-		d, ok := c.rates.delta(rateKey{cache.NewMetricID(clusterStat, u.counter), cache.InstNone})
+		d, ok := c.rates.Delta(cache.NewMetricID(clusterStat, u.counter), cache.InstNone)
 		if !ok {
 			continue
 		}

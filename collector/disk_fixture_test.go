@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -17,7 +19,7 @@ var diskTestdata = filepath.Join(testdataDir, "disk")
 
 // diskFixture runs the disk collector against a private root into which a
 // fixture tree's proc/ and sys/ are copied; load swaps in another tree
-// between samples, as the kernel's files change under a running agent.
+// between samples, as the kernel's files change under a Running agent.
 type diskFixture struct {
 	*harness
 	root string
@@ -25,7 +27,7 @@ type diskFixture struct {
 
 // newDiskFixture builds the collector with env (its Proc and Sys are set
 // here) on a copy of tree.
-func newDiskFixture(t *testing.T, tree string, env Env) *diskFixture {
+func newDiskFixture(t *testing.T, tree string, env engine.Env) *diskFixture {
 	t.Helper()
 	f := &diskFixture{root: t.TempDir()}
 	f.harness = &harness{t: t, proc: filepath.Join(f.root, "proc")}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
 	"github.com/prometheus/procfs/blockdevice"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -124,7 +126,7 @@ func (s diskSys) line(dev string, rel ...string) (string, bool) {
 	if !diskSafeName(dev) {
 		return "", false
 	}
-	data, err := readFile(filepath.Join(append([]string{s.root, "block", dev}, rel...)...))
+	data, err := kernel.ReadFile(filepath.Join(append([]string{s.root, "block", dev}, rel...)...))
 	if err != nil {
 		return "", false
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -44,7 +46,7 @@ const (
 )
 
 func TestDiskFirstSample(t *testing.T) {
-	f := newDiskFixture(t, "t0", Env{})
+	f := newDiskFixture(t, "t0", engine.Env{})
 	f.mustSample(t0)
 
 	f.wantMembers(indomDisk, map[string]uint32{"sda": 0, "vda": 1, "nvme0n1": 2}, "sda", "vda", "nvme0n1")
@@ -79,7 +81,7 @@ func TestDiskFirstSample(t *testing.T) {
 	f.wantU64("disk.all.inflight", cache.InstNone, 2)
 	f.wantU64("disk.all.flush", cache.InstNone, 9407) // 300 + 1107 + 8000
 
-	// One sample has no interval: no rates and no iostat figures.
+	// One sample has no Interval: no rates and no iostat figures.
 	for _, prefix := range []string{"rate.", "disk.dev.util", "disk.dev.await", "disk.dm.await"} {
 		if n := f.published(prefix); n != 0 {
 			t.Errorf("first sample published %d %s values", n, prefix)
@@ -88,7 +90,7 @@ func TestDiskFirstSample(t *testing.T) {
 }
 
 func TestDiskRates(t *testing.T) {
-	f := newDiskFixture(t, "t0", Env{})
+	f := newDiskFixture(t, "t0", engine.Env{})
 	f.mustSample(t0)
 	f.load("t1")
 	f.mustSample(t1)
@@ -106,7 +108,7 @@ func TestDiskRates(t *testing.T) {
 	f.wantFloat("rate.disk.dev.flush", diskSda, 10)          // 20 / 2 s
 	f.wantFloat("rate.disk.dev.flush_rawactive", diskSda, 0.02)
 	f.wantU64("disk.dev.inflight", diskSda, 1) // an instant value: no rate
-	if _, ok := f.store.Schema().Lookup(Prefix + "rate.disk.dev.inflight"); ok {
+	if _, ok := f.store.Schema().Lookup(engine.Prefix + "rate.disk.dev.inflight"); ok {
 		t.Error("instant disk.dev.inflight has a rate twin")
 	}
 	f.wantFloat("rate.disk.dev.read_bytes", diskVda, 100) // (2321449 - 2321249) KB / 2 s
@@ -137,9 +139,9 @@ func TestDiskRates(t *testing.T) {
 	}
 }
 
-// The iostat figures of iostat.conf over the same 2 s interval.
+// The iostat figures of iostat.conf over the same 2 s Interval.
 func TestDiskIostat(t *testing.T) {
-	f := newDiskFixture(t, "t0", Env{})
+	f := newDiskFixture(t, "t0", engine.Env{})
 	f.mustSample(t0)
 	f.load("t1")
 	f.mustSample(t1)
@@ -192,7 +194,7 @@ func TestDiskIostat(t *testing.T) {
 	f.wantFloat("disk.dm.util", dmRoot, 30)        // 100 * 600 / 1000 / 2
 
 	// Partitions have no iostat figures in iostat.conf.
-	if _, ok := f.store.Schema().Lookup(Prefix + "disk.partitions.await"); ok {
+	if _, ok := f.store.Schema().Lookup(engine.Prefix + "disk.partitions.await"); ok {
 		t.Error("disk.partitions.await exists")
 	}
 }
@@ -200,12 +202,12 @@ func TestDiskIostat(t *testing.T) {
 // testdata/disk/pcp-t0 and pcp-t1 hold vda's counters as pmlogger recorded
 // them from pmdalinux under dd load, at 04:51:46.067056 and 04:51:48.064216.
 // `pmval -U -f 12` on that archive, with PCP's own iostat.conf, printed the
-// figures below: we must agree. PCP's interval was 1.997159909 s, not the
+// figures below: we must agree. PCP's Interval was 1.997159909 s, not the
 // 1.997160 s of the printed stamps (util and avg_qlen both imply it): its
 // archive code carries epoch times through a double, good to ~0.2 us. We
-// sample over that interval so the comparison is exact.
+// sample over that Interval so the comparison is exact.
 func TestDiskIostatMatchesPCP(t *testing.T) {
-	f := newDiskFixture(t, "pcp-t0", Env{})
+	f := newDiskFixture(t, "pcp-t0", engine.Env{})
 	f.mustSample(t0)
 	f.load("pcp-t1")
 	f.mustSample(t0.Add(1997159909 * time.Nanosecond))
@@ -222,9 +224,9 @@ func TestDiskIostatMatchesPCP(t *testing.T) {
 
 // testdata/disk/reset is t1 with sda replaced between samples by another
 // disk in the same slot (same name and 8:0, model WDC WD40EFRX-68N): sda,
-// sda1 and sda2 restart with every counter at 1 (partition flush fields 0).
+// sda1 and sda2 restart with every Counter at 1 (partition flush fields 0).
 func TestDiskCounterReset(t *testing.T) {
-	f := newDiskFixture(t, "t0", Env{})
+	f := newDiskFixture(t, "t0", engine.Env{})
 	f.mustSample(t0)
 	before := f.indom(indomDisk)
 	f.load("reset")
@@ -266,7 +268,7 @@ func TestDiskCounterReset(t *testing.T) {
 // testdata/disk/change is t1 without nvme0n1, nvme0n1p1 and dm-0, and with a
 // new disk sdb (partition sdb1; no /sys entries) and dm-2 "vg0-swap".
 func TestDiskAppearVanishAndStableIDs(t *testing.T) {
-	env := Env{IDDir: t.TempDir()}
+	env := engine.Env{IDDir: t.TempDir()}
 	f := newDiskFixture(t, "t0", env)
 	f.mustSample(t0)
 	f.load("change")
@@ -304,7 +306,7 @@ func TestDiskAppearVanishAndStableIDs(t *testing.T) {
 }
 
 func TestDiskLabels(t *testing.T) {
-	f := newDiskFixture(t, "t0", Env{})
+	f := newDiskFixture(t, "t0", engine.Env{})
 	f.mustSample(t0)
 	want := map[string][]cache.Label{
 		// Sorted by label name; the model's sysfs padding trimmed.
@@ -337,12 +339,12 @@ func TestDiskLabels(t *testing.T) {
 }
 
 func TestDiskFilter(t *testing.T) {
-	filter := Filter{
+	filter := engine.Filter{
 		"disk":       {Exclude: regexp.MustCompile(`^vda$`)},
 		"partitions": {Include: regexp.MustCompile(`^sda`)},
 		"dm":         {Exclude: regexp.MustCompile(`root`)}, // by mapped name
 	}
-	f := newDiskFixture(t, "t0", Env{Filter: filter})
+	f := newDiskFixture(t, "t0", engine.Env{Filter: filter})
 	f.mustSample(t0)
 	f.wantMembers(indomDisk, map[string]uint32{"sda": 0, "nvme0n1": 1}, "sda", "nvme0n1")
 	f.wantMembers(indomPartitions, map[string]uint32{"sda1": 0, "sda2": 1}, "sda1", "sda2")
@@ -354,7 +356,7 @@ func TestDiskFilter(t *testing.T) {
 // A 4.x kernel: 14 fields, no discard or flush fields. They publish no
 // value anywhere (never 0), nor do the figures built on them.
 func TestDiskOldKernel(t *testing.T) {
-	f := newDiskFixture(t, "old14-t0", Env{})
+	f := newDiskFixture(t, "old14-t0", engine.Env{})
 	f.mustSample(t0)
 	f.load("old14-t1")
 	f.mustSample(t1)
@@ -388,7 +390,7 @@ func TestDiskOldKernel(t *testing.T) {
 // unchanged: the discard figures are 0 (no discard completed), the flush
 // ones absent.
 func TestDiskKernel418(t *testing.T) {
-	f := newDiskFixture(t, "k418", Env{})
+	f := newDiskFixture(t, "k418", engine.Env{})
 	f.mustSample(t0)
 	f.mustSample(t1)
 	f.wantU64("disk.dev.discard", diskSda, 100)
@@ -405,16 +407,16 @@ func TestDiskKernel418(t *testing.T) {
 
 func TestDiskBrokenSources(t *testing.T) {
 	for _, tree := range []string{"empty", "malformed"} {
-		f := newDiskFixture(t, tree, Env{})
+		f := newDiskFixture(t, tree, engine.Env{})
 		if err := f.sample(t0); err == nil {
 			t.Errorf("%s: sample succeeded", tree)
 		}
 		f.nothingPublished()
 	}
 
-	// A failed sample keeps the interval: the next rate is over the 2 s
+	// A failed sample keeps the Interval: the next rate is over the 2 s
 	// since the last good sample.
-	f := newDiskFixture(t, "t0", Env{})
+	f := newDiskFixture(t, "t0", engine.Env{})
 	f.mustSample(t0)
 	f.load("malformed")
 	if err := f.sample(t0.Add(time.Second)); err == nil {
@@ -426,17 +428,17 @@ func TestDiskBrokenSources(t *testing.T) {
 	f.wantFloat("disk.dev.util", diskSda, 50)
 
 	// A truncated line (sda1 with 3 stat fields) drops that device only.
-	g := newDiskFixture(t, "short", Env{})
+	g := newDiskFixture(t, "short", engine.Env{})
 	g.mustSample(t0)
 	g.wantMembers(indomDisk, map[string]uint32{"sda": 0, "vda": 1}, "sda", "vda")
 	g.wantMembers(indomPartitions, nil)
 }
 
 func TestDiskBadRoot(t *testing.T) {
-	if _, err := NewDiskCollector(Env{Proc: "/nonexistent/proc", Sys: "/nonexistent/sys"}); err == nil {
+	if _, err := NewDiskCollector(engine.Env{Proc: "/nonexistent/proc", Sys: "/nonexistent/sys"}); err == nil {
 		t.Error("a missing root was accepted")
 	}
-	if _, err := NewDiskCollector(Env{Proc: filepath.Join(diskTestdata, "t0", "proc"), Sys: "/nonexistent/sys"}); err == nil {
+	if _, err := NewDiskCollector(engine.Env{Proc: filepath.Join(diskTestdata, "t0", "proc"), Sys: "/nonexistent/sys"}); err == nil {
 		t.Error("a missing sys root was accepted")
 	}
 }

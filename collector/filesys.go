@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+
 	"github.com/prometheus/procfs"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -18,17 +20,17 @@ const DefaultStatfsTimeout = 2 * time.Second
 // filesys.* metrics, with pmdalinux's items in its filesys cluster. (Its
 // item 0, hinv.nmounts, is not in pmdalinux's namespace, so not here.)
 var (
-	fsCapacity  = metric(clusterFilesys, 1, "filesys.capacity", cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomFilesys)
-	fsUsed      = metric(clusterFilesys, 2, "filesys.used", cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
-	fsFree      = metric(clusterFilesys, 3, "filesys.free", cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
-	fsMaxFiles  = metric(clusterFilesys, 4, "filesys.maxfiles", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
-	fsUsedFiles = metric(clusterFilesys, 5, "filesys.usedfiles", cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
-	fsFreeFiles = metric(clusterFilesys, 6, "filesys.freefiles", cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
-	fsMountDir  = metric(clusterFilesys, 7, "filesys.mountdir", cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
-	fsFull      = metric(clusterFilesys, 8, "filesys.full", cache.TypeDouble, cache.SemInstant, cache.UnitsNone, indomFilesys)
-	fsBlockSize = metric(clusterFilesys, 9, "filesys.blocksize", cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomFilesys)
-	fsAvail     = metric(clusterFilesys, 10, "filesys.avail", cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
-	fsReadOnly  = metric(clusterFilesys, 11, "filesys.readonly", cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsCapacity  = engine.Metric(clusterFilesys, 1, "filesys.capacity", cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomFilesys)
+	fsUsed      = engine.Metric(clusterFilesys, 2, "filesys.used", cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
+	fsFree      = engine.Metric(clusterFilesys, 3, "filesys.free", cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
+	fsMaxFiles  = engine.Metric(clusterFilesys, 4, "filesys.maxfiles", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
+	fsUsedFiles = engine.Metric(clusterFilesys, 5, "filesys.usedfiles", cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsFreeFiles = engine.Metric(clusterFilesys, 6, "filesys.freefiles", cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsMountDir  = engine.Metric(clusterFilesys, 7, "filesys.mountdir", cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
+	fsFull      = engine.Metric(clusterFilesys, 8, "filesys.full", cache.TypeDouble, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsBlockSize = engine.Metric(clusterFilesys, 9, "filesys.blocksize", cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomFilesys)
+	fsAvail     = engine.Metric(clusterFilesys, 10, "filesys.avail", cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
+	fsReadOnly  = engine.Metric(clusterFilesys, 11, "filesys.readonly", cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
 )
 
 // filesysCollector reads the mount table (/proc/self/mountinfo) and statfs's
@@ -36,7 +38,7 @@ var (
 // deadline (see statfsRunner).
 type filesysCollector struct {
 	fs      procfs.FS
-	filter  Filter
+	filter  engine.Filter
 	ids     *cache.IDMap
 	resolve func(device string) string
 	stat    *statfsRunner
@@ -45,7 +47,7 @@ type filesysCollector struct {
 
 // NewFilesysCollector opens /proc below p.Proc. Device links are resolved
 // below the directory that holds it.
-func NewFilesysCollector(p Env) (Collector, error) {
+func NewFilesysCollector(p engine.Env) (engine.Collector, error) {
 	fs, err := procfs.NewFS(p.Proc)
 	if err != nil {
 		return nil, fmt.Errorf("filesys: %w", err)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -19,7 +21,7 @@ const hostTestdataDir = "host"
 
 // newHostHarness builds collector f on a copy of testdata/host/<tree>/proc,
 // with env's IDDir and Filter.
-func newHostHarness(t *testing.T, f Factory, tree string, env Env) *harness {
+func newHostHarness(t *testing.T, f engine.Factory, tree string, env engine.Env) *harness {
 	t.Helper()
 	root := t.TempDir()
 	h := &harness{t: t, proc: filepath.Join(root, "proc")}
@@ -106,7 +108,7 @@ func (h *harness) hostWantString(name string, inst uint32, want string) {
 	}
 }
 
-// hostWantFloat32 checks a FLOAT metric against the float32 nearest want.
+// hostWantFloat32 checks a FLOAT Metric against the float32 nearest want.
 func (h *harness) hostWantFloat32(name string, inst uint32, want float64) {
 	h.t.Helper()
 	h.wantFloat(name, inst, float64(float32(want)))

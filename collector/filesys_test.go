@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+
 	"github.com/prometheus/procfs"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -90,7 +92,7 @@ func makeDevTree(t *testing.T, root string) {
 
 // newFilesysHarness builds the filesys collector on a host tree with a
 // fake statfs and the given deadline.
-func newFilesysHarness(t *testing.T, tree string, env Env, fake *fsFake, timeout time.Duration) (*harness, *filesysCollector) {
+func newFilesysHarness(t *testing.T, tree string, env engine.Env, fake *fsFake, timeout time.Duration) (*harness, *filesysCollector) {
 	t.Helper()
 	h := newHostHarness(t, NewFilesysCollector, tree, env)
 	makeDevTree(t, filepath.Dir(h.proc))
@@ -117,7 +119,7 @@ var fsWantT0 = []cache.Instance{
 }
 
 func TestFilesysExcludesPseudoFilesystems(t *testing.T) {
-	h, _ := newFilesysHarness(t, "t0", Env{}, newFSFake(), time.Second)
+	h, _ := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
 	h.mustSample(t0)
 	if got := h.hostInstances(indomFilesys); !reflect.DeepEqual(got, fsWantT0) {
 		t.Errorf("filesys instances\n got %v\nwant %v", got, fsWantT0)
@@ -134,7 +136,7 @@ func TestFilesysExcludesPseudoFilesystems(t *testing.T) {
 }
 
 func TestFilesysValues(t *testing.T) {
-	h, _ := newFilesysHarness(t, "t0", Env{}, newFSFake(), time.Second)
+	h, _ := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
 	h.mustSample(t0)
 	// "/" (id 0): 4096-byte blocks, 1000000 total, 750000 free, 700000 for
 	// users. Kbyte = blocks * 4.
@@ -187,7 +189,7 @@ func TestFilesysHungMount(t *testing.T) {
 	unblock := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(unblock) // a failing test must not leave the goroutine stuck
 	const timeout = 200 * time.Millisecond
-	h, c := newFilesysHarness(t, "t0", Env{}, fake, timeout)
+	h, c := newFilesysHarness(t, "t0", engine.Env{}, fake, timeout)
 	const backup = 6
 
 	start := time.Now()
@@ -248,7 +250,7 @@ func TestFilesysHungMount(t *testing.T) {
 func TestFilesysStatfsError(t *testing.T) {
 	fake := newFSFake()
 	delete(fake.stats, "/data")
-	h, _ := newFilesysHarness(t, "t0", Env{}, fake, time.Second)
+	h, _ := newFilesysHarness(t, "t0", engine.Env{}, fake, time.Second)
 	h.mustSample(t0)
 	h.wantAbsent("filesys.capacity", 1)
 	h.wantAbsent("filesys.mountdir", 1)
@@ -261,7 +263,7 @@ func TestFilesysStatfsError(t *testing.T) {
 // Ids persist: an unmounted device stops being listed and its id is never
 // reused; after an id map reload (a restart) every name keeps its id.
 func TestFilesysStableIDs(t *testing.T) {
-	env := Env{IDDir: t.TempDir()}
+	env := engine.Env{IDDir: t.TempDir()}
 	h, _ := newFilesysHarness(t, "t0", env, newFSFake(), time.Second)
 	h.mustSample(t0)
 	first := h.hostInstances(indomFilesys)
@@ -294,7 +296,7 @@ func TestFilesysStableIDs(t *testing.T) {
 
 // An unchanged mount table republishes the same instance table.
 func TestFilesysInstancesReused(t *testing.T) {
-	h, _ := newFilesysHarness(t, "t0", Env{}, newFSFake(), time.Second)
+	h, _ := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
 	h.mustSample(t0)
 	a, _ := h.store.Load().InDom(indomFilesys)
 	useHostTree(h, "t1")
@@ -311,7 +313,7 @@ func TestFilesysInstancesReused(t *testing.T) {
 }
 
 func TestFilesysFilter(t *testing.T) {
-	env := Env{Filter: Filter{"filesys": {Exclude: regexp.MustCompile(`^/dev/mapper/|^/dev/vdd$`)}}}
+	env := engine.Env{Filter: engine.Filter{"filesys": {Exclude: regexp.MustCompile(`^/dev/mapper/|^/dev/vdd$`)}}}
 	fake := newFSFake()
 	h, _ := newFilesysHarness(t, "t0", env, fake, time.Second)
 	h.mustSample(t0)
@@ -332,7 +334,7 @@ func TestFilesysFilter(t *testing.T) {
 // "/"), named by its source, and the host disk once, at its first mount.
 func TestFilesysContainerRoot(t *testing.T) {
 	fake := newFSFake()
-	h, _ := newFilesysHarness(t, "container", Env{}, fake, time.Second)
+	h, _ := newFilesysHarness(t, "container", engine.Env{}, fake, time.Second)
 	h.mustSample(t0)
 	want := []cache.Instance{
 		{ID: 0, Name: "overlay", Labels: []cache.Label{{Name: "fstype", Value: `"overlay"`}}},
@@ -348,7 +350,7 @@ func TestFilesysContainerRoot(t *testing.T) {
 func TestFilesysMalformedAndMissing(t *testing.T) {
 	for _, tree := range []string{"malformed", "empty"} {
 		t.Run(tree, func(t *testing.T) {
-			h, _ := newFilesysHarness(t, tree, Env{}, newFSFake(), time.Second)
+			h, _ := newFilesysHarness(t, tree, engine.Env{}, newFSFake(), time.Second)
 			if err := h.sample(t0); err == nil {
 				t.Fatal("sample succeeded")
 			}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -23,24 +25,24 @@ var (
 
 // harness runs one collector against a private /proc root into which fixture
 // trees are copied, so a test can move the "kernel" on between samples
-// exactly as /proc changes under a running agent.
+// exactly as /proc changes under a Running agent.
 type harness struct {
 	t     *testing.T
 	proc  string
-	c     Collector
+	c     engine.Collector
 	store *cache.Store
 }
 
-func newHarness(t *testing.T, f Factory, tree string) *harness {
+func newHarness(t *testing.T, f engine.Factory, tree string) *harness {
 	t.Helper()
 	h := &harness{t: t, proc: t.TempDir()}
 	h.use(tree)
-	h.attach(f, Env{Proc: h.proc})
+	h.attach(f, engine.Env{Proc: h.proc})
 	return h
 }
 
 // attach builds the collector from env and a store for its source alone.
-func (h *harness) attach(f Factory, env Env) {
+func (h *harness) attach(f engine.Factory, env engine.Env) {
 	h.t.Helper()
 	c, err := f(env)
 	if err != nil {
@@ -107,12 +109,12 @@ func (h *harness) mustSample(now time.Time) {
 	}
 }
 
-// desc finds a metric by its name below the hostcache prefix.
+// desc finds a Metric by its name below the hostcache prefix.
 func (h *harness) desc(name string) *cache.Desc {
 	h.t.Helper()
-	d, ok := h.store.Schema().Lookup(Prefix + name)
+	d, ok := h.store.Schema().Lookup(engine.Prefix + name)
 	if !ok {
-		h.t.Fatalf("no metric %s%s", Prefix, name)
+		h.t.Fatalf("no metric %s%s", engine.Prefix, name)
 	}
 	return d
 }
@@ -178,14 +180,14 @@ func (h *harness) wantAbsent(name string, inst uint32) {
 	}
 }
 
-// published counts the values of every metric whose name starts with prefix.
+// published counts the values of every Metric whose name starts with prefix.
 func (h *harness) published(prefix string) int {
 	h.t.Helper()
 	n := 0
 	snap := h.store.Load()
 	for i := range snap.Schema.Descs() {
 		d := &snap.Schema.Descs()[i]
-		if strings.HasPrefix(d.Name, Prefix+prefix) {
+		if strings.HasPrefix(d.Name, engine.Prefix+prefix) {
 			n += len(snap.Values(d))
 		}
 	}

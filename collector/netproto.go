@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -21,16 +24,16 @@ type netProtoCollector struct {
 	descs []cache.Desc // in snmpFields order
 	// index finds the snmpFields (usually one) that read a field.
 	index map[snmpKey][]int
-	rates *rates
+	rates *engine.Rates
 	seen  []bool // by snmpFields index: set in the current sample
 	found int    // fields set in the current sample
 }
 
-// snmpFile is one of the files, kept open (see kernelFile), with the
+// snmpFile is one of the files, kept open (see kernel.File), with the
 // meaning of each column of its headings as last seen.
 type snmpFile struct {
 	path  string
-	f     *kernelFile
+	f     *kernel.File
 	heads []snmpHeading // by the heading's place among the file's pairs
 }
 
@@ -45,22 +48,22 @@ type snmpHeading struct {
 }
 
 // NewNetProtoCollector reads below env.Proc.
-func NewNetProtoCollector(env Env) (Collector, error) {
+func NewNetProtoCollector(env engine.Env) (engine.Collector, error) {
 	if err := netCheckRoot(env.Proc); err != nil {
 		return nil, fmt.Errorf("netproto: %w", err)
 	}
 	c := &netProtoCollector{
 		buf:   make([]byte, 0, 8192),
 		index: map[snmpKey][]int{},
-		rates: newRates(),
+		rates: engine.NewRates(),
 		seen:  make([]bool, len(snmpFields)),
 	}
 	for _, name := range []string{"snmp", "netstat"} {
 		path := filepath.Join(env.Proc, "net", name)
-		c.files = append(c.files, &snmpFile{path: path, f: newKernelFile(env.Proc, path)})
+		c.files = append(c.files, &snmpFile{path: path, f: kernel.NewFile(env.Proc, path)})
 	}
 	for i, f := range snmpFields {
-		c.descs = append(c.descs, metric(clusterSNMP, f.item, "network."+f.name, cache.TypeU64, f.sem, f.units, cache.InDomNone))
+		c.descs = append(c.descs, engine.Metric(clusterSNMP, f.item, "network."+f.name, cache.TypeU64, f.sem, f.units, cache.InDomNone))
 		k := snmpKey{f.proto, f.field}
 		c.index[k] = append(c.index[k], i)
 	}
@@ -69,10 +72,10 @@ func NewNetProtoCollector(env Env) (Collector, error) {
 
 func (c *netProtoCollector) Name() string { return "netproto" }
 
-func (c *netProtoCollector) Resets() uint64 { return c.rates.resets }
+func (c *netProtoCollector) Resets() uint64 { return c.rates.Resets }
 
 func (c *netProtoCollector) Source() cache.Source {
-	return cache.Source{Name: c.Name(), Metrics: withRates(c.descs)}
+	return cache.Source{Name: c.Name(), Metrics: engine.WithRates(c.descs)}
 }
 
 // Sample reads both files once. A file that is missing (netstat on an old
@@ -80,20 +83,20 @@ func (c *netProtoCollector) Source() cache.Source {
 // fails when neither gives a single field we know.
 func (c *netProtoCollector) Sample(b *cache.Builder, now time.Time) error {
 	var errs []error
-	c.rates.begin(now)
+	c.rates.Begin(now)
 	c.found = 0
 	clear(c.seen)
 	for _, f := range c.files {
 		var err error
-		if c.buf, err = f.f.read(c.buf); err != nil {
+		if c.buf, err = f.f.Read(c.buf); err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		pair := 0
-		bad := parseSNMP(c.buf, func(proto, names, values []byte) int {
+		bad := kernel.ParseSNMP(c.buf, func(proto, names, values []byte) int {
 			h := f.heading(pair, proto, names, c.index)
 			pair++
-			return snmpValues(len(h.cols), values, func(col int, v uint64) {
+			return kernel.SNMPValues(len(h.cols), values, func(col int, v uint64) {
 				for _, i := range h.cols[col] {
 					c.set(b, i, v)
 				}
@@ -106,7 +109,7 @@ func (c *netProtoCollector) Sample(b *cache.Builder, now time.Time) error {
 	if c.found == 0 {
 		return fmt.Errorf("netproto: no TCP or UDP counters read: %w", errors.Join(errs...))
 	}
-	c.rates.commit()
+	c.rates.Commit()
 	return nil
 }
 
@@ -122,11 +125,11 @@ func (f *snmpFile) heading(i int, proto, names []byte, index map[snmpKey][]int) 
 	}
 	h.proto = append(h.proto[:0], proto...)
 	h.names = append(h.names[:0], names...)
-	h.cols = make([][]int, 0, snmpFieldCount(names))
+	h.cols = make([][]int, 0, kernel.SNMPFieldCount(names))
 	p := string(proto)
 	for rest := names; ; {
 		var name []byte
-		if name, rest = nextWord(rest); name == nil {
+		if name, rest = kernel.NextWord(rest); name == nil {
 			break
 		}
 		h.cols = append(h.cols, index[snmpKey{p, string(name)}])
@@ -144,7 +147,7 @@ func (c *netProtoCollector) set(b *cache.Builder, i int, v uint64) {
 	c.found++
 	d := &c.descs[i]
 	if d.Sem == cache.SemCounter {
-		c.rates.counter(b, d, cache.InstNone, v)
+		c.rates.Counter(b, d, cache.InstNone, v)
 		return
 	}
 	b.SetU64(d.ID, cache.InstNone, v)

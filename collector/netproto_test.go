@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -22,7 +25,7 @@ import (
 //	     TW 20 -> 40, TCPFastOpenActiveFail 3 -> 5, TCPHPHits 26 -> 26
 
 func TestNetProtoFirstSample(t *testing.T) {
-	h := newNetHarness(t, NewNetProtoCollector, "t0", Env{})
+	h := newNetHarness(t, NewNetProtoCollector, "t0", engine.Env{})
 	h.mustSample(t0)
 	none := cache.InstNone
 	h.wantU64("network.tcp.rtoalgorithm", none, 1)
@@ -51,7 +54,7 @@ func TestNetProtoFirstSample(t *testing.T) {
 }
 
 func TestNetProtoRates(t *testing.T) {
-	h := newNetHarness(t, NewNetProtoCollector, "t0", Env{})
+	h := newNetHarness(t, NewNetProtoCollector, "t0", engine.Env{})
 	h.mustSample(t0)
 	h.use("t1")
 	h.mustSample(t1)
@@ -84,7 +87,7 @@ func TestNetProtoRates(t *testing.T) {
 	// Instant metrics have no rate twin.
 	h.wantU64("network.tcp.currestab", none, 7)
 	for _, name := range []string{"tcp.currestab", "tcp.maxconn", "tcp.rtomin"} {
-		if _, ok := h.store.Schema().Lookup(Prefix + "rate.network." + name); ok {
+		if _, ok := h.store.Schema().Lookup(engine.Prefix + "rate.network." + name); ok {
 			t.Errorf("instant %s has a rate", name)
 		}
 	}
@@ -95,7 +98,7 @@ func TestNetProtoRates(t *testing.T) {
 
 // testdata/network/reset has t1's snmp with Tcp InSegs fallen to 500.
 func TestNetProtoCounterReset(t *testing.T) {
-	h := newNetHarness(t, NewNetProtoCollector, "t0", Env{})
+	h := newNetHarness(t, NewNetProtoCollector, "t0", engine.Env{})
 	h.mustSample(t0)
 	h.use("reset")
 	h.mustSample(t1)
@@ -114,7 +117,7 @@ func TestNetProtoCounterReset(t *testing.T) {
 // (ListenOverflows 5, ListenDrops 6, TCPTimeouts 7) and a second TcpExt
 // pair repeating ListenOverflows as 99.
 func TestNetProtoMalformed(t *testing.T) {
-	h := newNetHarness(t, NewNetProtoCollector, "malformed", Env{})
+	h := newNetHarness(t, NewNetProtoCollector, "malformed", engine.Env{})
 	h.mustSample(t0)
 	none := cache.InstNone
 	h.wantAbsent("network.tcp.activeopens", none)
@@ -133,7 +136,7 @@ func TestNetProtoMalformed(t *testing.T) {
 
 // Without /proc/net/netstat the snmp metrics are still published.
 func TestNetProtoWithoutNetstat(t *testing.T) {
-	h := newNetHarness(t, NewNetProtoCollector, "snmponly", Env{})
+	h := newNetHarness(t, NewNetProtoCollector, "snmponly", engine.Env{})
 	h.mustSample(t0)
 	h.wantU64("network.tcp.activeopens", cache.InstNone, 1000)
 	h.wantAbsent("network.tcp.listenoverflows", cache.InstNone)
@@ -141,13 +144,13 @@ func TestNetProtoWithoutNetstat(t *testing.T) {
 
 func TestNetProtoUnusableSource(t *testing.T) {
 	for _, tree := range []string{"garbage", "empty"} {
-		h := newNetHarness(t, NewNetProtoCollector, tree, Env{})
+		h := newNetHarness(t, NewNetProtoCollector, tree, engine.Env{})
 		if err := h.sample(t0); err == nil {
 			t.Errorf("%s: sample succeeded", tree)
 		}
 		h.nothingPublished()
 	}
-	if _, err := NewNetProtoCollector(Env{Proc: "/nonexistent/proc"}); err == nil {
+	if _, err := NewNetProtoCollector(engine.Env{Proc: "/nonexistent/proc"}); err == nil {
 		t.Error("a missing proc root was accepted")
 	}
 }
@@ -210,33 +213,33 @@ func TestParseSNMP(t *testing.T) {
 // snmpEachField calls fn for every value of data with its protocol and
 // field name, as the collector sees them through its headings.
 func snmpEachField(data []byte, fn func(proto, field string, v uint64)) (bad int) {
-	return parseSNMP(data, func(proto, names, values []byte) int {
+	return kernel.ParseSNMP(data, func(proto, names, values []byte) int {
 		var fields []string
 		for rest := names; ; {
 			var f []byte
-			if f, rest = nextWord(rest); f == nil {
+			if f, rest = kernel.NextWord(rest); f == nil {
 				break
 			}
 			fields = append(fields, string(f))
 		}
-		return snmpValues(len(fields), values, func(col int, v uint64) { fn(string(proto), fields[col], v) })
+		return kernel.SNMPValues(len(fields), values, func(col int, v uint64) { fn(string(proto), fields[col], v) })
 	})
 }
 
 // Parsing allocates nothing of its own: the collector's headings are built
 // once, and a sample only reads values.
 func TestNetProtoSampleAllocations(t *testing.T) {
-	h := newNetHarness(t, NewNetProtoCollector, "t0", Env{})
+	h := newNetHarness(t, NewNetProtoCollector, "t0", engine.Env{})
 	h.mustSample(t0)
 	c := h.c.(*netProtoCollector)
 	data := readFixture(t, "t0/proc/net/netstat")
 	f := c.files[1]
 	n := testing.AllocsPerRun(20, func() {
 		pair := 0
-		parseSNMP(data, func(proto, names, values []byte) int {
+		kernel.ParseSNMP(data, func(proto, names, values []byte) int {
 			hd := f.heading(pair, proto, names, c.index)
 			pair++
-			return snmpValues(len(hd.cols), values, func(int, uint64) {})
+			return kernel.SNMPValues(len(hd.cols), values, func(int, uint64) {})
 		})
 	})
 	if n != 0 {

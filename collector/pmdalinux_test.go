@@ -6,13 +6,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// pmdalinuxDesc is one metric as `pminfo -d NAME` shows it against pmdalinux
+// pmdalinuxDesc is one Metric as `pminfo -d NAME` shows it against pmdalinux
 // (PCP 6.0.3, kernel 6.18), with the PMID (cluster.item, no domain) we give
-// hostcache.NAME. An empty pmid marks a pmdalinux metric we deliberately do
-// not export (no source on modern kernels; see meminfo.go).
+// hostcache.NAME. An empty pmid marks a pmdalinux Metric we deliberately do
+// not export (no source on modern kernels; see Meminfo.go).
 type pmdalinuxDesc struct {
 	name, pmid, typ, sem, units, indom string
 }
@@ -143,7 +145,7 @@ var (
 		"60.1": indomDisk, "60.10": indomPartitions, "60.24": indomDM, "60.3": indomInterface,
 		"60.5": indomFilesys, "60.6": indomSwapdev, "60.37": indomPressure,
 	}
-	// The units pmval/pmrep give the rate of a counter with these units.
+	// The units pmval/pmrep give the rate of a Counter with these units.
 	// Time counters' rates are dimensionless; others gain "/ sec".
 	rateUnits = map[string]string{"millisec": "none", "microsec": "none", "sec": "none",
 		"count": "count / sec", "byte": "byte / sec", "Kbyte": "Kbyte / sec", "Mbyte": "Mbyte / sec"}
@@ -154,7 +156,7 @@ func registeredSources(t *testing.T) []cache.Source {
 	t.Helper()
 	var out []cache.Source
 	for _, reg := range Registry() {
-		c, err := reg.Factory(Env{Proc: filepath.Join(testdataDir, "proc-t0")})
+		c, err := reg.Factory(engine.Env{Proc: filepath.Join(testdataDir, "proc-t0")})
 		if err != nil {
 			t.Fatalf("%s: %v", reg.Name, err)
 		}
@@ -219,9 +221,9 @@ func TestDescriptorsMatchPmdalinux(t *testing.T) {
 	exported := map[string]bool{}
 	for _, src := range registeredSources(t) {
 		for _, d := range src.Metrics {
-			name, ok := strings.CutPrefix(d.Name, Prefix)
+			name, ok := strings.CutPrefix(d.Name, engine.Prefix)
 			if !ok {
-				t.Errorf("%s: not below %s", d.Name, Prefix)
+				t.Errorf("%s: not below %s", d.Name, engine.Prefix)
 				continue
 			}
 			if strings.HasPrefix(name, "rate.") {
@@ -252,7 +254,7 @@ func checkDesc(t *testing.T, d cache.Desc, w pmdalinuxDesc) {
 	if d.ID.String() != w.pmid {
 		t.Errorf("%s: PMID %s, want %s", w.name, d.ID, w.pmid)
 	}
-	if d.ID.Item() >= rateItemOffset {
+	if d.ID.Item() >= engine.RateItemOffset {
 		t.Errorf("%s: item %d collides with the rate items", w.name, d.ID.Item())
 	}
 	if d.Type != pminfoTypes[w.typ] {
@@ -269,8 +271,8 @@ func checkDesc(t *testing.T, d cache.Desc, w pmdalinuxDesc) {
 	}
 }
 
-// Every counter has its hostcache.rate twin next to it, and every rate
-// metric is the twin of a counter of the same source.
+// Every Counter has its hostcache.rate twin next to it, and every rate
+// Metric is the twin of a Counter of the same source.
 func TestEveryCounterHasARate(t *testing.T) {
 	table := pmdalinuxByName()
 	for _, src := range registeredSources(t) {
@@ -279,11 +281,11 @@ func TestEveryCounterHasARate(t *testing.T) {
 			byID[d.ID] = d
 		}
 		for _, d := range src.Metrics {
-			name := strings.TrimPrefix(d.Name, Prefix)
+			name := strings.TrimPrefix(d.Name, engine.Prefix)
 			if strings.HasPrefix(name, "rate.") {
-				counter, ok := byID[cache.NewMetricID(d.ID.Cluster(), d.ID.Item()-rateItemOffset)]
-				if d.ID.Item() < rateItemOffset || !ok || counter.Sem != cache.SemCounter ||
-					Prefix+"rate."+strings.TrimPrefix(counter.Name, Prefix) != d.Name {
+				counter, ok := byID[cache.NewMetricID(d.ID.Cluster(), d.ID.Item()-engine.RateItemOffset)]
+				if d.ID.Item() < engine.RateItemOffset || !ok || counter.Sem != cache.SemCounter ||
+					engine.Prefix+"rate."+strings.TrimPrefix(counter.Name, engine.Prefix) != d.Name {
 					t.Errorf("%s (%s): not the rate of a counter", d.Name, d.ID)
 				}
 				continue
@@ -291,14 +293,14 @@ func TestEveryCounterHasARate(t *testing.T) {
 			if d.Sem != cache.SemCounter {
 				continue
 			}
-			r, ok := byID[rateID(d.ID)]
+			r, ok := byID[engine.RateID(d.ID)]
 			if !ok {
 				t.Errorf("%s: counter without a rate twin", name)
 				continue
 			}
 			wantUnits, known := rateUnits[table[name].units]
 			u, _ := pminfoUnits(wantUnits)
-			if r.Name != Prefix+"rate."+name || r.Type != cache.TypeDouble || r.Sem != cache.SemInstant ||
+			if r.Name != engine.Prefix+"rate."+name || r.Type != cache.TypeDouble || r.Sem != cache.SemInstant ||
 				r.InDom != d.InDom || !known || r.Units != u {
 				t.Errorf("%s: rate twin %+v, want double, instant, %q, same indom", name, r, wantUnits)
 			}

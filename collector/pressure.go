@@ -10,6 +10,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -20,8 +23,8 @@ var psiWindows = []cache.Instance{
 }
 
 // psiLines lists the pressure lines pmdalinux exports: cpu has "some" only
-// (the kernel's cpu "full" line is not a pmdalinux metric), irq "full" only
-// (the kernel has no irq "some"). Item is the avg metric's item in our
+// (the kernel's cpu "full" line is not a pmdalinux Metric), irq "full" only
+// (the kernel has no irq "some"). Item is the avg Metric's item in our
 // cluster; the total's item is item+1. pmdalinux spreads them over four
 // clusters (83, 84, 85, 93) with items 0-3; we keep one cluster and give
 // each resource a block of ten.
@@ -57,35 +60,35 @@ var psiResources = [...]string{"cpu", "memory", "io", "irq"}
 // fails is the sample an error.
 type pressureCollector struct {
 	dir   string
-	files [len(psiResources)]*kernelFile
+	files [len(psiResources)]*kernel.File
 	buf   []byte // each file's text in turn, reused
-	stats [len(psiResources)]psiStats
+	stats [len(psiResources)]kernel.PSIStats
 	read  [len(psiResources)]bool // stats[r] is this sample's
 	res   []int                   // psiLines' index into psiResources
 	avg   []cache.Desc            // in psiLines order
 	total []cache.Desc            // in psiLines order
 	insts *cache.Instances
-	rates *rates
+	rates *engine.Rates
 }
 
 // NewPressureCollector checks the /proc root below p.Proc.
-func NewPressureCollector(p Env) (Collector, error) {
+func NewPressureCollector(p engine.Env) (engine.Collector, error) {
 	dir, err := procFile(p, "pressure")
 	if err != nil {
 		return nil, fmt.Errorf("pressure: %w", err)
 	}
 	c := &pressureCollector{
 		dir: dir, buf: make([]byte, 0, 512),
-		insts: cache.NewInstances(psiWindows), rates: newRates(),
+		insts: cache.NewInstances(psiWindows), rates: engine.NewRates(),
 	}
 	for r, name := range psiResources {
-		c.files[r] = newKernelFile(p.Proc, filepath.Join(dir, name))
+		c.files[r] = kernel.NewFile(p.Proc, filepath.Join(dir, name))
 	}
 	for _, l := range psiLines {
 		c.res = append(c.res, slices.Index(psiResources[:], l.resource))
 		name := psiName(l.resource, l.full)
-		c.avg = append(c.avg, metric(clusterPSI, l.item, name+".avg", cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure))
-		c.total = append(c.total, metric(clusterPSI, l.item+1, name+".total", cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone))
+		c.avg = append(c.avg, engine.Metric(clusterPSI, l.item, name+".avg", cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure))
+		c.total = append(c.total, engine.Metric(clusterPSI, l.item+1, name+".total", cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone))
 	}
 	return c, nil
 }
@@ -95,13 +98,13 @@ var psiUsecUnits = cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0)
 
 func (c *pressureCollector) Name() string { return "pressure" }
 
-func (c *pressureCollector) Resets() uint64 { return c.rates.resets }
+func (c *pressureCollector) Resets() uint64 { return c.rates.Resets }
 
 func (c *pressureCollector) Source() cache.Source {
 	descs := append(append([]cache.Desc(nil), c.avg...), c.total...)
 	return cache.Source{
 		Name:    c.Name(),
-		Metrics: withRates(descs),
+		Metrics: engine.WithRates(descs),
 		InDoms:  []cache.InDomDesc{{ID: indomPressure, Name: "pressure"}},
 	}
 }
@@ -134,33 +137,33 @@ func (c *pressureCollector) Sample(b *cache.Builder, now time.Time) error {
 	if read == 0 && len(errs) > 0 {
 		return fmt.Errorf("reading pressure: %w", errors.Join(errs...))
 	}
-	c.rates.begin(now)
+	c.rates.Begin(now)
 	for i, l := range psiLines {
 		r := c.res[i]
 		st := &c.stats[r]
-		line, ok := &st.some, st.hasSome
+		line, ok := &st.Some, st.HasSome
 		if l.full {
-			line, ok = &st.full, st.hasFull
+			line, ok = &st.Full, st.HasFull
 		}
 		if !c.read[r] || !ok {
 			continue
 		}
-		b.SetDouble(c.avg[i].ID, 10, line.avg10)
-		b.SetDouble(c.avg[i].ID, 60, line.avg60)
-		b.SetDouble(c.avg[i].ID, 300, line.avg300)
-		c.rates.counter(b, &c.total[i], cache.InstNone, line.total)
+		b.SetDouble(c.avg[i].ID, 10, line.Avg10)
+		b.SetDouble(c.avg[i].ID, 60, line.Avg60)
+		b.SetDouble(c.avg[i].ID, 300, line.Avg300)
+		c.rates.Counter(b, &c.total[i], cache.InstNone, line.Total)
 	}
-	c.rates.commit()
+	c.rates.Commit()
 	return nil
 }
 
-// readFile reads and parses pressure file r into c.stats[r].
+// ReadFile reads and parses pressure file r into c.stats[r].
 func (c *pressureCollector) readFile(r int) error {
 	var err error
-	if c.buf, err = c.files[r].read(c.buf); err != nil {
+	if c.buf, err = c.files[r].Read(c.buf); err != nil {
 		return err
 	}
-	return parsePSI(c.buf, &c.stats[r])
+	return kernel.ParsePSI(c.buf, &c.stats[r])
 }
 
 // psiAbsent reports a pressure file this kernel does not provide: missing,

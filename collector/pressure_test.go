@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -24,7 +26,7 @@ import (
 // export and neither do we.
 
 func TestPressureValues(t *testing.T) {
-	h := newHostHarness(t, NewPressureCollector, "t0", Env{})
+	h := newHostHarness(t, NewPressureCollector, "t0", engine.Env{})
 	h.mustSample(t0)
 
 	want := []cache.Instance{{ID: 10, Name: "10 second"}, {ID: 60, Name: "1 minute"}, {ID: 300, Name: "5 minute"}}
@@ -46,7 +48,7 @@ func TestPressureValues(t *testing.T) {
 	h.wantU64("kernel.all.pressure.io.some.total", n, 13300000)
 	h.wantU64("kernel.all.pressure.io.full.total", n, 11200000)
 	h.wantU64("kernel.all.pressure.irq.full.total", n, 250000)
-	if _, ok := h.store.Schema().Lookup(Prefix + "kernel.all.pressure.cpu.full.total"); ok {
+	if _, ok := h.store.Schema().Lookup(engine.Prefix + "kernel.all.pressure.cpu.full.total"); ok {
 		t.Error("cpu.full exported: pmdalinux has no such metric")
 	}
 	if n := h.published("rate."); n != 0 {
@@ -55,7 +57,7 @@ func TestPressureValues(t *testing.T) {
 }
 
 func TestPressureRates(t *testing.T) {
-	h := newHostHarness(t, NewPressureCollector, "t0", Env{})
+	h := newHostHarness(t, NewPressureCollector, "t0", engine.Env{})
 	h.mustSample(t0)
 	useHostTree(h, "t1")
 	h.mustSample(t1)
@@ -78,7 +80,7 @@ func TestPressureRates(t *testing.T) {
 // testdata/host/reset is t0 with io's "some" total down from 13300000 to
 // 5000000.
 func TestPressureCounterReset(t *testing.T) {
-	h := newHostHarness(t, NewPressureCollector, "t0", Env{})
+	h := newHostHarness(t, NewPressureCollector, "t0", engine.Env{})
 	h.mustSample(t0)
 	useHostTree(h, "reset")
 	h.mustSample(t1)
@@ -98,7 +100,7 @@ func TestPressureCounterReset(t *testing.T) {
 // A kernel without PSI has no /proc/pressure: no values, and no error, on
 // every sample.
 func TestPressureAbsent(t *testing.T) {
-	h := newHostHarness(t, NewPressureCollector, "nopsi", Env{})
+	h := newHostHarness(t, NewPressureCollector, "nopsi", engine.Env{})
 	for i, at := range []time.Time{t0, t1} {
 		if err := h.sample(at); err != nil {
 			t.Fatalf("sample %d on a kernel without PSI: %v", i, err)
@@ -112,7 +114,7 @@ func TestPressureAbsent(t *testing.T) {
 // Before 6.1 there is no irq file, and one unparsable file must not cost
 // the others their values.
 func TestPressurePartial(t *testing.T) {
-	h := newHostHarness(t, NewPressureCollector, "psi-partial", Env{})
+	h := newHostHarness(t, NewPressureCollector, "psi-partial", engine.Env{})
 	h.mustSample(t0)
 	const n = cache.InstNone
 	h.wantU64("kernel.all.pressure.cpu.some.total", n, 68000000)
@@ -124,7 +126,7 @@ func TestPressurePartial(t *testing.T) {
 }
 
 func TestPressureMalformed(t *testing.T) {
-	h := newHostHarness(t, NewPressureCollector, "malformed", Env{})
+	h := newHostHarness(t, NewPressureCollector, "malformed", engine.Env{})
 	if err := h.sample(t0); err == nil {
 		t.Fatal("sampling only malformed pressure files succeeded")
 	}
@@ -133,7 +135,7 @@ func TestPressureMalformed(t *testing.T) {
 
 // An empty /proc/pressure directory (every file gone) is no data too.
 func TestPressureEmptyDir(t *testing.T) {
-	h := newHostHarness(t, NewPressureCollector, "nopsi", Env{})
+	h := newHostHarness(t, NewPressureCollector, "nopsi", engine.Env{})
 	if err := os.Mkdir(filepath.Join(h.proc, "pressure"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -4,16 +4,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
 // BenchmarkSample times one sample of each registered collector against
 // this machine's /proc and /sys: the background cost the agent pays per
-// interval.
+// Interval.
 func BenchmarkSample(b *testing.B) {
 	for _, reg := range Registry() {
 		b.Run(reg.Name, func(b *testing.B) {
-			c, err := reg.Factory(Env{Proc: "/proc", Sys: "/sys", IDDir: b.TempDir()})
+			c, err := reg.Factory(engine.Env{Proc: "/proc", Sys: "/sys", IDDir: b.TempDir()})
 			if err != nil {
 				b.Skip(err)
 			}

@@ -8,14 +8,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
 // Fixture testdata/host/t0 (t1 where different):
 //
-//	/proc/swaps  /dev/vdb2  partition  4194300 kB, used 102400 (t1 110000), priority -2
-//	             /swapfile  file       1048572 kB, used 0, priority -3
-//	/proc/meminfo SwapTotal 5242872 kB (4194300 + 1048572),
+//	/proc/swaps  /dev/vdb2  partition  4194300 kB, used 102400 (t1 110000), Priority -2
+//	             /swapfile  file       1048572 kB, used 0, Priority -3
+//	/proc/Meminfo SwapTotal 5242872 kB (4194300 + 1048572),
 //	             SwapFree 5140472 kB (t1 5132872: 5242872 - 110000)
 //	/proc/vmstat pswpin 1000 (t1 1200), pswpout 3000 (t1 3600)
 
@@ -24,8 +26,11 @@ var swapWantT0 = []cache.Instance{
 	{ID: 1, Name: "/swapfile", Labels: []cache.Label{{Name: "type", Value: `"file"`}}},
 }
 
+// SwapsHeader is /proc/swaps' first line.
+const swapsHeader = "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+
 func TestSwapValues(t *testing.T) {
-	h := newHostHarness(t, NewSwapCollector, "t0", Env{})
+	h := newHostHarness(t, NewSwapCollector, "t0", engine.Env{})
 	h.mustSample(t0)
 	const n = cache.InstNone
 	h.wantU64("swap.pagesin", n, 1000)
@@ -51,7 +56,7 @@ func TestSwapValues(t *testing.T) {
 }
 
 func TestSwapRates(t *testing.T) {
-	h := newHostHarness(t, NewSwapCollector, "t0", Env{})
+	h := newHostHarness(t, NewSwapCollector, "t0", engine.Env{})
 	h.mustSample(t0)
 	useHostTree(h, "t1")
 	h.mustSample(t1)
@@ -67,7 +72,7 @@ func TestSwapRates(t *testing.T) {
 
 // testdata/host/reset has pswpin 1000 -> 10.
 func TestSwapCounterReset(t *testing.T) {
-	h := newHostHarness(t, NewSwapCollector, "t0", Env{})
+	h := newHostHarness(t, NewSwapCollector, "t0", engine.Env{})
 	h.mustSample(t0)
 	useHostTree(h, "reset")
 	h.mustSample(t1)
@@ -82,9 +87,9 @@ func TestSwapCounterReset(t *testing.T) {
 }
 
 // swap.pagesin is 32-bit in pmdalinux: a larger count wraps, and the
-// interval across the wrap has no rate.
+// Interval across the wrap has no rate.
 func TestSwapPagesInWraps(t *testing.T) {
-	h := newHostHarness(t, NewSwapCollector, "t0", Env{})
+	h := newHostHarness(t, NewSwapCollector, "t0", engine.Env{})
 	vmstat := filepath.Join(h.proc, "vmstat")
 	if err := os.WriteFile(vmstat, []byte("pswpin 4294967290\npswpout 0\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -102,7 +107,7 @@ func TestSwapPagesInWraps(t *testing.T) {
 // No swap configured (this development machine): no swap areas, zero
 // totals, no error.
 func TestSwapNone(t *testing.T) {
-	h := newHostHarness(t, NewSwapCollector, "noswap", Env{})
+	h := newHostHarness(t, NewSwapCollector, "noswap", engine.Env{})
 	h.mustSample(t0)
 	if got := h.hostInstances(indomSwapdev); len(got) != 0 {
 		t.Errorf("swap areas without swap: %v", got)
@@ -126,7 +131,7 @@ func TestSwapNone(t *testing.T) {
 // does), a repeated line (reported once), a name that is not a path
 // (skipped, as pmdalinux skips lines not starting with "/").
 func TestSwapOddNames(t *testing.T) {
-	h := newHostHarness(t, NewSwapCollector, "swap-odd", Env{})
+	h := newHostHarness(t, NewSwapCollector, "swap-odd", engine.Env{})
 	h.mustSample(t0)
 	var names []string
 	for _, x := range h.hostInstances(indomSwapdev) {
@@ -144,7 +149,7 @@ func TestSwapOddNames(t *testing.T) {
 // Swap areas keep their ids: a removed one is not listed and its id not
 // reused; an id map reload keeps every id.
 func TestSwapdevStableIDs(t *testing.T) {
-	env := Env{IDDir: t.TempDir()}
+	env := engine.Env{IDDir: t.TempDir()}
 	h := newHostHarness(t, NewSwapCollector, "t0", env)
 	h.mustSample(t0)
 	useHostTree(h, "swap-odd") // /swapfile swapped off; two new areas
@@ -172,7 +177,7 @@ func TestSwapdevStableIDs(t *testing.T) {
 }
 
 func TestSwapdevFilter(t *testing.T) {
-	env := Env{Filter: Filter{"swapdev": {Include: regexp.MustCompile(`^/dev/`)}}}
+	env := engine.Env{Filter: engine.Filter{"swapdev": {Include: regexp.MustCompile(`^/dev/`)}}}
 	h := newHostHarness(t, NewSwapCollector, "t0", env)
 	h.mustSample(t0)
 	if got := h.hostInstances(indomSwapdev); !reflect.DeepEqual(got, swapWantT0[:1]) {
@@ -184,7 +189,7 @@ func TestSwapdevFilter(t *testing.T) {
 func TestSwapMalformedAndMissing(t *testing.T) {
 	for _, tree := range []string{"malformed", "empty"} {
 		t.Run(tree, func(t *testing.T) {
-			h := newHostHarness(t, NewSwapCollector, tree, Env{})
+			h := newHostHarness(t, NewSwapCollector, tree, engine.Env{})
 			if err := h.sample(t0); err == nil {
 				t.Fatal("sample succeeded")
 			}
@@ -192,7 +197,7 @@ func TestSwapMalformedAndMissing(t *testing.T) {
 		})
 	}
 	// Only /proc/swaps bad: the sample fails rather than drop the areas.
-	h := newHostHarness(t, NewSwapCollector, "t0", Env{})
+	h := newHostHarness(t, NewSwapCollector, "t0", engine.Env{})
 	bad, err := os.ReadFile(filepath.Join(testdataDir, hostTestdataDir, "malformed", "proc", "swaps"))
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +213,7 @@ func TestSwapMalformedAndMissing(t *testing.T) {
 // The swap areas are chosen again whenever a name or type changes, and
 // otherwise only their figures are read.
 func TestSwapdevChanges(t *testing.T) {
-	h := newHostHarness(t, NewSwapCollector, "t0", Env{})
+	h := newHostHarness(t, NewSwapCollector, "t0", engine.Env{})
 	swaps := filepath.Join(h.proc, "swaps")
 	write := func(text string) {
 		t.Helper()

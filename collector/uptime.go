@@ -3,36 +3,36 @@ package collector
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
 // /proc/uptime metrics, with pmdalinux's items in its uptime cluster.
 var (
-	uptimeUp   = metric(clusterUptime, 0, "kernel.all.uptime", cache.TypeDouble, cache.SemInstant, cache.UnitsSec, cache.InDomNone)
-	uptimeIdle = metric(clusterUptime, 1, "kernel.all.idletime", cache.TypeDouble, cache.SemInstant, cache.UnitsSec, cache.InDomNone)
+	uptimeUp   = engine.Metric(clusterUptime, 0, "kernel.all.uptime", cache.TypeDouble, cache.SemInstant, cache.UnitsSec, cache.InDomNone)
+	uptimeIdle = engine.Metric(clusterUptime, 1, "kernel.all.idletime", cache.TypeDouble, cache.SemInstant, cache.UnitsSec, cache.InDomNone)
 )
 
 // uptimeCollector reads /proc/uptime, which procfs has no parser for.
 type uptimeCollector struct {
 	path string
-	file *kernelFile
+	file *kernel.File
 	buf  []byte
 }
 
 // NewUptimeCollector checks the /proc root below p.Proc.
-func NewUptimeCollector(p Env) (Collector, error) {
+func NewUptimeCollector(p engine.Env) (engine.Collector, error) {
 	path, err := procFile(p, "uptime")
 	if err != nil {
 		return nil, fmt.Errorf("uptime: %w", err)
 	}
-	return &uptimeCollector{path: path, file: newKernelFile(p.Proc, path)}, nil
+	return &uptimeCollector{path: path, file: kernel.NewFile(p.Proc, path)}, nil
 }
 
 func (c *uptimeCollector) Name() string { return "uptime" }
@@ -44,10 +44,10 @@ func (c *uptimeCollector) Source() cache.Source {
 // Sample reads /proc/uptime once.
 func (c *uptimeCollector) Sample(b *cache.Builder, _ time.Time) error {
 	var err error
-	if c.buf, err = c.file.read(c.buf); err != nil {
+	if c.buf, err = c.file.Read(c.buf); err != nil {
 		return fmt.Errorf("reading uptime: %w", err)
 	}
-	up, idle, err := parseUptime(c.buf)
+	up, idle, err := kernel.ParseUptime(c.buf)
 	if err != nil {
 		return fmt.Errorf("parsing %s: %w", c.path, err)
 	}
@@ -56,39 +56,10 @@ func (c *uptimeCollector) Sample(b *cache.Builder, _ time.Time) error {
 	return nil
 }
 
-// parseUptime reads "UPTIME IDLE" (seconds since boot, and idle seconds
-// summed over CPUs). Later fields, should a kernel add any, are ignored.
-func parseUptime(data []byte) (up, idle float64, err error) {
-	f := strings.Fields(string(data))
-	if len(f) < 2 {
-		return 0, 0, fmt.Errorf("want 2 fields, got %d", len(f))
-	}
-	if up, err = parseSeconds(f[0]); err != nil {
-		return 0, 0, err
-	}
-	if idle, err = parseSeconds(f[1]); err != nil {
-		return 0, 0, err
-	}
-	return up, idle, nil
-}
-
-// parseSeconds parses a non-negative, finite number of seconds; ParseFloat
-// alone would accept "NaN" and "-Inf".
-func parseSeconds(s string) (float64, error) {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, err
-	}
-	if v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0, fmt.Errorf("bad seconds %q", s)
-	}
-	return v, nil
-}
-
 // procFile returns the path of file name below the /proc root, for the
 // collectors that read a file themselves (uptime, load). It checks the root
 // now, as procfs.NewFS does for the others, so a bad root fails at start-up.
-func procFile(p Env, name string) (string, error) {
+func procFile(p engine.Env, name string) (string, error) {
 	if p.Proc == "" {
 		return "", errors.New("no proc root")
 	}

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -24,12 +27,12 @@ func TestUptimeValues(t *testing.T) {
 }
 
 func TestParseUptime(t *testing.T) {
-	up, idle, err := parseUptime([]byte("449.29 784.28\n"))
+	up, idle, err := kernel.ParseUptime([]byte("449.29 784.28\n"))
 	if err != nil || up != 449.29 || idle != 784.28 {
 		t.Errorf("parseUptime = %v, %v, %v; want 449.29, 784.28", up, idle, err)
 	}
 	for _, in := range []string{"", "\n", "449.29", "449.29 x", "x 784.28", "-1 784.28", "449.29 Inf", "NaN 1"} {
-		if up, idle, err := parseUptime([]byte(in)); err == nil {
+		if up, idle, err := kernel.ParseUptime([]byte(in)); err == nil {
 			t.Errorf("parseUptime(%q) = %v, %v; want an error", in, up, idle)
 		}
 	}
@@ -60,8 +63,8 @@ func TestProcFileBadRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, root := range []string{"", "/nonexistent/proc", file} {
-		for _, f := range []Factory{NewUptimeCollector, NewLoadCollector} {
-			if c, err := f(Env{Proc: root}); err == nil {
+		for _, f := range []engine.Factory{NewUptimeCollector, NewLoadCollector} {
+			if c, err := f(engine.Env{Proc: root}); err == nil {
 				t.Errorf("root %q accepted by %s", root, c.Name())
 			}
 		}

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -93,7 +96,7 @@ var vmstatTotalParts = map[string][]string{
 		"pgsteal_movable", "pgsteal_normal"},
 }
 
-// vmstatSource says where a metric's value comes from: one field of
+// vmstatSource says where a Metric's value comes from: one field of
 // /proc/vmstat, or, for a total, the fields it adds up.
 type vmstatSource struct {
 	slot  int   // the field's slot in the vmstatSample
@@ -103,7 +106,7 @@ type vmstatSource struct {
 
 // newVMStatSources gives each of vmstatMetrics its source, and the sample
 // that holds every field they need.
-func newVMStatSources() ([]vmstatSource, *vmstatSample) {
+func newVMStatSources() ([]vmstatSource, *kernel.VMStat) {
 	var names []string
 	for _, m := range vmstatMetrics {
 		if parts, isTotal := vmstatTotalParts[m.key]; isTotal {
@@ -112,31 +115,31 @@ func newVMStatSources() ([]vmstatSource, *vmstatSample) {
 			names = append(names, m.key)
 		}
 	}
-	vm := newVMStatSample(names...)
+	vm := kernel.NewVMStat(names...)
 	src := make([]vmstatSource, len(vmstatMetrics))
 	for i, m := range vmstatMetrics {
 		if parts, isTotal := vmstatTotalParts[m.key]; isTotal {
 			src[i].total = true
 			for _, p := range parts {
-				src[i].parts = append(src[i].parts, vm.slot[p])
+				src[i].parts = append(src[i].parts, vm.Slot[p])
 			}
 		} else {
-			src[i].slot = vm.slot[m.key]
+			src[i].slot = vm.Slot[m.key]
 		}
 	}
 	return src, vm
 }
 
-// value returns the metric's value in vm. A total always has a value, 0
+// value returns the Metric's value in vm. A total always has a value, 0
 // when no part is present, as in pmdalinux.
-func (s *vmstatSource) value(vm *vmstatSample) (uint64, bool) {
+func (s *vmstatSource) value(vm *kernel.VMStat) (uint64, bool) {
 	if !s.total {
-		return vm.val[s.slot], vm.has[s.slot]
+		return vm.Val[s.slot], vm.Has[s.slot]
 	}
 	var sum uint64
 	for _, p := range s.parts {
-		if vm.has[p] {
-			sum += vm.val[p]
+		if vm.Has[p] {
+			sum += vm.Val[p]
 		}
 	}
 	return sum, true
@@ -144,34 +147,34 @@ func (s *vmstatSource) value(vm *vmstatSample) (uint64, bool) {
 
 // vmstatCollector reads /proc/vmstat, which procfs has no parser for.
 type vmstatCollector struct {
-	file  *kernelFile
+	file  *kernel.File
 	buf   []byte // the file's text, reused
-	vm    *vmstatSample
+	vm    *kernel.VMStat
 	src   []vmstatSource // in vmstatMetrics order
 	descs []cache.Desc   // in vmstatMetrics order
-	rates *rates
+	rates *engine.Rates
 }
 
 // NewVMStatCollector checks the /proc root below p.Proc.
-func NewVMStatCollector(p Env) (Collector, error) {
+func NewVMStatCollector(p engine.Env) (engine.Collector, error) {
 	path, err := procFile(p, "vmstat")
 	if err != nil {
 		return nil, fmt.Errorf("vmstat: %w", err)
 	}
-	c := &vmstatCollector{file: newKernelFile(p.Proc, path), buf: make([]byte, 0, 8192), rates: newRates()}
+	c := &vmstatCollector{file: kernel.NewFile(p.Proc, path), buf: make([]byte, 0, 8192), rates: engine.NewRates()}
 	c.src, c.vm = newVMStatSources()
 	for _, m := range vmstatMetrics {
-		c.descs = append(c.descs, metric(clusterVmstat, m.item, "mem.vmstat."+m.key, cache.TypeU64, m.sem, m.units, cache.InDomNone))
+		c.descs = append(c.descs, engine.Metric(clusterVmstat, m.item, "mem.vmstat."+m.key, cache.TypeU64, m.sem, m.units, cache.InDomNone))
 	}
 	return c, nil
 }
 
 func (c *vmstatCollector) Name() string { return "vmstat" }
 
-func (c *vmstatCollector) Resets() uint64 { return c.rates.resets }
+func (c *vmstatCollector) Resets() uint64 { return c.rates.Resets }
 
 func (c *vmstatCollector) Source() cache.Source {
-	return cache.Source{Name: c.Name(), Metrics: withRates(c.descs)}
+	return cache.Source{Name: c.Name(), Metrics: engine.WithRates(c.descs)}
 }
 
 // Sample reads /proc/vmstat once.
@@ -179,30 +182,30 @@ func (c *vmstatCollector) Sample(b *cache.Builder, now time.Time) error {
 	if err := readVMStat(c.file, &c.buf, c.vm); err != nil {
 		return err
 	}
-	c.rates.begin(now)
+	c.rates.Begin(now)
 	for i := range c.descs {
 		d := &c.descs[i]
 		v, ok := c.src[i].value(c.vm)
 		switch {
 		case !ok:
 		case d.Sem == cache.SemCounter:
-			c.rates.counter(b, d, cache.InstNone, v)
+			c.rates.Counter(b, d, cache.InstNone, v)
 		default:
 			b.SetU64(d.ID, cache.InstNone, v)
 		}
 	}
-	c.rates.commit()
+	c.rates.Commit()
 	return nil
 }
 
 // readVMStat reads and parses a /proc/vmstat file into vm, reusing *buf.
-func readVMStat(f *kernelFile, buf *[]byte, vm *vmstatSample) error {
+func readVMStat(f *kernel.File, buf *[]byte, vm *kernel.VMStat) error {
 	var err error
-	if *buf, err = f.read(*buf); err != nil {
+	if *buf, err = f.Read(*buf); err != nil {
 		return fmt.Errorf("reading vmstat: %w", err)
 	}
-	if err := parseVMStat(*buf, vm); err != nil {
-		return fmt.Errorf("parsing %s: %w", f.path, err)
+	if err := kernel.ParseVMStat(*buf, vm); err != nil {
+		return fmt.Errorf("parsing %s: %w", f.Path, err)
 	}
 	return nil
 }

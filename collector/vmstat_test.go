@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -35,7 +38,7 @@ import (
 //	nr_writeback           100         0   (instant)
 
 func TestVMStatValues(t *testing.T) {
-	h := newHostHarness(t, NewVMStatCollector, "t0", Env{})
+	h := newHostHarness(t, NewVMStatCollector, "t0", engine.Env{})
 	h.mustSample(t0)
 	const n = cache.InstNone
 	h.wantU64("mem.vmstat.pgfault", n, 12110000)
@@ -53,13 +56,13 @@ func TestVMStatValues(t *testing.T) {
 	h.wantU64("mem.vmstat.pgsteal_total", n, 7800)       // kswapd 4000 + direct 800 + file 3000
 	// Absent on this kernel: no value, not 0.
 	h.wantAbsent("mem.vmstat.allocstall", n)
-	if _, ok := h.store.Schema().Lookup(Prefix + "rate.mem.vmstat.nr_dirty"); ok {
+	if _, ok := h.store.Schema().Lookup(engine.Prefix + "rate.mem.vmstat.nr_dirty"); ok {
 		t.Error("an instant metric has a rate")
 	}
 }
 
 func TestVMStatRates(t *testing.T) {
-	h := newHostHarness(t, NewVMStatCollector, "t0", Env{})
+	h := newHostHarness(t, NewVMStatCollector, "t0", engine.Env{})
 	h.mustSample(t0)
 	useHostTree(h, "t1")
 	h.mustSample(t1)
@@ -90,7 +93,7 @@ func TestVMStatRates(t *testing.T) {
 // 1000 -> 10 and pgsteal_kswapd 4000 -> 3000 (so pgsteal_total
 // 7800 -> 6800): four counters backwards.
 func TestVMStatCounterReset(t *testing.T) {
-	h := newHostHarness(t, NewVMStatCollector, "t0", Env{})
+	h := newHostHarness(t, NewVMStatCollector, "t0", engine.Env{})
 	h.mustSample(t0)
 	useHostTree(h, "reset")
 	h.mustSample(t1)
@@ -103,7 +106,7 @@ func TestVMStatCounterReset(t *testing.T) {
 	if r := resetter(t, h.c).Resets(); r != 4 {
 		t.Errorf("Resets() = %d, want 4", r)
 	}
-	// Next interval from the new base: pgfault 100000 -> 12130000 over 2 s.
+	// Next Interval from the new base: pgfault 100000 -> 12130000 over 2 s.
 	useHostTree(h, "t1")
 	h.mustSample(t1.Add(2 * time.Second))
 	h.wantFloat("rate.mem.vmstat.pgfault", n, 6015000)
@@ -112,7 +115,7 @@ func TestVMStatCounterReset(t *testing.T) {
 func TestVMStatMissingAndMalformed(t *testing.T) {
 	for _, tree := range []string{"malformed", "empty"} {
 		t.Run(tree, func(t *testing.T) {
-			h := newHostHarness(t, NewVMStatCollector, tree, Env{})
+			h := newHostHarness(t, NewVMStatCollector, tree, engine.Env{})
 			if err := h.sample(t0); err == nil {
 				t.Fatal("sample succeeded")
 			}
@@ -122,27 +125,27 @@ func TestVMStatMissingAndMalformed(t *testing.T) {
 }
 
 func TestParseVMStat(t *testing.T) {
-	vm := newVMStatSample("pgfault", "truncated", "pgmajfault", "nr_dirty", "odd", "oom_kill", "pswpin")
-	if err := parseVMStat([]byte("pgfault 10\ntruncated\npgmajfault\nnr_dirty -5\nodd 1 2\noom_kill 3\n"), vm); err != nil {
+	vm := kernel.NewVMStat("pgfault", "truncated", "pgmajfault", "nr_dirty", "odd", "oom_kill", "pswpin")
+	if err := kernel.ParseVMStat([]byte("pgfault 10\ntruncated\npgmajfault\nnr_dirty -5\nodd 1 2\noom_kill 3\n"), vm); err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]uint64{}
-	for name := range vm.slot {
-		if v, ok := vm.get(name); ok {
+	for name := range vm.Slot {
+		if v, ok := vm.Get(name); ok {
 			got[name] = v
 		}
 	}
 	if len(got) != 2 || got["pgfault"] != 10 || got["oom_kill"] != 3 {
 		t.Errorf("parsed %v, want only pgfault and oom_kill", got)
 	}
-	if err := parseVMStat(nil, vm); err == nil {
+	if err := kernel.ParseVMStat(nil, vm); err == nil {
 		t.Error("empty vmstat accepted")
 	}
 }
 
 // A vmstat with no reclaim fields still has the totals, at 0, as pmdalinux.
 func TestVMStatTotalsWithoutParts(t *testing.T) {
-	h := newHostHarness(t, NewVMStatCollector, "empty", Env{})
+	h := newHostHarness(t, NewVMStatCollector, "empty", engine.Env{})
 	if err := os.WriteFile(filepath.Join(h.proc, "vmstat"), []byte("pgfault 5\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/collector"
 	"github.com/pmdahostcache/pmdahostcache/config"
+	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/help"
 	"github.com/pmdahostcache/pmdahostcache/pmda"
 )
@@ -72,13 +73,13 @@ func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 
 // buildCache makes the collectors, the schema of everything they publish,
 // and the store they publish into.
-func buildCache(cfg config.Config, log zerolog.Logger) (*collector.Runner, *cache.Store, error) {
+func buildCache(cfg config.Config, log zerolog.Logger) (*engine.Runner, *cache.Store, error) {
 	ids := &cache.IDMaps{}
 	collectors, intervals, err := buildCollectors(cfg, log, ids)
 	if err != nil {
 		return nil, nil, err
 	}
-	runner := collector.NewRunner(log, collectors, collector.Schedule{
+	runner := engine.NewRunner(log, collectors, engine.Schedule{
 		Default: cfg.Interval, Intervals: intervals, StaleIntervals: cfg.StaleIntervals, IDs: ids,
 	})
 	schema, err := cache.NewSchema(runner.Sources()...)
@@ -94,10 +95,10 @@ func buildCache(cfg config.Config, log zerolog.Logger) (*collector.Runner, *cach
 
 // buildCollectors makes every enabled collector in registry order, and
 // returns each one's interval where it is not the global default.
-func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) ([]collector.Collector, map[string]time.Duration, error) {
+func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) ([]engine.Collector, map[string]time.Duration, error) {
 	intervals := map[string]time.Duration{}
-	env := collector.Env{
-		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, IDDir: cfg.IDDir, IDs: ids, Filter: collector.Filter{},
+	env := engine.Env{
+		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, IDDir: cfg.IDDir, IDs: ids, Filter: engine.Filter{},
 		Warn: func(err error) { log.Warn().Err(err).Msg("recovered") },
 	}
 	for name, re := range cfg.Include {
@@ -111,7 +112,7 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 		env.Filter[name] = p
 	}
 	known := map[string]bool{}
-	var out []collector.Collector
+	var out []engine.Collector
 	var names []string
 	for _, reg := range collector.Registry() {
 		known[reg.Name] = true

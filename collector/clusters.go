@@ -1,0 +1,37 @@
+package collector
+
+import "github.com/pmdahostcache/pmdahostcache/cache"
+
+// Cluster numbers are part of every PMID and therefore an ABI: never renumber
+// one, and keep retired numbers listed here so they are not reused.
+const (
+	// 0 is the engine's: hostcache.control.* (engine.ClusterControl).
+	clusterStat    = 1  // /proc/stat: CPU time and kernel activity
+	clusterMeminfo = 2  // /proc/meminfo
+	clusterLoadavg = 3  // /proc/loadavg
+	clusterUptime  = 4  // /proc/uptime
+	clusterDisk    = 5  // /proc/diskstats: disk.dev.*, disk.all.*, iostat figures
+	clusterPart    = 6  // /proc/diskstats: disk.partitions.*
+	clusterDM      = 7  // /proc/diskstats + /sys/block/dm-*: disk.dm.*
+	clusterNetdev  = 8  // /proc/net/dev + /sys/class/net: network.interface.*, network.all.*
+	clusterSNMP    = 9  // /proc/net/snmp, /proc/net/netstat: network.tcp.*, network.udp.*
+	clusterFilesys = 10 // /proc/mounts + statfs: filesys.*
+	clusterPSI     = 11 // /proc/pressure/*: kernel.all.pressure.*
+	clusterVmstat  = 12 // /proc/vmstat: mem.vmstat.*
+	clusterSwap    = 13 // /proc/vmstat, /proc/meminfo: swap.*
+	clusterSwapdev = 14 // /proc/swaps: swapdev.*
+)
+
+// Instance domain serials, an ABI like the clusters.
+const (
+	// 0 is the engine's: one instance per collector (engine.InDomCollectors).
+	indomCPU        cache.InDomID = 1 // per-CPU, "cpuN" with id N as pmdalinux
+	indomLoadavg    cache.InDomID = 2 // "1 minute", "5 minute", "15 minute"
+	indomDisk       cache.InDomID = 3 // whole disks, pmdalinux's 60.1
+	indomPartitions cache.InDomID = 4 // partitions, 60.10
+	indomDM         cache.InDomID = 5 // device-mapper devices by mapped name, 60.24
+	indomInterface  cache.InDomID = 6 // network interfaces, 60.3
+	indomFilesys    cache.InDomID = 7 // mounted filesystems by device, 60.5
+	indomSwapdev    cache.InDomID = 8 // swap devices, 60.6
+	indomPressure   cache.InDomID = 9 // PSI averaging windows, 60.37
+)

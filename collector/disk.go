@@ -1,0 +1,294 @@
+package collector
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
+	"github.com/prometheus/procfs/blockdevice"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// diskIndoms maps the per-device trees to their instance domains and filter
+// names; disk.all has none.
+var diskIndoms = [diskNTrees]struct {
+	id     cache.InDomID
+	filter string
+}{
+	diskDev:  {indomDisk, "disk"},
+	diskPart: {indomPartitions, "partitions"},
+	diskDM:   {indomDM, "dm"},
+}
+
+// diskMeta is what /sys told us about a device, kept while it is the same
+// device so that labels are read once, not every sample. A device is new
+// when its number changes or its completed I/O count goes backwards: a disk
+// swapped in the same slot comes back under the same name and number, but
+// with fresh counters and perhaps another model.
+type diskMeta struct {
+	major, minor uint32
+	ios          uint64 // reads + writes completed at the last sample
+	labels       []cache.Label
+}
+
+// diskCollector reads /proc/diskstats once per sample into disk.dev,
+// disk.all, disk.partitions and disk.dm, with the iostat figures of
+// disk.dev and disk.dm; /sys/block names dm devices and labels instances.
+type diskCollector struct {
+	fs     blockdevice.FS
+	sys    diskSys
+	filter engine.Filter
+	ids    [diskNTrees]*cache.IDMap     // per-device trees only
+	descs  [diskNTrees][]cache.Desc     // in diskFields order
+	iostat [diskNTrees][]cache.Desc     // disk.dev and disk.dm only
+	indoms [diskNTrees]*cache.Instances // last published, reused while unchanged
+	meta   map[string]diskMeta          // by kernel name
+	rates  *engine.Rates
+	deltas diskDeltas // reused for every instance's iostat figures
+	path   string     // <proc>/diskstats
+	file   *kernel.File
+	buf    []byte // its text, reused
+	stats  []blockdevice.Diskstats
+}
+
+// NewDiskCollector opens /proc and /sys below env.Proc and env.Sys.
+func NewDiskCollector(env engine.Env) (engine.Collector, error) {
+	fs, err := blockdevice.NewFS(env.Proc, env.Sys)
+	if err != nil {
+		return nil, fmt.Errorf("disk: %w", err)
+	}
+	sysRoot := env.Sys
+	if sysRoot == "" {
+		sysRoot = "/sys" // as blockdevice.NewFS defaults it
+	}
+	c := &diskCollector{
+		fs: fs, sys: diskSys{root: sysRoot, fs: fs}, filter: env.Filter,
+		meta: map[string]diskMeta{}, rates: engine.NewRates(),
+		path: filepath.Join(env.Proc, "diskstats"),
+		file: kernel.NewFile(env.Proc, filepath.Join(env.Proc, "diskstats")),
+	}
+	for t := range diskNTrees {
+		c.descs[t] = diskTreeDescs(t)
+		if t != diskAll {
+			c.ids[t] = env.IDMap(diskIndoms[t].id)
+		}
+	}
+	c.iostat[diskDev] = iostatDescs(diskDev)
+	c.iostat[diskDM] = iostatDescs(diskDM)
+	return c, nil
+}
+
+func (c *diskCollector) Name() string { return "disk" }
+
+func (c *diskCollector) Resets() uint64 { return c.rates.Resets }
+
+func (c *diskCollector) Source() cache.Source {
+	var descs []cache.Desc
+	for t := range diskNTrees {
+		descs = append(descs, c.descs[t]...)
+	}
+	descs = engine.WithRates(descs)
+	descs = append(descs, c.iostat[diskDev]...)
+	descs = append(descs, c.iostat[diskDM]...)
+	return cache.Source{
+		Name:    c.Name(),
+		Metrics: descs,
+		InDoms: []cache.InDomDesc{
+			{ID: indomDisk, Name: "disk"},
+			{ID: indomPartitions, Name: "partitions"},
+			{ID: indomDM, Name: "dm"},
+		},
+	}
+}
+
+// Sample reads /proc/diskstats once. A line procfs cannot parse fails the
+// whole sample (procfs stops there, and publishing the devices before it
+// would look like the rest vanished); a truncated line, with fewer than the
+// 14 base fields, is skipped by procfs and that device is not listed.
+func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
+	var err error
+	if c.buf, err = c.file.Read(c.buf); err != nil {
+		return fmt.Errorf("reading diskstats: %w", err)
+	}
+	if c.stats, err = kernel.ParseDiskstats(c.buf, c.stats); err != nil {
+		return fmt.Errorf("reading diskstats: %w", err)
+	}
+	stats := c.stats
+	c.rates.Begin(now)
+	c.deltas.secs, _ = c.rates.Interval()
+	lists, sum := c.publishDevices(b, stats)
+	for _, t := range []diskTree{diskDev, diskPart, diskDM} {
+		b.SetInDom(diskIndoms[t].id, c.instances(t, lists[t]))
+	}
+	sum.publish(b, c.rates, c.descs[diskAll])
+	c.rates.Commit()
+	return nil
+}
+
+// publishDevices publishes every device we keep, returning the members of
+// each tree and the disk.all sums.
+func (c *diskCollector) publishDevices(b *cache.Builder, stats []blockdevice.Diskstats) ([diskNTrees][]cache.Instance, *diskSum) {
+	var lists [diskNTrees][]cache.Instance
+	sum := newDiskSum(stats)
+	seen := make(map[string]bool, len(stats))      // kernel names published
+	placed := make(map[diskPlace]bool, len(stats)) // instance names, per tree
+	for i := range stats {
+		s := &stats[i]
+		t, name, ok := c.place(s)
+		if !ok || placed[diskPlace{t, name}] {
+			continue // not ours, or a second dm device claiming a mapped name
+		}
+		placed[diskPlace{t, name}] = true
+		seen[s.DeviceName] = true
+		inst := cache.Instance{ID: c.ids[t].ID(name), Name: name, Labels: c.labels(s, t)}
+		lists[t] = append(lists[t], inst)
+		c.publishDevice(b, t, inst.ID, s)
+		if t == diskDev {
+			sum.add(s)
+		}
+	}
+	for name := range c.meta {
+		if !seen[name] {
+			delete(c.meta, name) // gone: read /sys afresh if it returns
+		}
+	}
+	return lists, sum
+}
+
+// diskPlace is an instance name in a tree.
+type diskPlace struct {
+	t    diskTree
+	name string
+}
+
+// place returns the tree and instance name of a device, false for devices
+// we do not publish: not ours (see classifyDisk), filtered out by the
+// administrator, or dm devices without a mapped name in /sys (pmdalinux
+// skips those too; it would then try /dev/mapper, which we do not read).
+func (c *diskCollector) place(s *blockdevice.Diskstats) (diskTree, string, bool) {
+	name := s.DeviceName
+	var t diskTree
+	switch classifyDisk(name) {
+	case diskWhole:
+		t = diskDev
+	case diskPartition:
+		t = diskPart
+	case diskMapped:
+		mapped, ok := c.sys.dmName(name)
+		if !ok {
+			return 0, "", false
+		}
+		t, name = diskDM, mapped
+	default:
+		return 0, "", false
+	}
+	return t, name, c.filter.Keep(diskIndoms[t].filter, name)
+}
+
+// labels returns a device's instance labels, read from /sys only for a
+// device new since the last sample (see diskMeta).
+func (c *diskCollector) labels(s *blockdevice.Diskstats, t diskTree) []cache.Label {
+	if t == diskPart {
+		return nil
+	}
+	ios := s.ReadIOs + s.WriteIOs
+	m, ok := c.meta[s.DeviceName]
+	if !ok || m.major != s.MajorNumber || m.minor != s.MinorNumber || ios < m.ios {
+		kind := diskWhole
+		if t == diskDM {
+			kind = diskMapped
+		}
+		m = diskMeta{major: s.MajorNumber, minor: s.MinorNumber, labels: c.sys.labels(s.DeviceName, kind)}
+	}
+	m.ios = ios
+	c.meta[s.DeviceName] = m
+	return m.labels
+}
+
+// publishDevice publishes one device's values in tree t, and its iostat
+// figures where the tree has them.
+func (c *diskCollector) publishDevice(b *cache.Builder, t diskTree, inst uint32, s *blockdevice.Diskstats) {
+	descs := c.descs[t]
+	for i := range diskFields {
+		f := &diskFields[i]
+		v, ok := diskFieldValue(f, t, s)
+		switch {
+		case !ok:
+		case f.sem == cache.SemCounter:
+			c.rates.Counter(b, &descs[i], inst, v)
+		default:
+			b.SetU64(descs[i].ID, inst, v)
+		}
+	}
+	if c.iostat[t] != nil {
+		c.deltas.r, c.deltas.descs, c.deltas.inst = c.rates, descs, inst
+		iostatPublish(b, c.iostat[t], &c.deltas)
+	}
+}
+
+// instances returns the instance table of tree t, reusing the last one
+// while members and labels are unchanged.
+func (c *diskCollector) instances(t diskTree, list []cache.Instance) *cache.Instances {
+	if old := c.indoms[t]; old != nil && slices.EqualFunc(old.All(), list, diskSameInstance) {
+		return old
+	}
+	c.indoms[t] = cache.NewInstances(list)
+	return c.indoms[t]
+}
+
+func diskSameInstance(a, b cache.Instance) bool {
+	return a.ID == b.ID && a.Name == b.Name && slices.Equal(a.Labels, b.Labels)
+}
+
+// diskSum accumulates disk.all: each field summed over the published
+// disk.dev instances, each term as disk.dev publishes it (so 32 bits for
+// the kernel's millisecond fields), which is how pmdalinux sums them.
+type diskSum struct {
+	v []uint64
+	// fields is the smallest field count among the summed disks: a field
+	// one of them lacks has no total. With no disk at all, it is the
+	// largest count in the file, so the sums are 0 where the kernel has
+	// the field and absent where it has not.
+	fields int
+	disks  int
+}
+
+func newDiskSum(stats []blockdevice.Diskstats) *diskSum {
+	sum := &diskSum{v: make([]uint64, len(diskFields))}
+	for i := range stats {
+		sum.fields = max(sum.fields, stats[i].IoStatsCount)
+	}
+	return sum
+}
+
+func (sum *diskSum) add(s *blockdevice.Diskstats) {
+	if sum.disks == 0 || s.IoStatsCount < sum.fields {
+		sum.fields = s.IoStatsCount
+	}
+	sum.disks++
+	for i := range diskFields {
+		if v, ok := diskFieldValue(&diskFields[i], diskDev, s); ok {
+			sum.v[i] += v
+		}
+	}
+}
+
+// publish sets disk.all. Its rates are those of the sums, so an Interval in
+// which a disk vanished usually has none (the sum went backwards).
+func (sum *diskSum) publish(b *cache.Builder, r *engine.Rates, descs []cache.Desc) {
+	for i := range diskFields {
+		f := &diskFields[i]
+		switch {
+		case sum.fields < f.since:
+		case f.sem == cache.SemCounter:
+			r.Counter(b, &descs[i], cache.InstNone, sum.v[i])
+		default:
+			b.SetU64(descs[i].ID, cache.InstNone, sum.v[i])
+		}
+	}
+}

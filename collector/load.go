@@ -1,0 +1,83 @@
+package collector
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// /proc/Loadavg metrics, with pmdalinux's items in its Loadavg cluster. As in
+// pmdalinux all four come from this one file; Nprocs is the kernel's thread
+// count, the "87" of "1/87" (pmdalinux: "total number of Processes
+// (lightweight)").
+var (
+	loadAvg      = engine.Metric(clusterLoadavg, 0, "kernel.all.load", cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomLoadavg)
+	loadLastPID  = engine.Metric(clusterLoadavg, 1, "kernel.all.lastpid", cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	loadRunnable = engine.Metric(clusterLoadavg, 2, "kernel.all.runnable", cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	loadNProcs   = engine.Metric(clusterLoadavg, 3, "kernel.all.nprocs", cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+)
+
+// loadPeriods are pmdalinux's kernel.all.load instance ids, in the order of
+// /proc/Loadavg: the averaging period in minutes, named "N minute".
+var loadPeriods = [3]uint32{1, 5, 15}
+
+func newLoadInstances() *cache.Instances {
+	list := make([]cache.Instance, len(loadPeriods))
+	for i, m := range loadPeriods {
+		list[i] = cache.Instance{ID: m, Name: strconv.FormatUint(uint64(m), 10) + " minute"}
+	}
+	return cache.NewInstances(list)
+}
+
+// loadCollector reads /proc/Loadavg itself: procfs's LoadAvg parses only the
+// three averages, and two reads could disagree with each other.
+type loadCollector struct {
+	path  string
+	file  *kernel.File
+	buf   []byte
+	insts *cache.Instances // fixed, so built once
+}
+
+// NewLoadCollector checks the /proc root below p.Proc.
+func NewLoadCollector(p engine.Env) (engine.Collector, error) {
+	path, err := procFile(p, "loadavg")
+	if err != nil {
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	return &loadCollector{path: path, file: kernel.NewFile(p.Proc, path), insts: newLoadInstances()}, nil
+}
+
+func (c *loadCollector) Name() string { return "load" }
+
+func (c *loadCollector) Source() cache.Source {
+	return cache.Source{
+		Name:    c.Name(),
+		Metrics: []cache.Desc{loadAvg, loadLastPID, loadRunnable, loadNProcs},
+		InDoms:  []cache.InDomDesc{{ID: indomLoadavg, Name: "loadavg"}},
+	}
+}
+
+// Sample reads /proc/Loadavg once.
+func (c *loadCollector) Sample(b *cache.Builder, _ time.Time) error {
+	var err error
+	if c.buf, err = c.file.Read(c.buf); err != nil {
+		return fmt.Errorf("reading loadavg: %w", err)
+	}
+	la, err := kernel.ParseLoadavg(c.buf)
+	if err != nil {
+		return fmt.Errorf("parsing %s: %w", c.path, err)
+	}
+	b.SetInDom(indomLoadavg, c.insts)
+	for i, id := range loadPeriods {
+		b.SetDouble(loadAvg.ID, id, la.Load[i])
+	}
+	b.SetU64(loadLastPID.ID, cache.InstNone, la.LastPID)
+	b.SetU64(loadRunnable.ID, cache.InstNone, la.Runnable)
+	b.SetU64(loadNProcs.ID, cache.InstNone, la.NProcs)
+	return nil
+}

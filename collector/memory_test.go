@@ -1,0 +1,122 @@
+package collector
+
+import (
+	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// Fixture testdata/proc-t0/Meminfo (kB unless noted): MemTotal 24684092,
+// MemFree 24300000, MemAvailable 24374424, Buffers 2000, Cached 214000,
+// Dirty 12000, Writeback 400, HugePages_Total/Free/Rsvd/Surp 4/2/1/0 pages,
+// Hugepagesize 2048, SReclaimable 66420, VmallocTotal 34359738367,
+// DirectMap1G 25165824; no HardwareCorrupted line.
+func TestMemoryValues(t *testing.T) {
+	h := newHarness(t, NewMemoryCollector, "proc-t0")
+	h.mustSample(t0)
+
+	const n = cache.InstNone
+	h.wantU64("mem.physmem", n, 24684092)
+	h.wantU64("mem.util.free", n, 24300000)
+	h.wantU64("mem.util.available", n, 24374424)
+	h.wantU64("mem.util.bufmem", n, 2000)
+	h.wantU64("mem.util.cached", n, 214000)
+	h.wantU64("mem.util.vmallocTotal", n, 34359738367)
+	h.wantU64("mem.util.directMap1G", n, 25165824)
+	h.wantU64("mem.util.slabReclaimable", n, 66420) // SReclaimable
+	h.wantU64("mem.util.NFS_Unstable", n, 0)        // present and zero: a value
+
+	// Derived, with pmdalinux's formulas:
+	h.wantU64("mem.util.used", n, 384092)        // MemTotal - MemFree = 24684092 - 24300000
+	h.wantU64("mem.util.other", n, 168092)       // used - Cached - Buffers = 384092 - 214000 - 2000
+	h.wantU64("mem.util.cache_clean", n, 201600) // Cached - Dirty - Writeback = 214000 - 12000 - 400
+
+	// Huge pages: counts, and count * Hugepagesize in bytes (2048 kB = 2097152 B).
+	h.wantU64("mem.util.hugepagesTotal", n, 4)
+	h.wantU64("mem.util.hugepagesTotalBytes", n, 8388608) // 4 * 2097152
+	h.wantU64("mem.util.hugepagesFreeBytes", n, 4194304)  // 2 * 2097152
+	h.wantU64("mem.util.hugepagesRsvdBytes", n, 2097152)  // 1 * 2097152
+	h.wantU64("mem.util.hugepagesSurpBytes", n, 0)        // 0 * 2097152
+
+	// No HardwareCorrupted line: no value, not 0.
+	h.wantAbsent("mem.util.corrupthardware", n)
+}
+
+// testdata/proc-Meminfo-partial/Meminfo is proc-t0's without MemAvailable,
+// Dirty, Hugepagesize and DirectMap1G.
+func TestMemoryAbsentFields(t *testing.T) {
+	h := newHarness(t, NewMemoryCollector, "proc-meminfo-partial")
+	h.mustSample(t0)
+
+	const n = cache.InstNone
+	for _, name := range []string{
+		"mem.util.available", "mem.util.dirty", "mem.util.directMap1G",
+		"mem.util.cache_clean", // needs Dirty
+		"mem.util.hugepagesTotalBytes", "mem.util.hugepagesFreeBytes",
+		"mem.util.hugepagesRsvdBytes", "mem.util.hugepagesSurpBytes", // need Hugepagesize
+	} {
+		h.wantAbsent(name, n)
+	}
+	h.wantU64("mem.util.hugepagesTotal", n, 4)
+	h.wantU64("mem.util.used", n, 384092)
+	h.wantU64("mem.util.writeback", n, 400)
+}
+
+func TestMemoryEmptyRoot(t *testing.T) {
+	h := newHarness(t, NewMemoryCollector, "proc-empty")
+	if err := h.sample(t0); err == nil {
+		t.Fatal("sampling an empty /proc succeeded")
+	}
+	h.nothingPublished()
+}
+
+// testdata/proc-malformed/Meminfo gives MemTotal in "MB", a unit the kernel
+// never prints.
+func TestMemoryMalformed(t *testing.T) {
+	h := newHarness(t, NewMemoryCollector, "proc-malformed")
+	if err := h.sample(t0); err == nil {
+		t.Fatal("sampling a malformed meminfo succeeded")
+	}
+	h.nothingPublished()
+}
+
+// pmdalinux floors the derived differences at 0 rather than wrapping.
+func TestMemoryDerivedFloor(t *testing.T) {
+	var m kernel.Meminfo
+	m.Set(kernel.MemTotal, 1000)
+	m.Set(kernel.MemFree, 600)
+	m.Set(kernel.MemCached, 300)
+	m.Set(kernel.MemBuffers, 200)
+	m.Set(kernel.MemDirty, 250)
+	m.Set(kernel.MemWriteback, 100)
+	if v, ok := memOther(&m); !ok || v != 0 { // 1000 - 600 - 300 - 200 < 0
+		t.Errorf("memOther = %d, %v; want 0, true", v, ok)
+	}
+	if v, ok := memCacheClean(&m); !ok || v != 0 { // 300 - 250 - 100 < 0
+		t.Errorf("memCacheClean = %d, %v; want 0, true", v, ok)
+	}
+	if v, ok := memUsed(&m); !ok || v != 400 {
+		t.Errorf("memUsed = %d, %v; want 400, true", v, ok)
+	}
+	m.Has &^= 1 << kernel.MemFree
+	if _, ok := memUsed(&m); ok {
+		t.Error("memUsed without MemFree gave a value")
+	}
+}
+
+func TestMemoryHugeBytesOverflow(t *testing.T) {
+	total := hugeBytes(kernel.MemHugePagesTotal)
+	var m kernel.Meminfo
+	m.Set(kernel.MemHugePagesTotal, 1<<40)
+	m.Set(kernel.MemHugepagesize, 1<<20)
+	if v, ok := total(&m); ok {
+		t.Errorf("2^40 pages of 1 GiB = %d, want no value", v)
+	}
+	m.Set(kernel.MemHugepagesize, 1<<60)
+	m.Set(kernel.MemHugePagesTotal, 0)
+	if v, ok := total(&m); ok {
+		t.Errorf("a 2^60 kB page size gave %d, want no value", v)
+	}
+}

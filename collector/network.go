@@ -1,0 +1,314 @@
+package collector
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// netDevNames name the network.interface counters, one per /proc/net/dev
+// column: the item of each is its column, as in pmdalinux.
+var netDevNames = [kernel.NetDevColumns]string{
+	"in.bytes", "in.packets", "in.errors", "in.drops", "in.fifo", "in.frame", "in.compressed", "in.mcasts",
+	"out.bytes", "out.packets", "out.errors", "out.drops", "out.fifo", "collisions", "out.carrier", "out.compressed",
+}
+
+// netDevTotals are network.interface.total.*, items 16-20: in + out. The
+// kernel counts no outgoing multicasts, so total.mcasts is in.mcasts.
+var netDevTotals = []struct {
+	name    string
+	columns []int
+}{
+	{"total.bytes", []int{0, 8}}, {"total.packets", []int{1, 9}}, {"total.errors", []int{2, 10}},
+	{"total.drops", []int{3, 11}}, {"total.mcasts", []int{7}},
+}
+
+// netDevUnits gives bytes to the byte columns and counts to the others.
+func netDevUnits(column int) cache.Units {
+	if column == 0 || column == 8 {
+		return cache.UnitsByte
+	}
+	return cache.UnitsCount
+}
+
+func netIfDesc(item uint32, name string, t cache.Type, sem cache.Sem, u cache.Units) cache.Desc {
+	return engine.Metric(clusterNetdev, item, "network.interface."+name, t, sem, u, indomInterface)
+}
+
+// The sysfs attributes, with pmdalinux's items. Item 27 is hinv.ninterface.
+var (
+	netIfMTU      = netIfDesc(21, "mtu", cache.TypeU32, cache.SemInstant, cache.UnitsByte)
+	netIfSpeed    = netIfDesc(22, "speed", cache.TypeFloat, cache.SemDiscrete, cache.MakeUnits(1, -1, 0, cache.SpaceMByte, cache.TimeSec, 0))
+	netIfBaudrate = netIfDesc(23, "baudrate", cache.TypeU64, cache.SemDiscrete, cache.MakeUnits(1, -1, 0, cache.SpaceByte, cache.TimeSec, 0))
+	netIfDuplex   = netIfDesc(24, "duplex", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)
+	netIfUp       = netIfDesc(25, "up", cache.TypeU32, cache.SemInstant, cache.UnitsNone)
+	netIfRunning  = netIfDesc(26, "running", cache.TypeU32, cache.SemInstant, cache.UnitsNone)
+	netIfWireless = netIfDesc(28, "wireless", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)
+	netIfType     = netIfDesc(29, "type", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)
+	netIfVirtual  = netIfDesc(30, "virtual", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)
+	netNInterface = engine.Metric(clusterNetdev, 27, "hinv.ninterface", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+)
+
+// netCollector reads /proc/net/dev and /sys/class/net: per-interface
+// counters and attributes, and the network.all aggregate.
+type netCollector struct {
+	dev      *kernel.File // /proc/net/dev
+	buf      []byte       // its text, reused
+	lines    []kernel.NetDevLine
+	sys      netSysfs
+	filter   engine.Filter
+	ids      *cache.IDMap
+	counters [kernel.NetDevColumns]cache.Desc // by column
+	totals   []cache.Desc                     // in netDevTotals order
+	rates    *engine.Rates
+	all      *netAll
+	// ifs holds each listed interface, found by its name's bytes without
+	// allocating; an interface is forgotten when it leaves /proc/net/dev,
+	// so one re-created under the same name is read afresh.
+	ifs map[string]*netIf
+	seq uint64 // this sample's number: netIf.seen of the listed interfaces
+	// listed counts the interfaces of this sample, to tell without a
+	// look at every one whether some vanished.
+	listed int
+	// The changeable sysfs attributes (speed, mtu, up, Running...) are
+	// re-read every stateRefresh samples: they change rarely, and reading
+	// five files per interface every second dominated the collector's
+	// cost. epoch counts the refreshes; netIf.stateEpoch says which one
+	// an interface's attributes are from.
+	samples uint64
+	epoch   uint64
+	// insts caches the instance table while membership and labels hold.
+	insts *cache.Instances
+	list  []cache.Instance // scratch for the next table
+}
+
+// netIf is what the collector knows about one listed interface. All of it
+// but state is fixed while the interface exists.
+type netIf struct {
+	name       string
+	dir        []byte // its sysfs directory, NUL-terminated (see netSysfs)
+	seen       uint64 // the sample that last listed it
+	keep       bool   // the "interface" filter keeps it: published
+	id         uint32 // its instance id, when kept
+	counted    bool   // counted in network.all
+	fixed      netIfFixed
+	state      netIfState
+	stateEpoch uint64 // the refresh state was read in; 0 never
+	all        netAllMember
+}
+
+// NewNetworkCollector reads below env.Proc and env.Sys ("" skips /sys).
+func NewNetworkCollector(env engine.Env) (engine.Collector, error) {
+	if err := netCheckRoot(env.Proc); err != nil {
+		return nil, fmt.Errorf("network: %w", err)
+	}
+	c := &netCollector{
+		dev:    kernel.NewFile(env.Proc, filepath.Join(env.Proc, "net", "dev")),
+		buf:    make([]byte, 0, 4096),
+		sys:    netSysfs{root: env.Sys},
+		filter: env.Filter,
+		ids:    env.IDMap(indomInterface),
+		rates:  engine.NewRates(),
+		all:    newNetAll(env.Filter),
+		ifs:    map[string]*netIf{},
+	}
+	for col, name := range netDevNames {
+		c.counters[col] = netIfDesc(uint32(col), name, cache.TypeU64, cache.SemCounter, netDevUnits(col))
+	}
+	for i, t := range netDevTotals {
+		c.totals = append(c.totals, netIfDesc(uint32(kernel.NetDevColumns+i), t.name, cache.TypeU64, cache.SemCounter, netDevUnits(t.columns[0])))
+	}
+	return c, nil
+}
+
+// netCheckRoot fails unless dir is a directory, so a bad root fails at start-up.
+func netCheckRoot(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return nil
+}
+
+func (c *netCollector) Name() string { return "network" }
+
+func (c *netCollector) Resets() uint64 { return c.rates.Resets }
+
+func (c *netCollector) Source() cache.Source {
+	descs := append(append([]cache.Desc(nil), c.counters[:]...), c.totals...)
+	descs = append(descs, c.all.descs[:]...)
+	descs = engine.WithRates(descs)
+	descs = append(descs, netIfMTU, netIfSpeed, netIfBaudrate, netIfDuplex, netIfUp, netIfRunning,
+		netIfWireless, netIfType, netIfVirtual, netNInterface)
+	return cache.Source{
+		Name:    c.Name(),
+		Metrics: descs,
+		InDoms:  []cache.InDomDesc{{ID: indomInterface, Name: "interface"}},
+	}
+}
+
+// Sample reads /proc/net/dev once, and sysfs for each interface listed.
+func (c *netCollector) Sample(b *cache.Builder, now time.Time) error {
+	var err error
+	if c.buf, err = c.dev.Read(c.buf); err != nil {
+		return fmt.Errorf("reading net/dev: %w", err)
+	}
+	var bad int
+	c.lines, bad = kernel.ParseNetDev(c.buf, c.lines)
+	if len(c.lines) == 0 && bad > 0 {
+		return fmt.Errorf("net/dev: none of %d interface lines parsed", bad)
+	}
+	c.rates.Begin(now)
+	c.all.begin()
+	c.seq++
+	c.listed = 0
+	if c.samples%stateRefresh == 0 {
+		c.epoch++
+	}
+	c.samples++
+	c.list = c.list[:0]
+	for i := range c.lines {
+		c.sampleInterface(b, &c.lines[i])
+	}
+	c.forgetVanished()
+	c.publishInstances(b)
+	b.SetU64(netNInterface.ID, cache.InstNone, uint64(len(c.list)))
+	c.all.publish(b, c.rates)
+	c.rates.Commit()
+	c.all.commit()
+	return nil
+}
+
+// forgetVanished drops the interfaces this sample did not list.
+func (c *netCollector) forgetVanished() {
+	if c.listed == len(c.ifs) {
+		return
+	}
+	for name, n := range c.ifs {
+		if n.seen != c.seq {
+			delete(c.ifs, name)
+		}
+	}
+}
+
+// lookup returns the interface named in a line, met for the first time
+// when new; nil when it was listed already in this sample (a damaged file:
+// the first line counts).
+func (c *netCollector) lookup(name []byte) *netIf {
+	n, ok := c.ifs[string(name)] // no allocation for the lookup
+	if !ok {
+		n = c.newInterface(string(name))
+		c.ifs[n.name] = n
+	} else if n.seen == c.seq {
+		return nil
+	}
+	n.seen = c.seq
+	c.listed++
+	return n
+}
+
+// newInterface reads what cannot change about an interface, and decides
+// once whether it is published and counted in network.all.
+func (c *netCollector) newInterface(name string) *netIf {
+	n := &netIf{name: name, dir: c.sys.dir(name), fixed: c.sys.fixed(name)}
+	n.counted = c.all.counts(name, n.fixed)
+	n.keep = c.filter.Keep("interface", name)
+	if n.keep {
+		n.id = c.ids.ID(name)
+	}
+	return n
+}
+
+// sampleInterface counts one interface in network.all when it belongs
+// there, and publishes it unless the administrator filtered it out.
+func (c *netCollector) sampleInterface(b *cache.Builder, l *kernel.NetDevLine) {
+	n := c.lookup(l.Name)
+	if n == nil {
+		return
+	}
+	if n.counted {
+		c.all.add(&n.all, &l.V)
+	}
+	if !n.keep {
+		return
+	}
+	id := n.id
+	c.list = append(c.list, cache.Instance{ID: id, Name: n.name, Labels: n.fixed.labels})
+	for col := range c.counters {
+		c.rates.Counter(b, &c.counters[col], id, l.V[col])
+	}
+	for i, t := range netDevTotals {
+		var sum uint64
+		for _, col := range t.columns {
+			sum += l.V[col]
+		}
+		c.rates.Counter(b, &c.totals[i], id, sum)
+	}
+	if n.stateEpoch != c.epoch {
+		n.state, n.stateEpoch = c.sys.state(n.dir), c.epoch
+	}
+	c.publishAttributes(b, id, &n.fixed, &n.state)
+}
+
+// stateRefresh is how many samples the changeable attributes are kept.
+const stateRefresh = 10
+
+// publishAttributes sets the sysfs attributes known for one interface.
+func (c *netCollector) publishAttributes(b *cache.Builder, id uint32, f *netIfFixed, st *netIfState) {
+	if f.inSys {
+		b.SetU64(netIfVirtual.ID, id, netBool(f.virtual))
+		b.SetU64(netIfWireless.ID, id, netBool(f.wireless))
+	}
+	if f.hasType {
+		b.SetU64(netIfType.ID, id, uint64(f.typ))
+	}
+	if st.hasMTU {
+		b.SetU64(netIfMTU.ID, id, uint64(st.mtu))
+	}
+	if st.hasSpeed {
+		// pmdalinux's units: Mbit/s to "Mbyte" of 2^20 bytes per second.
+		b.SetDouble(netIfSpeed.ID, id, float64(st.speed)*1e6/8/1024/1024)
+		b.SetU64(netIfBaudrate.ID, id, st.speed*1000000/8)
+	}
+	if st.hasDuplex {
+		b.SetU64(netIfDuplex.ID, id, uint64(st.duplex))
+	}
+	if st.hasUp {
+		b.SetU64(netIfUp.ID, id, uint64(st.up))
+	}
+	if st.hasRunning {
+		b.SetU64(netIfRunning.ID, id, uint64(st.running))
+	}
+}
+
+func netBool(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// publishInstances publishes the interface domain in instance id order,
+// building a new table only when an interface or its labels changed.
+func (c *netCollector) publishInstances(b *cache.Builder) {
+	slices.SortFunc(c.list, func(a, b cache.Instance) int { return cmp.Compare(a.ID, b.ID) })
+	if c.insts == nil || !slices.EqualFunc(c.insts.All(), c.list, netSameInstance) {
+		c.insts = cache.NewInstances(slices.Clone(c.list))
+	}
+	b.SetInDom(indomInterface, c.insts)
+}
+
+func netSameInstance(a, b cache.Instance) bool {
+	return a.ID == b.ID && a.Name == b.Name && slices.Equal(a.Labels, b.Labels)
+}

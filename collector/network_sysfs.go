@@ -1,0 +1,197 @@
+package collector
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// iffUp is IFF_UP of <linux/if.h>, the administrative "up" flag.
+const iffUp = 0x1
+
+// netIfFixed is what sysfs says about an interface that cannot change while
+// it exists. It is read once, when the interface is first seen, and
+// forgotten when it leaves /proc/net/dev.
+type netIfFixed struct {
+	inSys    bool // /sys/class/net/<if> exists: the other fields are known
+	virtual  bool // no hardware behind it: /sys/devices/virtual/net/<if>
+	wireless bool
+	typ      uint32 // ARPHRD_* link type
+	hasType  bool
+	labels   []cache.Label
+}
+
+// netIfState is what sysfs says about an interface now; re-read every
+// stateRefresh samples. A has* false means the attribute is absent or
+// unknown: no value.
+type netIfState struct {
+	mtu        uint32
+	speed      uint64 // Mbit/s
+	duplex     uint32 // 1 half, 2 full
+	up         uint32
+	running    uint32
+	hasMTU     bool
+	hasSpeed   bool
+	hasDuplex  bool
+	hasUp      bool
+	hasRunning bool
+}
+
+// netSysfs reads interface attributes below a /sys root; "" reads nothing.
+//
+// The changeable attributes are read through the interface's directory:
+// it is opened once per refresh (O_PATH, which only resolves the path) and
+// each attribute is opened relative to it, so /sys/class/net/<if> and its
+// symbolic link into /sys/devices are walked once instead of five times.
+// The directory is closed again at once: interfaces come and go, and a big
+// host has thousands. Paths are NUL-terminated bytes built once per
+// interface, and the text goes into one reused buffer, so a refresh
+// allocates nothing.
+type netSysfs struct {
+	root string
+	buf  []byte // an attribute's text, reused
+}
+
+// The changeable attributes, NUL-terminated for openat.
+var (
+	netAttrMTU       = []byte("mtu\x00")
+	netAttrSpeed     = []byte("speed\x00")
+	netAttrDuplex    = []byte("duplex\x00")
+	netAttrFlags     = []byte("flags\x00")
+	netAttrOperstate = []byte("operstate\x00")
+)
+
+func (s *netSysfs) path(name string, elem ...string) string {
+	return filepath.Join(append([]string{s.root, "class", "net", name}, elem...)...)
+}
+
+// dir returns an interface's sysfs directory as a NUL-terminated path;
+// nil without a /sys root.
+func (s *netSysfs) dir(name string) []byte {
+	if s.root == "" {
+		return nil
+	}
+	return append([]byte(s.path(name)), 0)
+}
+
+// line returns an attribute's first line; false when it cannot be read
+// (absent, or refused: speed and duplex fail with EINVAL on lo).
+func (s *netSysfs) line(name, attr string) ([]byte, bool) {
+	var err error
+	if s.buf, err = kernel.ReadFileInto(s.path(name, attr), s.buf); err != nil {
+		return nil, false
+	}
+	return kernel.AttrLine(s.buf)
+}
+
+// lineAt is line for attr (NUL-terminated) of the directory open as dirfd.
+func (s *netSysfs) lineAt(dirfd int, attr []byte) ([]byte, bool) {
+	fd, ok := kernel.OpenAt(dirfd, attr, syscall.O_RDONLY)
+	if !ok {
+		return nil, false
+	}
+	var err error
+	s.buf, err = kernel.PreadAll(fd, s.buf)
+	syscall.Close(fd)
+	if err != nil {
+		return nil, false
+	}
+	return kernel.AttrLine(s.buf)
+}
+
+func (s *netSysfs) exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// fixed reads the unchanging attributes of an interface.
+func (s *netSysfs) fixed(name string) netIfFixed {
+	var f netIfFixed
+	if s.root == "" || !s.exists(s.path(name)) {
+		return f
+	}
+	f.inSys = true
+	// pmdalinux's test for network.interface.virtual: the kernel files every
+	// software interface (lo, bridges, veth, tun, bonds, vlans) here.
+	f.virtual = s.exists(filepath.Join(s.root, "devices", "virtual", "net", name))
+	f.wireless = s.exists(s.path(name, "wireless"))
+	if t, ok := s.line(name, "type"); ok {
+		if v, ok := kernel.ParseDecimal(t); ok && v <= 0xffffffff {
+			f.typ, f.hasType = uint32(v), true
+		}
+	}
+	// The driver is the last element of the device's driver link
+	// (".../bus/virtio/drivers/virtio_net"); virtual interfaces have none.
+	if target, err := os.Readlink(s.path(name, "device", "driver")); err == nil {
+		f.labels = append(f.labels, cache.StringLabel("driver", filepath.Base(target)))
+	}
+	f.labels = append(f.labels, cache.Label{Name: "virtual", Value: strconv.FormatBool(f.virtual)})
+	return f
+}
+
+// state reads the attributes that change while an interface exists, below
+// its directory dir (from s.dir).
+func (s *netSysfs) state(dir []byte) netIfState {
+	var st netIfState
+	if s.root == "" {
+		return st
+	}
+	dirfd, ok := kernel.OpenAt(unix.AT_FDCWD, dir, unix.O_PATH|unix.O_DIRECTORY)
+	if !ok {
+		return st // not in this /sys: no attribute can be read
+	}
+	defer syscall.Close(dirfd)
+	if t, ok := s.lineAt(dirfd, netAttrMTU); ok {
+		v, ok := kernel.ParseDecimal(t)
+		// pmdalinux publishes no MTU of 0.
+		st.mtu, st.hasMTU = uint32(v), ok && v > 0 && v <= 0xffffffff
+	}
+	if t, ok := s.lineAt(dirfd, netAttrSpeed); ok {
+		// -1 is SPEED_UNKNOWN (virtio, a link that is down): no value,
+		// where pmdalinux shows 4294967295 Mbit/s.
+		st.speed, st.hasSpeed = kernel.ParseSpeed(t)
+	}
+	if t, ok := s.lineAt(dirfd, netAttrDuplex); ok {
+		switch string(t) {
+		case "half":
+			st.duplex, st.hasDuplex = 1, true
+		case "full":
+			st.duplex, st.hasDuplex = 2, true
+		}
+	}
+	st.up, st.running, st.hasUp, st.hasRunning = s.upRunning(dirfd)
+	return st
+}
+
+// upRunning derives IFF_UP and IFF_RUNNING as SIOCGIFFLAGS reports them,
+// which is what pmdalinux shows. The flags attribute holds only the
+// administrative flags: the kernel computes IFF_RUNNING for the ioctl as
+// "up, and operstate up or unknown", so we do the same from operstate.
+func (s *netSysfs) upRunning(dirfd int) (up, running uint32, hasUp, hasRunning bool) {
+	t, ok := s.lineAt(dirfd, netAttrFlags)
+	if !ok {
+		return 0, 0, false, false
+	}
+	flags, ok := kernel.ParseFlags(t)
+	if !ok {
+		return 0, 0, false, false
+	}
+	if flags&iffUp != 0 {
+		up = 1
+	}
+	oper, ok := s.lineAt(dirfd, netAttrOperstate)
+	if !ok {
+		return up, 0, true, false
+	}
+	if up == 1 && (string(oper) == "up" || string(oper) == "unknown") {
+		running = 1
+	}
+	return up, running, true, true
+}

@@ -1,0 +1,91 @@
+package collector
+
+import (
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+
+	"golang.org/x/sys/unix"
+)
+
+// The attribute parsers take exactly what the strconv calls they replace
+// took, without allocating.
+func TestNetAttributeParsers(t *testing.T) {
+	for _, text := range []string{"", "0", "1", "1000", "-1", "+100", "-0", "+", "++5", "-",
+		"9223372036854775807", "9223372036854775808", "18446744073709551615",
+		"18446744073709551616", "0x1003", "0X1003", "0x", "0xg", "0x_1003", "0x1_003", "0b101",
+		"0o17", "017", "08", "0x10000000000000000", "0xffffffffffffffff", "0x0000000000000000001",
+		"1_000", "1e3", " 1", "abc", "4294967295", "4294967296"} {
+		v, err := strconv.ParseInt(text, 10, 64)
+		wantSpeed, wantHasSpeed := uint64(v), err == nil && v > 0
+		if got, ok := kernel.ParseSpeed([]byte(text)); ok != wantHasSpeed || (ok && got != wantSpeed) {
+			t.Errorf("speed %q: %d %v, want %d %v", text, got, ok, wantSpeed, wantHasSpeed)
+		}
+		f, err := strconv.ParseUint(text, 0, 64)
+		if got, ok := kernel.ParseFlags([]byte(text)); ok != (err == nil) || (ok && got != f) {
+			t.Errorf("flags %q: %#x %v, want %#x %v", text, got, ok, f, err == nil)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		kernel.ParseFlags([]byte("0x1003"))
+		kernel.ParseSpeed([]byte("1000"))
+	}); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+}
+
+func TestAttrLine(t *testing.T) {
+	for text, want := range map[string]string{
+		"1500\n": "1500", "  up \n": "up", "full\nhalf\n": "full", "x": "x",
+		"\n": "", "": "", " \t\r\n": "", "\nup\n": "",
+	} {
+		got, ok := kernel.AttrLine([]byte(text))
+		if string(got) != want || ok != (want != "") {
+			t.Errorf("%q: %q %v, want %q", text, got, ok, want)
+		}
+	}
+}
+
+// A refresh of an interface's changeable attributes allocates nothing,
+// and reads what the fixture holds.
+func TestNetSysfsState(t *testing.T) {
+	s := netSysfs{root: filepath.Join(netTestdata, "t0", "sys")}
+	st := s.state(s.dir("eth1"))
+	want := netIfState{mtu: 1500, speed: 1000, duplex: 2, up: 1, running: 1,
+		hasMTU: true, hasSpeed: true, hasDuplex: true, hasUp: true, hasRunning: true}
+	if st != want {
+		t.Errorf("eth1 %+v\nwant %+v", st, want)
+	}
+	// lo: no speed or duplex file (the kernel refuses them).
+	st = s.state(s.dir("lo"))
+	want = netIfState{mtu: 65536, up: 1, running: 1, hasMTU: true, hasUp: true, hasRunning: true}
+	if st != want {
+		t.Errorf("lo %+v\nwant %+v", st, want)
+	}
+	if st := s.state(s.dir("nosuch0")); st != (netIfState{}) {
+		t.Errorf("an interface not in sysfs has %+v", st)
+	}
+	if st := (&netSysfs{}).state(nil); st != (netIfState{}) {
+		t.Errorf("no /sys root, but %+v", st)
+	}
+	dir := s.dir("eth1")
+	if n := testing.AllocsPerRun(20, func() { s.state(dir) }); n != 0 {
+		t.Errorf("%v allocations per refresh", n)
+	}
+}
+
+// A path without its NUL is refused rather than read past its end.
+func TestOpenAtRawNeedsNUL(t *testing.T) {
+	if fd, ok := kernel.OpenAt(unix.AT_FDCWD, []byte("/proc"), unix.O_PATH); ok {
+		syscall.Close(fd)
+		t.Fatal("path without a NUL opened")
+	}
+	fd, ok := kernel.OpenAt(unix.AT_FDCWD, []byte("/proc\x00"), unix.O_PATH)
+	if !ok {
+		t.Fatal("NUL-terminated path not opened")
+	}
+	syscall.Close(fd)
+}

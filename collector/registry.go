@@ -1,0 +1,27 @@
+package collector
+
+import (
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/engine"
+)
+
+// Registry lists every collector in a fixed order: the order of their
+// instances in hostcache.control metrics and of their logs.
+func Registry() []engine.Registration {
+	return []engine.Registration{
+		{Name: "cpu", Factory: NewCPUCollector},
+		{Name: "memory", Factory: NewMemoryCollector},
+		{Name: "load", Factory: NewLoadCollector},
+		{Name: "uptime", Factory: NewUptimeCollector},
+		{Name: "disk", Factory: NewDiskCollector},
+		{Name: "network", Factory: NewNetworkCollector},
+		// Secondary sources: protocol, VM and pressure counters change the
+		// picture over seconds, and statfs can be slow, so they sample less often.
+		{Name: "netproto", Factory: NewNetProtoCollector, Interval: 5 * time.Second},
+		{Name: "filesys", Factory: NewFilesysCollector, Interval: 10 * time.Second},
+		{Name: "pressure", Factory: NewPressureCollector, Interval: 5 * time.Second},
+		{Name: "vmstat", Factory: NewVMStatCollector, Interval: 5 * time.Second},
+		{Name: "swap", Factory: NewSwapCollector, Interval: 5 * time.Second},
+	}
+}

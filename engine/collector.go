@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// Collector reads one source (a /proc file or a family of them).
+type Collector interface {
+	// Name is the collector's instance name in hostcache.control metrics.
+	Name() string
+	// Source lists the metrics and instance domains the collector publishes.
+	Source() cache.Source
+	// Sample reads the source once and fills b. now is the sample time, taken
+	// from the monotonic clock, for rates. An error means this sample failed
+	// and nothing is published from it.
+	Sample(b *cache.Builder, now time.Time) error
+}
+
+// Env is what a collector is built with: the roots it reads below (so tests
+// and containers can point them elsewhere), where stable instance ids are
+// kept, and which instances the administrator wants.
+type Env struct {
+	Proc  string // normally /proc
+	Sys   string // normally /sys
+	IDDir string // where instance id maps persist; "" keeps them in memory
+	// IDs, when set, collects the maps so the runner saves them once per
+	// sample; without it each new id is saved at once.
+	IDs    *cache.IDMaps
+	Filter Filter
+	Warn   func(error) // told about recoverable problems (a rebuilt id file)
+}
+
+// IDMap returns the persistent instance id map of an instance domain.
+func (e Env) IDMap(indom cache.InDomID) *cache.IDMap {
+	path := ""
+	if e.IDDir != "" {
+		path = filepath.Join(e.IDDir, fmt.Sprintf("hostcache.%d", indom))
+	}
+	if e.IDs != nil {
+		return e.IDs.Load(path, e.Warn)
+	}
+	return cache.LoadIDMap(path, e.Warn)
+}
+
+// Patterns selects instances by name: included when Include is nil or
+// matches, and Exclude is nil or does not match.
+type Patterns struct {
+	Include *regexp.Regexp
+	Exclude *regexp.Regexp
+}
+
+// Filter holds the patterns of each instance domain, by indom name.
+type Filter map[string]Patterns
+
+// Keep reports whether instance name of the named indom is wanted.
+func (f Filter) Keep(indom, name string) bool {
+	p, ok := f[indom]
+	if !ok {
+		return true
+	}
+	return (p.Include == nil || p.Include.MatchString(name)) &&
+		(p.Exclude == nil || !p.Exclude.MatchString(name))
+}
+
+// Factory builds a collector. It opens its procfs view here, so a bad root
+// fails at start-up rather than on every tick.
+type Factory func(p Env) (Collector, error)
+
+// Registration names a collector and how to build it.
+type Registration struct {
+	Name    string
+	Factory Factory
+	// Interval, when set, is the collector's default Interval instead of
+	// the global one: slow or costly sources sample less often.
+	Interval time.Duration
+}

@@ -1,0 +1,126 @@
+package engine
+
+import (
+	"runtime"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// The control metrics' cluster and the collector instance domain belong to
+// the engine; the collectors' clusters start at 1 (collector/clusters.go).
+const (
+	clusterControl                = 0
+	indomCollectors cache.InDomID = 0
+)
+
+// ControlSourceName is the source that publishes hostcache.control.*.
+const ControlSourceName = "control"
+
+// Interval bounds for pmstore, in milliseconds. Below 100 ms sampling /proc
+// costs more than it is worth; above an hour the data is not "cached" any more.
+const (
+	MinIntervalMS = 100
+	MaxIntervalMS = 3600 * 1000
+)
+
+// Control Metric items (cluster 0). Self-metrics are not counters with
+// hostcache.rate twins: everything about the agent itself stays under
+// hostcache.control.
+var (
+	ctlInterval   = Metric(clusterControl, 0, "control.interval", cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
+	ctlGeneration = Metric(clusterControl, 1, "control.generation", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	ctlCInterval  = Metric(clusterControl, 10, "control.collector.interval", cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, indomCollectors)
+	ctlSamples    = Metric(clusterControl, 11, "control.collector.samples", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlErrors     = Metric(clusterControl, 12, "control.collector.errors", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlDuration   = Metric(clusterControl, 13, "control.collector.duration", cache.TypeU64, cache.SemInstant, cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0), indomCollectors)
+	ctlAge        = Metric(clusterControl, 14, "control.collector.age", cache.TypeU64, cache.SemInstant, cache.UnitsMSec, indomCollectors)
+	ctlSkipped    = Metric(clusterControl, 15, "control.collector.skipped", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlResets     = Metric(clusterControl, 16, "control.collector.resets", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlLastOK     = Metric(clusterControl, 17, "control.collector.last_success", cache.TypeI64, cache.SemDiscrete, cache.UnitsMSec, indomCollectors)
+	ctlPanics     = Metric(clusterControl, 18, "control.collector.panics", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlStalls     = Metric(clusterControl, 19, "control.collector.stalls", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlGoroutines = Metric(clusterControl, 2, "control.goroutines", cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+)
+
+// controlSource describes hostcache.control.* and the collector indom.
+// Every control value is computed when it is read, from the runner's
+// atomic counters: self-metrics are always current, and sampling does not
+// pay for rebuilding them.
+func (r *Runner) controlSource() cache.Source {
+	computed := func(d cache.Desc, f func(s *cache.Snapshot, now time.Time, dst []cache.Value) []cache.Value) cache.Desc {
+		d.Compute = f
+		return d
+	}
+	perEntry := func(d cache.Desc, value func(e *entry) (int64, bool)) cache.Desc {
+		return computed(d, func(_ *cache.Snapshot, _ time.Time, dst []cache.Value) []cache.Value {
+			for i, e := range r.entries {
+				if v, ok := value(e); ok {
+					dst = append(dst, cache.Value{Inst: uint32(i), Bits: uint64(v)})
+				}
+			}
+			return dst
+		})
+	}
+	always := func(f func(e *entry) int64) func(e *entry) (int64, bool) {
+		return func(e *entry) (int64, bool) { return f(e), true }
+	}
+	return cache.Source{
+		Name: ControlSourceName,
+		Metrics: []cache.Desc{
+			computed(ctlInterval, func(_ *cache.Snapshot, _ time.Time, dst []cache.Value) []cache.Value {
+				return append(dst, cache.I32Value(cache.InstNone, int32(r.defaultMS.Load())))
+			}),
+			computed(ctlGeneration, func(s *cache.Snapshot, _ time.Time, dst []cache.Value) []cache.Value {
+				return append(dst, cache.U64Value(cache.InstNone, s.Generation))
+			}),
+			perEntry(ctlCInterval, always(func(e *entry) int64 { return e.intervalMS.Load() })),
+			perEntry(ctlSamples, always(func(e *entry) int64 { return int64(e.samples.Load()) })),
+			perEntry(ctlErrors, always(func(e *entry) int64 { return int64(e.errors.Load()) })),
+			perEntry(ctlDuration, always(func(e *entry) int64 { return e.durationUS.Load() })),
+			perEntry(ctlSkipped, always(func(e *entry) int64 { return int64(e.skipped.Load()) })),
+			perEntry(ctlResets, always(func(e *entry) int64 { return int64(e.resets.Load()) })),
+			perEntry(ctlPanics, always(func(e *entry) int64 { return int64(e.panics.Load()) })),
+			perEntry(ctlStalls, always(func(e *entry) int64 { return int64(e.stalls.Load()) })),
+			perEntry(ctlLastOK, func(e *entry) (int64, bool) { v := e.lastOKms.Load(); return v, v != 0 }),
+			computed(ctlAge, r.appendAges),
+			computed(ctlGoroutines, appendGoroutines),
+		},
+		InDoms: []cache.InDomDesc{{ID: indomCollectors, Name: "collectors"}},
+	}
+}
+
+// appendAges computes how old each collector's published data is.
+func (r *Runner) appendAges(s *cache.Snapshot, now time.Time, dst []cache.Value) []cache.Value {
+	for i, e := range r.entries {
+		p := s.Part(e.source)
+		if p == nil {
+			continue
+		}
+		age := now.Sub(p.Sampled).Milliseconds()
+		if age < 0 {
+			age = 0
+		}
+		dst = append(dst, cache.U64Value(uint32(i), uint64(age)))
+	}
+	return dst
+}
+
+// appendGoroutines reports the agent's goroutine count: a leak shows as
+// growth over a soak.
+func appendGoroutines(_ *cache.Snapshot, _ time.Time, dst []cache.Value) []cache.Value {
+	return append(dst, cache.U32Value(cache.InstNone, uint32(runtime.NumGoroutine())))
+}
+
+// publishControl publishes the collector instance domain, once: the control
+// values themselves are computed at read time.
+func (r *Runner) publishControl() {
+	b := r.schema.NewBuilder(r.controlIndex, time.Now())
+	b.SetInDom(indomCollectors, r.instances)
+	p, err := b.Part()
+	if err != nil {
+		r.log.Error().Err(err).Msg("building control metrics")
+		return
+	}
+	r.store.Publish(r.controlIndex, p)
+}

@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// RateItemOffset is added to a Counter's item to give its rate's item, so
+// every hostcache.rate.X sits in X's cluster at a predictable place.
+const RateItemOffset = 512
+
+// Prefix is the root of every Metric name.
+const Prefix = "hostcache."
+
+// Metric describes a Metric named below the hostcache prefix.
+func Metric(cluster, item uint32, name string, t cache.Type, sem cache.Sem, u cache.Units, indom cache.InDomID) cache.Desc {
+	return cache.Desc{
+		Name: Prefix + name, ID: cache.NewMetricID(cluster, item),
+		Type: t, Sem: sem, Units: u, InDom: indom,
+	}
+}
+
+// RateDesc returns the descriptor of hostcache.rate.X for Counter X: a
+// double, instant, in X's units per second.
+func RateDesc(counter cache.Desc) cache.Desc {
+	units, _ := cache.RateOf(counter.Units)
+	return cache.Desc{
+		Name:  Prefix + "rate." + strings.TrimPrefix(counter.Name, Prefix),
+		ID:    RateID(counter.ID),
+		Type:  cache.TypeDouble,
+		Sem:   cache.SemInstant,
+		Units: units,
+		InDom: counter.InDom,
+	}
+}
+
+// WithRates returns descs followed by a rate Metric for every Counter.
+func WithRates(descs []cache.Desc) []cache.Desc {
+	out := append([]cache.Desc(nil), descs...)
+	for _, d := range descs {
+		if d.Sem == cache.SemCounter {
+			out = append(out, RateDesc(d))
+		}
+	}
+	return out
+}
+
+// RateID is the id of the rate twin of Counter id.
+func RateID(id cache.MetricID) cache.MetricID {
+	return cache.NewMetricID(id.Cluster(), id.Item()+RateItemOffset)
+}

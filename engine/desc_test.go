@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"math"
+	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// Descriptors shaped like the cpu collector's, declared here so the engine's
+// tests need no collector.
+const testInDomCPU cache.InDomID = 1
+
+var (
+	testCPUUser    = Metric(1, 0, "kernel.all.cpu.user", cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone)
+	testPerCPUUser = Metric(1, 20, "kernel.percpu.cpu.user", cache.TypeU64, cache.SemCounter, cache.UnitsMSec, testInDomCPU)
+	testPswitch    = Metric(1, 40, "kernel.all.pswitch", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	testRunning    = Metric(1, 43, "kernel.all.running", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+)
+
+func TestRateOf(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		in     cache.Units
+		want   cache.Units
+		factor float64
+	}{
+		// A time Counter's rate is time per time: dimensionless, in s/s.
+		{"millisec", cache.UnitsMSec, cache.UnitsNone, 1e-3},
+		{"sec", cache.UnitsSec, cache.UnitsNone, 1},
+		{"microsec", cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0), cache.UnitsNone, 1e-6},
+		{"nanosec", cache.MakeUnits(0, 1, 0, 0, cache.TimeNSec, 0), cache.UnitsNone, 1e-9},
+		// Anything else gains "/ sec" and keeps its own scales.
+		{"count", cache.UnitsCount, cache.UnitsCountPerSec, 1},
+		{"Kbyte", cache.UnitsKByte, cache.MakeUnits(1, -1, 0, cache.SpaceKByte, cache.TimeSec, 0), 1},
+		{"byte", cache.UnitsByte, cache.MakeUnits(1, -1, 0, cache.SpaceByte, cache.TimeSec, 0), 1},
+		{"none", cache.UnitsNone, cache.MakeUnits(0, -1, 0, 0, cache.TimeSec, 0), 1},
+	} {
+		got, factor := cache.RateOf(c.in)
+		if got != c.want || math.Abs(factor-c.factor) > 1e-18 {
+			t.Errorf("RateOf(%s) = %#x, %v; want %#x, %v", c.name, uint32(got), factor, uint32(c.want), c.factor)
+		}
+	}
+}
+
+func TestRateDesc(t *testing.T) {
+	user := testCPUUser
+	got := RateDesc(user)
+	want := cache.Desc{
+		Name:  "hostcache.rate.kernel.all.cpu.user",
+		ID:    cache.NewMetricID(1, 0+RateItemOffset),
+		Type:  cache.TypeDouble,
+		Sem:   cache.SemInstant,
+		Units: cache.UnitsNone,
+		InDom: cache.InDomNone,
+	}
+	if got.Name != want.Name || got.ID != want.ID || got.Type != want.Type ||
+		got.Sem != want.Sem || got.Units != want.Units || got.InDom != want.InDom {
+		t.Errorf("RateDesc(kernel.all.cpu.user) = %+v, want %+v", got, want)
+	}
+	// A per-instance Counter's rate keeps the instance domain.
+	if r := RateDesc(testPerCPUUser); r.InDom != testInDomCPU || r.ID.Item() != 20+RateItemOffset {
+		t.Errorf("per-CPU rate = %+v", r)
+	}
+}
+
+func TestWithRates(t *testing.T) {
+	in := []cache.Desc{testPswitch, testRunning, testCPUUser}
+	out := WithRates(in)
+	names := make([]string, len(out))
+	for i, d := range out {
+		names[i] = d.Name
+	}
+	want := []string{
+		"hostcache.kernel.all.pswitch", "hostcache.kernel.all.running", "hostcache.kernel.all.cpu.user",
+		"hostcache.rate.kernel.all.pswitch", "hostcache.rate.kernel.all.cpu.user",
+	}
+	if len(names) != len(want) {
+		t.Fatalf("withRates = %v, want %v", names, want)
+	}
+	for i := range want {
+		if names[i] != want[i] {
+			t.Errorf("withRates[%d] = %s, want %s", i, names[i], want[i])
+		}
+	}
+	if &in[0] == &out[0] {
+		t.Error("withRates returned its input's backing array")
+	}
+}

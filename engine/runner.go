@@ -1,0 +1,248 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// entry is one collector with its schedule and self-metrics.
+type entry struct {
+	c          Collector
+	source     int
+	log        zerolog.Logger
+	intervalMS atomic.Int64
+	wake       chan struct{} // the interval changed: reschedule now
+	samples    atomic.Uint64
+	errors     atomic.Uint64
+	skipped    atomic.Uint64 // ticks missed because a sample overran
+	resets     atomic.Uint64 // rate intervals dropped: a counter went backwards
+	panics     atomic.Uint64
+	stalls     atomic.Uint64 // source operations abandoned at their deadline
+	durationUS atomic.Int64
+	lastOKms   atomic.Int64 // wall clock of the last good sample, ms since epoch
+	// panicStreak counts consecutive panics; only the entry's loop uses it.
+	panicStreak int
+	// builder is reused from sample to sample (only the entry's loop uses
+	// it), so its buffers are not allocated again each time.
+	builder *cache.Builder
+}
+
+// Runner runs every collector on its own ticker and publishes into a store.
+type Runner struct {
+	log            zerolog.Logger
+	schema         *cache.Schema
+	store          *cache.Store
+	entries        []*entry
+	instances      *cache.Instances
+	controlIndex   int
+	defaultMS      atomic.Int64
+	staleIntervals int64         // data older than this many intervals is withheld
+	ids            *cache.IDMaps // instance id maps, saved after each sample
+	pending        atomic.Int64  // collectors yet to finish their first sample
+	ready          chan struct{} // closed when pending reaches zero
+}
+
+// Schedule says how often collectors sample and when their data is stale.
+type Schedule struct {
+	Default   time.Duration            // interval of collectors not listed
+	Intervals map[string]time.Duration // by collector name
+	// StaleIntervals is how many of its intervals a collector's data stays
+	// servable without a new sample; 0 serves it however old.
+	StaleIntervals int
+	// IDs are the instance id maps saved after each sample (may be nil).
+	IDs *cache.IDMaps
+}
+
+// DefaultStaleIntervals withholds data older than this many intervals.
+const DefaultStaleIntervals = 5
+
+// NewRunner prepares collectors to run on sched.
+func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
+	r := &Runner{log: log, staleIntervals: int64(sched.StaleIntervals), ids: sched.IDs}
+	defaultInterval, intervals := sched.Default, sched.Intervals
+	r.defaultMS.Store(defaultInterval.Milliseconds())
+	list := make([]cache.Instance, len(cs))
+	for i, c := range cs {
+		e := &entry{c: c, log: log.With().Str("collector", c.Name()).Logger(), wake: make(chan struct{}, 1)}
+		iv, ok := intervals[c.Name()]
+		if !ok {
+			iv = defaultInterval
+		}
+		e.intervalMS.Store(iv.Milliseconds())
+		r.entries = append(r.entries, e)
+		list[i] = cache.Instance{ID: uint32(i), Name: c.Name()}
+	}
+	r.instances = cache.NewInstances(list)
+	r.ready = make(chan struct{})
+	r.pending.Store(int64(len(cs)))
+	if len(cs) == 0 {
+		close(r.ready)
+	}
+	return r
+}
+
+// Ready is closed once every collector has finished its first sample, so
+// the first fetch can be answered with data rather than "no values".
+func (r *Runner) Ready() <-chan struct{} { return r.ready }
+
+// Sources returns the control source followed by every collector's source,
+// in the order the schema must be built with.
+func (r *Runner) Sources() []cache.Source {
+	out := []cache.Source{r.controlSource()}
+	for _, e := range r.entries {
+		out = append(out, e.c.Source())
+	}
+	return out
+}
+
+// Attach binds the runner to the store built from Sources.
+func (r *Runner) Attach(store *cache.Store) error {
+	r.store, r.schema = store, store.Schema()
+	idx, ok := r.schema.SourceIndex(ControlSourceName)
+	if !ok {
+		return fmt.Errorf("schema has no %s source", ControlSourceName)
+	}
+	r.controlIndex = idx
+	for _, e := range r.entries {
+		if e.source, ok = r.schema.SourceIndex(e.c.Name()); !ok {
+			return fmt.Errorf("schema has no source for collector %s", e.c.Name())
+		}
+	}
+	r.publishControl()
+	return nil
+}
+
+// Run samples every collector until ctx ends.
+func (r *Runner) Run(ctx context.Context) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, e := range r.entries {
+		g.Go(func() error { r.loop(ctx, e); return nil })
+	}
+	return g.Wait()
+}
+
+// SampleAll takes one sample of every collector, in order. Tests and
+// start-up use it to have data before the first tick.
+func (r *Runner) SampleAll() {
+	for _, e := range r.entries {
+		r.sampleOnce(e)
+	}
+}
+
+func (e *entry) interval() time.Duration {
+	return time.Duration(e.intervalMS.Load()) * time.Millisecond
+}
+
+// loop samples on a fixed cadence. A sample that overruns its Interval makes
+// the ticks it covered be skipped and counted, never queued.
+func (r *Runner) loop(ctx context.Context, e *entry) {
+	timer := time.NewTimer(0) // the first sample at once, then on the grid
+	next := aligned(time.Now(), e.interval()).Add(-e.interval())
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-e.wake:
+			next = aligned(time.Now(), e.interval())
+		case <-timer.C:
+			panicked := r.sampleOnce(e)
+			if e.samples.Load() == 1 && r.pending.Add(-1) == 0 {
+				close(r.ready)
+			}
+			next = r.schedule(e, next, panicked)
+		}
+		timer.Reset(time.Until(next))
+	}
+}
+
+// aligned returns the first multiple of iv after t. Every collector ticks
+// on the same grid, so the collectors sharing an Interval (and, every few
+// seconds, all of them) wake together: waking an idle Go process costs far
+// more CPU than the sample of a small /proc file, so one wake-up a second
+// instead of one per collector is most of the background cost saved.
+func aligned(t time.Time, iv time.Duration) time.Time {
+	return t.Truncate(iv).Add(iv)
+}
+
+// maxBackoff caps how long a collector that keeps panicking is rested.
+const maxBackoff = 5 * time.Minute
+
+// schedule returns when e samples next. Normally that is one Interval after
+// the last tick, skipping (and counting) ticks a long sample overran. After
+// a panic the collector is restarted with exponential backoff instead, so
+// a source that crashes its parser every time costs little.
+func (r *Runner) schedule(e *entry, last time.Time, panicked bool) time.Time {
+	now := time.Now()
+	if panicked {
+		e.panicStreak = min(e.panicStreak+1, 16)
+		wait := min(e.interval()<<e.panicStreak, maxBackoff)
+		e.log.Warn().Dur("backoff", wait).Int("consecutive_panics", e.panicStreak).Msg("collector restarts after backoff")
+		return now.Add(wait)
+	}
+	e.panicStreak = 0
+	next := last.Add(e.interval())
+	for !next.After(now) {
+		next = next.Add(e.interval())
+		e.skipped.Add(1)
+	}
+	return next
+}
+
+// sampleOnce runs one sample, publishes it, and updates the self-metrics.
+// A panic in a collector is recovered and counted: the agent keeps serving.
+func (r *Runner) sampleOnce(e *entry) (panicked bool) {
+	start := time.Now()
+	panicsBefore := e.panics.Load()
+	err := r.collect(e, start)
+	e.durationUS.Store(time.Since(start).Microseconds())
+	e.samples.Add(1)
+	if err != nil {
+		e.errors.Add(1)
+		e.log.Warn().Err(err).Msg("sample failed")
+	} else {
+		e.lastOKms.Store(start.UnixMilli())
+	}
+	return e.panics.Load() != panicsBefore
+}
+
+func (r *Runner) collect(e *entry, now time.Time) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			e.panics.Add(1)
+			err = fmt.Errorf("collector panicked: %v\n%s", p, debug.Stack())
+		}
+	}()
+	if e.builder == nil {
+		e.builder = r.schema.NewBuilder(e.source, now)
+	}
+	b := e.builder
+	b.Reset(now)
+	if err := e.c.Sample(b, now); err != nil {
+		return err
+	}
+	part, err := b.Part()
+	if err != nil {
+		return err
+	}
+	part.StaleAfter = time.Duration(r.staleIntervals) * e.interval()
+	r.store.Publish(e.source, part)
+	if r.ids != nil {
+		r.ids.SaveAll() // new instance ids, written once per sample
+	}
+	if rc, ok := e.c.(interface{ Resets() uint64 }); ok {
+		e.resets.Store(rc.Resets())
+	}
+	if sc, ok := e.c.(interface{ Stalls() uint64 }); ok {
+		e.stalls.Store(sc.Stalls())
+	}
+	return nil
+}

@@ -1,0 +1,191 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+var scriptedValue = Metric(4000, 0, "test.value", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+
+// scripted is a collector whose behaviour each test sets: it fails, panics
+// or blocks on demand, to exercise the runner's bookkeeping.
+type scripted struct {
+	name   string
+	calls  atomic.Int64
+	fail   atomic.Bool
+	panics atomic.Bool
+	block  chan struct{} // when non-nil, Sample waits on it
+}
+
+func (s *scripted) Name() string { return s.name }
+func (s *scripted) Source() cache.Source {
+	return cache.Source{Name: s.name, Metrics: []cache.Desc{scriptedValue}}
+}
+func (s *scripted) Sample(b *cache.Builder, now time.Time) error {
+	n := s.calls.Add(1)
+	if s.block != nil {
+		<-s.block
+	}
+	if s.panics.Load() {
+		panic("scripted panic")
+	}
+	if s.fail.Load() {
+		return errors.New("scripted failure")
+	}
+	b.SetU64(scriptedValue.ID, cache.InstNone, uint64(n))
+	return nil
+}
+
+func newTestRunner(t *testing.T, c Collector, interval time.Duration) (*Runner, *cache.Store) {
+	t.Helper()
+	r := NewRunner(zerolog.Nop(), []Collector{c}, Schedule{Default: interval})
+	schema, err := cache.NewSchema(r.Sources()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := cache.NewStore(schema)
+	if err := r.Attach(st); err != nil {
+		t.Fatal(err)
+	}
+	return r, st
+}
+
+func controlValue(t *testing.T, st *cache.Store, d cache.Desc) uint64 {
+	t.Helper()
+	snap := st.Load()
+	desc, _ := snap.Schema.Desc(d.ID)
+	v := snap.AppendValues(nil, desc, time.Now())
+	if len(v) == 0 {
+		t.Fatalf("%s has no value", d.Name)
+	}
+	return v[0].Bits
+}
+
+func TestRunnerCountsSamplesErrorsAndPanics(t *testing.T) {
+	c := &scripted{name: "s"}
+	r, st := newTestRunner(t, c, time.Second)
+	r.SampleAll()
+	c.fail.Store(true)
+	r.SampleAll()
+	c.fail.Store(false)
+	c.panics.Store(true)
+	r.SampleAll() // recovered: the agent keeps serving
+	if s, e, p := controlValue(t, st, ctlSamples), controlValue(t, st, ctlErrors), controlValue(t, st, ctlPanics); s != 3 || e != 2 || p != 1 {
+		t.Errorf("samples %d errors %d panics %d, want 3 2 1", s, e, p)
+	}
+	// The failed samples published nothing: the first sample's value stays.
+	desc, _ := st.Schema().Desc(scriptedValue.ID)
+	if v := st.Load().Values(desc); len(v) != 1 || v[0].Bits != 1 {
+		t.Errorf("published value %v, want the first sample's 1", v)
+	}
+	if age := controlValue(t, st, ctlAge); age > 60_000 {
+		t.Errorf("age %d ms", age)
+	}
+}
+
+func storeReq(id cache.MetricID, inst uint32, ms int32) []cache.StoreRequest {
+	return []cache.StoreRequest{{ID: id, Inst: inst, Value: cache.I32Value(inst, ms)}}
+}
+
+func TestRunnerStore(t *testing.T) {
+	r, st := newTestRunner(t, &scripted{name: "s"}, time.Second)
+	cases := []struct {
+		reqs []cache.StoreRequest
+		want error
+	}{
+		{storeReq(ctlInterval.ID, cache.InstNone, -5), cache.ErrNegative},
+		{storeReq(ctlInterval.ID, cache.InstNone, 99), cache.ErrOutOfRange},
+		{storeReq(ctlInterval.ID, cache.InstNone, MaxIntervalMS+1), cache.ErrOutOfRange},
+		{storeReq(ctlCInterval.ID, 7, 500), cache.ErrNoInstance},
+		{storeReq(ctlSamples.ID, 0, 500), cache.ErrReadOnly},
+		{storeReq(cache.NewMetricID(99, 1), 0, 500), cache.ErrUnknownMetric},
+		// One bad value refuses the whole store, the good one included.
+		{append(storeReq(ctlCInterval.ID, 0, 300), storeReq(ctlInterval.ID, cache.InstNone, -1)...), cache.ErrNegative},
+	}
+	for i, c := range cases {
+		if err := r.Store(c.reqs); !errors.Is(err, c.want) {
+			t.Errorf("case %d: %v, want %v", i, err, c.want)
+		}
+	}
+	if iv := controlValue(t, st, ctlCInterval); int64(iv) != 1000 {
+		t.Fatalf("refused stores changed the interval to %d", iv)
+	}
+	if err := r.Store(storeReq(ctlInterval.ID, cache.InstNone, 250)); err != nil {
+		t.Fatal(err)
+	}
+	if g, c := controlValue(t, st, ctlInterval), controlValue(t, st, ctlCInterval); g != 250 || c != 250 {
+		t.Errorf("after storing 250: default %d collector %d", g, c)
+	}
+}
+
+// TestRunnerSkipsOverrunTicks: a sample that outlasts its Interval does not
+// queue ticks; the missed ones are counted, and the loop stops with ctx.
+func TestRunnerSkipsOverrunTicks(t *testing.T) {
+	c := &scripted{name: "s", block: make(chan struct{})}
+	r, st := newTestRunner(t, c, 100*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- r.Run(ctx) }()
+	for c.calls.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(450 * time.Millisecond) // about four ticks pass while blocked
+	close(c.block)
+	for controlValue(t, st, ctlSamples) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if skipped := controlValue(t, st, ctlSkipped); skipped < 2 {
+		t.Errorf("skipped %d ticks, want at least 2", skipped)
+	}
+}
+
+func TestRunnerReadyAfterFirstSamples(t *testing.T) {
+	c := &scripted{name: "s", block: make(chan struct{})}
+	r, _ := newTestRunner(t, c, time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Run(ctx)
+	select {
+	case <-r.Ready():
+		t.Fatal("ready before the first sample finished")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(c.block)
+	select {
+	case <-r.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("not ready after the first sample")
+	}
+}
+
+// TestRunnerBacksOffAfterPanics: a collector that panics every time is
+// restarted with exponential backoff rather than every tick.
+func TestRunnerBacksOffAfterPanics(t *testing.T) {
+	c := &scripted{name: "s"}
+	c.panics.Store(true)
+	r, st := newTestRunner(t, c, 100*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- r.Run(ctx) }()
+	time.Sleep(time.Second) // ten ticks; with backoff 100<<1, <<2, <<3: four tries at most
+	cancel()
+	<-done
+	calls := c.calls.Load()
+	if calls < 2 || calls > 5 {
+		t.Errorf("%d tries in 1 s at a 100 ms interval, want 2..5 with backoff", calls)
+	}
+	if p := controlValue(t, st, ctlPanics); p != uint64(calls) {
+		t.Errorf("panics %d, tries %d", p, calls)
+	}
+}

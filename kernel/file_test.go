@@ -1,0 +1,95 @@
+package kernel
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// On the real /proc the fd is kept and every read sees fresh text:
+// /proc/uptime moves on every 10 ms.
+func TestKernelFileKeepsFDOnProcfs(t *testing.T) {
+	if !isPseudoFS("/proc") {
+		t.Skip("/proc is not procfs here")
+	}
+	f := NewFile("/proc", "/proc/uptime")
+	defer f.close()
+	if !f.keep {
+		t.Fatal("procfs file not kept open")
+	}
+	first, err := f.Read(nil)
+	if err != nil || len(first) == 0 {
+		t.Fatalf("first read: %q, %v", first, err)
+	}
+	first = bytes.Clone(first)
+	fd := f.fd
+	time.Sleep(50 * time.Millisecond)
+	again, err := f.Read(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(again, first) {
+		t.Fatalf("re-read after 50 ms returned the old text %q", first)
+	}
+	if f.fd != fd {
+		t.Fatalf("fd changed from %d to %d: not kept", fd, f.fd)
+	}
+}
+
+// In a fixture tree files are replaced between samples: each read must see
+// the current file, and a removed file is an error.
+func TestKernelFileRereadsPlainFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "loadavg")
+	f := NewFile(dir, path)
+	if f.keep {
+		t.Skip("temp dir is a pseudo filesystem")
+	}
+	for _, want := range []string{"one\n", "two\n"} {
+		os.Remove(path)
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := f.Read(nil)
+		if err != nil || string(got) != want {
+			t.Fatalf("read = %q, %v; want %q", got, err, want)
+		}
+	}
+	os.Remove(path)
+	if _, err := f.Read(nil); !os.IsNotExist(err) {
+		t.Fatalf("removed file: err = %v, want not-exist", err)
+	}
+}
+
+// A large file is read whole, across several preads.
+func TestKernelFileReadsLargeFilesWhole(t *testing.T) {
+	if !isPseudoFS("/proc") {
+		t.Skip("/proc is not procfs here")
+	}
+	want, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewFile("/proc", "/proc/self/maps")
+	defer f.close()
+	got, err := f.Read(make([]byte, 0, 16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < len(want)/2 || !bytes.HasPrefix(got, want[:min(len(want), 40)]) {
+		t.Fatalf("got %d bytes, want about %d", len(got), len(want))
+	}
+}
+
+// close releases a kept fd (collectors keep theirs for life).
+func (f *File) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fd >= 0 {
+		syscall.Close(f.fd)
+		f.fd = -1
+	}
+}

@@ -1,0 +1,192 @@
+package kernel
+
+import (
+	"bufio"
+	"strconv"
+	"strings"
+)
+
+// Line and field helpers for the own parsers of /proc/Meminfo, vmstat,
+// swaps and pressure (and NextWord for net/dev and snmp). Those files used to be read with procfs (or with
+// bufio.Scanner and strings.Fields), which gave each value its own string
+// and allocation. These helpers work on the file's bytes in place yet
+// split lines and fields exactly as bufio.Scanner and strings.Fields do,
+// so that what is published, and which files are refused, stay the same
+// even for text the kernel never writes.
+
+// maxScanLine is the length (newline excluded) from which bufio.Scanner,
+// with its default buffer, gives up on a line with bufio.ErrTooLong.
+const maxScanLine = bufio.MaxScanTokenSize
+
+// procfsReadLimit is how much of a file procfs reads (and parses); it
+// ignores anything after the first MiB.
+const procfsReadLimit = 1 << 20
+
+// truncateProcfs cuts data where procfs would stop reading it.
+func truncateProcfs(data []byte) []byte {
+	return data[:min(len(data), procfsReadLimit)]
+}
+
+// nextScanLine returns the first line of b and the rest as bufio.ScanLines
+// does: without its newline and one carriage return before it. tooLong
+// reports a line bufio.Scanner refuses (it then stops scanning).
+func nextScanLine(b []byte) (line, rest []byte, tooLong bool) {
+	line, rest = nextLine(b)
+	if len(line) >= maxScanLine {
+		return nil, nil, true
+	}
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	return line, rest, false
+}
+
+// byteClass sorts bytes for splitFields: the ASCII bytes unicode.IsSpace
+// calls spaces, and the bytes that start or continue a UTF-8 sequence.
+var byteClass = func() (t [256]uint8) {
+	for c, space := range asciiSpaces {
+		if space {
+			t[c] = classSpace
+		}
+	}
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = classNonASCII
+	}
+	return t
+}()
+
+const (
+	classOther = iota
+	classSpace
+	classNonASCII
+)
+
+// splitFields puts the first len(out) whitespace-separated fields of line
+// into out, as strings.Fields would split it, and returns how many fields
+// the line has, counting no further than len(out)+1. It handles only
+// ASCII: ascii is false, and n meaningless, for a line with a byte of
+// 0x80 or more before that point, which strings.Fields would decode as
+// UTF-8 and might split at a Unicode space (see splitFieldsSlow).
+func splitFields(line []byte, out [][]byte) (n int, ascii bool) {
+	start := -1 // where the current field began
+	for i, c := range line {
+		switch byteClass[c] {
+		case classOther:
+			if start < 0 {
+				start = i
+			}
+		case classSpace:
+			if start < 0 {
+				continue
+			}
+			if n < len(out) {
+				out[n] = line[start:i]
+			}
+			n++
+			if n > len(out) {
+				// Unicode spaces further on could only add fields.
+				return n, true
+			}
+			start = -1
+		default:
+			return 0, false
+		}
+	}
+	if start >= 0 {
+		if n < len(out) {
+			out[n] = line[start:]
+		}
+		n++
+	}
+	return n, true
+}
+
+// splitFieldsSlow is splitFields for a line that is not ASCII, through
+// strings.Fields itself. It allocates; no kernel writes such a line.
+func splitFieldsSlow(line []byte, out [][]byte) int {
+	f := strings.Fields(string(line))
+	for i := range min(len(f), len(out)) {
+		out[i] = []byte(f[i])
+	}
+	return min(len(f), len(out)+1)
+}
+
+// fieldsOf is splitFields with the fallback for non-ASCII lines.
+func fieldsOf(line []byte, out [][]byte) int {
+	n, ascii := splitFields(line, out)
+	if !ascii {
+		n = splitFieldsSlow(line, out)
+	}
+	return n
+}
+
+// parseAtoi is strconv.Atoi for a 64-bit int without allocating: an
+// optional sign, then at least one decimal digit, within range.
+func parseAtoi(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return 0, false
+	}
+	var u uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		if u > (1<<63)/10 {
+			return 0, false
+		}
+		u = u*10 + uint64(c-'0')
+		if u > 1<<63 {
+			return 0, false
+		}
+	}
+	if neg {
+		return -int64(u), true // -(1<<63) wraps to itself: MinInt64
+	}
+	if u > 1<<63-1 {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+// parseUintBase0 is strconv.ParseUint(string(b), 0, 64), as procfs reads
+// Meminfo values: plain decimal without allocating, and the forms base 0
+// also accepts (a leading 0 for octal, 0x, 0o, 0b, underscores) through
+// strconv.
+func parseUintBase0(b []byte) (uint64, error) {
+	if len(b) > 0 && (b[0] != '0' || len(b) == 1) {
+		if v, ok := parseUint(b); ok {
+			return v, nil
+		}
+	}
+	return strconv.ParseUint(string(b), 0, 64)
+}
+
+// NextWord returns the next field of b separated by ASCII white space (as
+// strings.Fields splits ASCII text), and the rest; nil when none is left.
+// nextField splits on blanks and tabs only: a stray carriage return or
+// vertical tab there would stick to a number.
+func NextWord(b []byte) (word, rest []byte) {
+	i := 0
+	for i < len(b) && asciiSpace(b[i]) {
+		i++
+	}
+	j := i
+	for j < len(b) && !asciiSpace(b[j]) {
+		j++
+	}
+	if i == j {
+		return nil, nil
+	}
+	return b[i:j], b[j:]
+}
+
+func asciiSpace(c byte) bool { return asciiSpaces[c] }
+
+// asciiSpaces holds the bytes strings.Fields splits ASCII text on: one
+// load per byte instead of six comparisons.
+var asciiSpaces = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}

@@ -1,0 +1,150 @@
+package kernel
+
+import (
+	"bufio"
+	"bytes"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// scanLinesRef is what bufio.Scanner makes of data: its lines, and
+// whether it stopped at a line too long.
+func scanLinesRef(data []byte) ([]string, bool) {
+	var lines []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines, sc.Err() != nil
+}
+
+// scanLinesOwn is the same through nextScanLine.
+func scanLinesOwn(data []byte) ([]string, bool) {
+	var lines []string
+	for len(data) > 0 {
+		line, rest, tooLong := nextScanLine(data)
+		if tooLong {
+			return lines, true
+		}
+		lines = append(lines, string(line))
+		data = rest
+	}
+	return lines, false
+}
+
+func TestNextScanLineMatchesScanner(t *testing.T) {
+	long := strings.Repeat("x", maxScanLine)
+	for _, in := range []string{
+		"", "\n", "\n\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "a\r\r\n", "\r", "\r\n",
+		" a \n\tb\t\n", "a\n\nb\n",
+		long[1:] + "\nok\n", // the longest line bufio.Scanner takes
+		long[1:],
+		"first\n" + long + "\nlast\n", // one byte too long: scanning stops
+		"first\n" + long,
+		long + "\r\n",
+	} {
+		want, wantLong := scanLinesRef([]byte(in))
+		got, gotLong := scanLinesOwn([]byte(in))
+		if !reflect.DeepEqual(got, want) || gotLong != wantLong {
+			t.Errorf("%.40q: got %d lines, too long %v; bufio.Scanner %d lines, too long %v",
+				in, len(got), gotLong, len(want), wantLong)
+		}
+	}
+}
+
+func TestSplitFieldsMatchesStringsFields(t *testing.T) {
+	for _, in := range []string{
+		"", " ", "a", " a ", "a b", "MemTotal:       24684092 kB",
+		"a\tb\vc\fd\re\nf", "  lead  and   trail  ", "one two three four five six",
+		"a\u00a0b",       // no-break space: a Unicode space
+		"a\u0085b c",     // NEL
+		"a\u2003b",       // em space
+		"é b",            // non-ASCII, not a space
+		"a \xff b",       // invalid UTF-8
+		"a b c d \u00a0", // non-ASCII past the fields counted
+	} {
+		want := strings.Fields(in)
+		for size := 0; size <= 6; size++ {
+			out := make([][]byte, size)
+			n := fieldsOf([]byte(in), out)
+			if wantN := min(len(want), size+1); n != wantN {
+				t.Errorf("%q, %d wanted: %d fields, want %d", in, size, n, wantN)
+				continue
+			}
+			for i := range min(n, size) {
+				if string(out[i]) != want[i] {
+					t.Errorf("%q: field %d %q, want %q", in, i, out[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+func TestParseAtoiMatchesStrconv(t *testing.T) {
+	for _, in := range []string{
+		"0", "-0", "+0", "1", "-1", "+17", "007", "-007", "", "+", "-", "1_000", "0x10", " 1", "1 ",
+		"9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+		"00000000000000000000000000042", "-00000000000000000000000000042",
+		"18446744073709551616", "99999999999999999999999", "1a", "٣",
+	} {
+		want, err := strconv.Atoi(in)
+		got, ok := parseAtoi([]byte(in))
+		if ok != (err == nil) || (ok && got != int64(want)) {
+			t.Errorf("parseAtoi(%q) = %d, %v; strconv.Atoi gives %d, %v", in, got, ok, want, err)
+		}
+	}
+}
+
+func TestParseUintMatchesStrconv(t *testing.T) {
+	for _, in := range []string{
+		"0", "00", "1", "10", "010", "08", "0x1f", "0X1F", "0o17", "0b101", "1_000", "_1", "+1", "-1", "",
+		"18446744073709551615", "18446744073709551616", "000000000000000000000000001", "1e3", "1.0",
+	} {
+		want0, err0 := strconv.ParseUint(in, 0, 64)
+		got0, err := parseUintBase0([]byte(in))
+		if (err == nil) != (err0 == nil) || got0 != want0 {
+			t.Errorf("parseUintBase0(%q) = %d, %v; strconv base 0 gives %d, %v", in, got0, err, want0, err0)
+		}
+		want10, err10 := strconv.ParseUint(in, 10, 64)
+		got10, ok := ParseDecimal([]byte(in))
+		if ok != (err10 == nil) || (ok && got10 != want10) {
+			t.Errorf("parseDecimal(%q) = %d, %v; strconv base 10 gives %d, %v", in, got10, ok, want10, err10)
+		}
+	}
+}
+
+func TestTruncateProcfs(t *testing.T) {
+	data := make([]byte, procfsReadLimit+10)
+	if n := len(truncateProcfs(data)); n != 1<<20 {
+		t.Errorf("kept %d bytes, want 1 MiB", n)
+	}
+	if n := len(truncateProcfs(data[:5])); n != 5 {
+		t.Errorf("kept %d bytes of 5", n)
+	}
+}
+
+// The parsers allocate nothing on the kernel's text.
+func TestParsersDoNotAllocate(t *testing.T) {
+	var m Meminfo
+	vm := NewVMStat("nr_free_pages", "pgfault", "pswpin", "pswpout", "pgpgin", "pgpgout")
+	vmstat := []byte("nr_free_pages 790000\npgfault 12110000\npswpin 1000\nnr_unknown 1\n")
+	swaps := []byte(swapsHeader + "/dev/vdb2 partition\t4194300\t102400\t-2\n")
+	areas := make([]SwapArea, 0, 4)
+	var st PSIStats
+	mem, psi := []byte(meminfoText), []byte(psiText)
+	for name, parse := range map[string]func() error{
+		"meminfo":  func() error { return ParseMeminfo(mem, &m) },
+		"vmstat":   func() error { return ParseVMStat(vmstat, vm) },
+		"swaps":    func() (err error) { areas, err = ParseSwaps(swaps, areas); return err },
+		"pressure": func() error { return ParsePSI(psi, &st) },
+	} {
+		if err := parse(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if n := testing.AllocsPerRun(100, func() { _ = parse() }); n != 0 {
+			t.Errorf("%s: %v allocations per parse", name, n)
+		}
+	}
+}
