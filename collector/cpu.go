@@ -53,26 +53,26 @@ var cpuUtil = []struct {
 }
 
 var (
-	statPswitch  = engine.Metric(clusterStat, 40, "kernel.all.pswitch", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	statSysfork  = engine.Metric(clusterStat, 41, "kernel.all.sysfork", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	statIntr     = engine.Metric(clusterStat, 42, "kernel.all.intr", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	statRunning  = engine.Metric(clusterStat, 43, "kernel.all.running", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	statBlocked  = engine.Metric(clusterStat, 44, "kernel.all.blocked", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	statBoottime = engine.Metric(clusterStat, 45, "kernel.all.boottime", cache.TypeI64, cache.SemDiscrete, cache.UnitsSec, cache.InDomNone)
-	statNCPU     = engine.Metric(clusterStat, 46, "hinv.ncpu", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	statHZ       = engine.Metric(clusterStat, 47, "kernel.all.hz", cache.TypeU32, cache.SemDiscrete, cache.UnitsCountPerSec, cache.InDomNone)
+	statPswitch  = engine.Metric("hostcache.kernel.all.pswitch", clusterStat, 40, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	statSysfork  = engine.Metric("hostcache.kernel.all.sysfork", clusterStat, 41, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	statIntr     = engine.Metric("hostcache.kernel.all.intr", clusterStat, 42, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	statRunning  = engine.Metric("hostcache.kernel.all.running", clusterStat, 43, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	statBlocked  = engine.Metric("hostcache.kernel.all.blocked", clusterStat, 44, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	statBoottime = engine.Metric("hostcache.kernel.all.boottime", clusterStat, 45, cache.TypeI64, cache.SemDiscrete, cache.UnitsSec, cache.InDomNone)
+	statNCPU     = engine.Metric("hostcache.hinv.ncpu", clusterStat, 46, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	statHZ       = engine.Metric("hostcache.kernel.all.hz", clusterStat, 47, cache.TypeU32, cache.SemDiscrete, cache.UnitsCountPerSec, cache.InDomNone)
 )
 
 func allCPUDesc(item uint32, name string) cache.Desc {
-	return engine.Metric(clusterStat, item, "kernel.all.cpu."+name, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone)
+	return engine.Metric(engine.Prefix+"kernel.all.cpu."+name, clusterStat, item, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone)
 }
 
 func perCPUDesc(item uint32, name string) cache.Desc {
-	return engine.Metric(clusterStat, item+percpuItemOffset, "kernel.percpu.cpu."+name, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU)
+	return engine.Metric(engine.Prefix+"kernel.percpu.cpu."+name, clusterStat, item+percpuItemOffset, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU)
 }
 
 func utilDesc(item uint32, name string) cache.Desc {
-	return engine.Metric(clusterStat, item, "kernel.cpu.util."+name, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	return engine.Metric(engine.Prefix+"kernel.cpu.util."+name, clusterStat, item, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
 }
 
 // cpuCollector reads /proc/stat: CPU time, all and per CPU, and kernel activity.
@@ -187,7 +187,7 @@ func sameCPUs(in *cache.Instances, cpus []kernel.CPUStat) bool {
 	return true
 }
 
-// publishUtil derives the utilisation percentages from this Interval's deltas.
+// publishUtil derives the utilisation percentages from this interval's deltas.
 func (c *cpuCollector) publishUtil(b *cache.Builder, ncpu int) {
 	secs, ok := c.rates.Interval()
 	if !ok || ncpu == 0 {

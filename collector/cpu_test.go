@@ -21,7 +21,7 @@ import (
 //	t1 cpu1 3500    0 2260 45030    710   0     140   760    60 0
 //
 // Each CPU moves on 200 ticks = 2 s between t0 and t1, which are 2 s apart.
-// intr 241000 -> 243000, ctxt 427000 -> 431000, Processes 6500 -> 6520.
+// intr 241000 -> 243000, ctxt 427000 -> 431000, processes 6500 -> 6520.
 
 const (
 	cpu0 uint32 = 0
@@ -66,7 +66,7 @@ func TestCPUFirstSample(t *testing.T) {
 		t.Errorf("cpu instances = %v, want %v", got, want)
 	}
 
-	// One sample has no Interval: no rate and no utilisation at all.
+	// One sample has no interval: no rate and no utilisation at all.
 	if n := h.published("rate."); n != 0 {
 		t.Errorf("first sample published %d rate values", n)
 	}
@@ -142,7 +142,7 @@ func TestCPUCounterReset(t *testing.T) {
 	h.wantFloat("rate.kernel.all.sysfork", cache.InstNone, 0)
 	h.wantFloat("kernel.cpu.util.sys", cache.InstNone, 0)
 
-	// The next Interval rates from the new base: user 58000 -> 61000 ms
+	// The next interval rates from the new base: user 58000 -> 61000 ms
 	// over 2 s = 1.5 s/s; pswitch 400000 -> 431000 over 2 s = 15500/s.
 	h.use("proc-t1")
 	h.mustSample(t1.Add(2 * time.Second))
@@ -154,7 +154,7 @@ func TestCPUCounterReset(t *testing.T) {
 }
 
 // A failed sample must not become the previous sample: the next rate is
-// over the whole Interval since the last good one.
+// over the whole interval since the last good one.
 func TestCPUFailedSampleKeepsInterval(t *testing.T) {
 	h := newHarness(t, NewCPUCollector, "proc-t0")
 	h.mustSample(t0)

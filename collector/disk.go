@@ -278,7 +278,7 @@ func (sum *diskSum) add(s *blockdevice.Diskstats) {
 	}
 }
 
-// publish sets disk.all. Its rates are those of the sums, so an Interval in
+// publish sets disk.all. Its rates are those of the sums, so an interval in
 // which a disk vanished usually has none (the sum went backwards).
 func (sum *diskSum) publish(b *cache.Builder, r *engine.Rates, descs []cache.Desc) {
 	for i := range diskFields {

@@ -16,7 +16,7 @@ const (
 	diskFieldsFlush   = 20
 )
 
-// diskTree names the four Metric trees fed from /proc/diskstats.
+// diskTree names the four metric trees fed from /proc/diskstats.
 type diskTree int
 
 const (
@@ -176,7 +176,7 @@ func diskTreeDescs(t diskTree) []cache.Desc {
 	out := make([]cache.Desc, len(diskFields))
 	for i, f := range diskFields {
 		at := f.in[t]
-		out[i] = engine.Metric(cluster, at.item, diskTreeNames[t]+f.name, at.typ, f.sem, f.units, indom)
+		out[i] = engine.Metric(engine.Prefix+diskTreeNames[t]+f.name, cluster, at.item, at.typ, f.sem, f.units, indom)
 	}
 	return out
 }

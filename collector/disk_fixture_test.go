@@ -19,7 +19,7 @@ var diskTestdata = filepath.Join(testdataDir, "disk")
 
 // diskFixture runs the disk collector against a private root into which a
 // fixture tree's proc/ and sys/ are copied; load swaps in another tree
-// between samples, as the kernel's files change under a Running agent.
+// between samples, as the kernel's files change under a running agent.
 type diskFixture struct {
 	*harness
 	root string

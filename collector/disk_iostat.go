@@ -12,7 +12,7 @@ var (
 )
 
 // iostatFigure is one of the derived metrics of /etc/pcp/derived/iostat.conf,
-// computed here from the Counter deltas of one sampling Interval, with the
+// computed here from the counter deltas of one sampling interval, with the
 // conf's name below disk.dev and disk.dm. They are instant values (no rate
 // twin) and exist from the second sample on.
 type iostatFigure struct {
@@ -31,7 +31,7 @@ var iostatFigures = []iostatFigure{
 	{"d_await", 113, 43, iostatUnitsAwait, iostatPerRequest([]int{dfDiscardRaw}, []int{dfDiscard})},
 	{"f_await", 114, 44, iostatUnitsAwait, iostatPerRequest([]int{dfFlushRaw}, []int{dfFlush})},
 	// avg_qlen = rate(read_rawactive) + rate(write_rawactive): PCP's rate()
-	// of a millisecond Counter is in seconds per second.
+	// of a millisecond counter is in seconds per second.
 	{"avg_qlen", 115, 45, cache.UnitsNone, iostatBusy(1, dfReadRaw, dfWriteRaw)},
 	// avg_rqsz = (delta(read_bytes) + delta(write_bytes)) / (delta(read) +
 	// delta(write)), in Kbyte per request; the conf's rescale to Kbyte is a
@@ -40,12 +40,12 @@ var iostatFigures = []iostatFigure{
 	{"r_avg_rqsz", 117, 47, iostatUnitsSize, iostatPerRequest([]int{dfReadBytes}, []int{dfRead})},
 	{"w_avg_rqsz", 118, 48, iostatUnitsSize, iostatPerRequest([]int{dfWriteBytes}, []int{dfWrite})},
 	{"d_avg_rqsz", 119, 49, iostatUnitsSize, iostatPerRequest([]int{dfDiscardBytes}, []int{dfDiscard})},
-	// util = 100 * rate(avactive): the percentage of the Interval during
+	// util = 100 * rate(avactive): the percentage of the interval during
 	// which the device had at least one request in progress.
 	{"util", 120, 50, cache.UnitsNone, iostatBusy(100, dfAvactive)},
 }
 
-// diskDeltas gives one instance's Counter growth over this Interval, read
+// diskDeltas gives one instance's counter growth over this interval, read
 // back from the rates its counters were just published through.
 type diskDeltas struct {
 	r     *engine.Rates
@@ -69,7 +69,7 @@ func (d *diskDeltas) sum(fields []int) (uint64, bool) {
 }
 
 // perRequest divides the growth of num by that of den. As in iostat.conf,
-// an Interval in which no request completed (den grew by 0) gives 0, not
+// an interval in which no request completed (den grew by 0) gives 0, not
 // no value; one without a delta for den gives no value.
 func iostatPerRequest(num, den []int) func(d *diskDeltas) (float64, bool) {
 	return func(d *diskDeltas) (float64, bool) {
@@ -108,12 +108,12 @@ func iostatDescs(t diskTree) []cache.Desc {
 		if t == diskDM {
 			cluster, item, indom = clusterDM, f.dm, indomDM
 		}
-		out[i] = engine.Metric(cluster, item, diskTreeNames[t]+f.name, cache.TypeDouble, cache.SemInstant, f.units, indom)
+		out[i] = engine.Metric(engine.Prefix+diskTreeNames[t]+f.name, cluster, item, cache.TypeDouble, cache.SemInstant, f.units, indom)
 	}
 	return out
 }
 
-// iostatPublish sets the figures of one instance from this Interval's deltas.
+// iostatPublish sets the figures of one instance from this interval's deltas.
 func iostatPublish(b *cache.Builder, descs []cache.Desc, d *diskDeltas) {
 	for i := range iostatFigures {
 		if v, ok := iostatFigures[i].value(d); ok {

@@ -81,7 +81,7 @@ func TestDiskFirstSample(t *testing.T) {
 	f.wantU64("disk.all.inflight", cache.InstNone, 2)
 	f.wantU64("disk.all.flush", cache.InstNone, 9407) // 300 + 1107 + 8000
 
-	// One sample has no Interval: no rates and no iostat figures.
+	// One sample has no interval: no rates and no iostat figures.
 	for _, prefix := range []string{"rate.", "disk.dev.util", "disk.dev.await", "disk.dm.await"} {
 		if n := f.published(prefix); n != 0 {
 			t.Errorf("first sample published %d %s values", n, prefix)
@@ -139,7 +139,7 @@ func TestDiskRates(t *testing.T) {
 	}
 }
 
-// The iostat figures of iostat.conf over the same 2 s Interval.
+// The iostat figures of iostat.conf over the same 2 s interval.
 func TestDiskIostat(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
 	f.mustSample(t0)
@@ -202,10 +202,10 @@ func TestDiskIostat(t *testing.T) {
 // testdata/disk/pcp-t0 and pcp-t1 hold vda's counters as pmlogger recorded
 // them from pmdalinux under dd load, at 04:51:46.067056 and 04:51:48.064216.
 // `pmval -U -f 12` on that archive, with PCP's own iostat.conf, printed the
-// figures below: we must agree. PCP's Interval was 1.997159909 s, not the
+// figures below: we must agree. PCP's interval was 1.997159909 s, not the
 // 1.997160 s of the printed stamps (util and avg_qlen both imply it): its
 // archive code carries epoch times through a double, good to ~0.2 us. We
-// sample over that Interval so the comparison is exact.
+// sample over that interval so the comparison is exact.
 func TestDiskIostatMatchesPCP(t *testing.T) {
 	f := newDiskFixture(t, "pcp-t0", engine.Env{})
 	f.mustSample(t0)
@@ -224,7 +224,7 @@ func TestDiskIostatMatchesPCP(t *testing.T) {
 
 // testdata/disk/reset is t1 with sda replaced between samples by another
 // disk in the same slot (same name and 8:0, model WDC WD40EFRX-68N): sda,
-// sda1 and sda2 restart with every Counter at 1 (partition flush fields 0).
+// sda1 and sda2 restart with every counter at 1 (partition flush fields 0).
 func TestDiskCounterReset(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
 	f.mustSample(t0)
@@ -414,7 +414,7 @@ func TestDiskBrokenSources(t *testing.T) {
 		f.nothingPublished()
 	}
 
-	// A failed sample keeps the Interval: the next rate is over the 2 s
+	// A failed sample keeps the interval: the next rate is over the 2 s
 	// since the last good sample.
 	f := newDiskFixture(t, "t0", engine.Env{})
 	f.mustSample(t0)

@@ -20,17 +20,17 @@ const DefaultStatfsTimeout = 2 * time.Second
 // filesys.* metrics, with pmdalinux's items in its filesys cluster. (Its
 // item 0, hinv.nmounts, is not in pmdalinux's namespace, so not here.)
 var (
-	fsCapacity  = engine.Metric(clusterFilesys, 1, "filesys.capacity", cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomFilesys)
-	fsUsed      = engine.Metric(clusterFilesys, 2, "filesys.used", cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
-	fsFree      = engine.Metric(clusterFilesys, 3, "filesys.free", cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
-	fsMaxFiles  = engine.Metric(clusterFilesys, 4, "filesys.maxfiles", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
-	fsUsedFiles = engine.Metric(clusterFilesys, 5, "filesys.usedfiles", cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
-	fsFreeFiles = engine.Metric(clusterFilesys, 6, "filesys.freefiles", cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
-	fsMountDir  = engine.Metric(clusterFilesys, 7, "filesys.mountdir", cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
-	fsFull      = engine.Metric(clusterFilesys, 8, "filesys.full", cache.TypeDouble, cache.SemInstant, cache.UnitsNone, indomFilesys)
-	fsBlockSize = engine.Metric(clusterFilesys, 9, "filesys.blocksize", cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomFilesys)
-	fsAvail     = engine.Metric(clusterFilesys, 10, "filesys.avail", cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
-	fsReadOnly  = engine.Metric(clusterFilesys, 11, "filesys.readonly", cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsCapacity  = engine.Metric("hostcache.filesys.capacity", clusterFilesys, 1, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomFilesys)
+	fsUsed      = engine.Metric("hostcache.filesys.used", clusterFilesys, 2, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
+	fsFree      = engine.Metric("hostcache.filesys.free", clusterFilesys, 3, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
+	fsMaxFiles  = engine.Metric("hostcache.filesys.maxfiles", clusterFilesys, 4, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
+	fsUsedFiles = engine.Metric("hostcache.filesys.usedfiles", clusterFilesys, 5, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsFreeFiles = engine.Metric("hostcache.filesys.freefiles", clusterFilesys, 6, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsMountDir  = engine.Metric("hostcache.filesys.mountdir", clusterFilesys, 7, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
+	fsFull      = engine.Metric("hostcache.filesys.full", clusterFilesys, 8, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsBlockSize = engine.Metric("hostcache.filesys.blocksize", clusterFilesys, 9, cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomFilesys)
+	fsAvail     = engine.Metric("hostcache.filesys.avail", clusterFilesys, 10, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
+	fsReadOnly  = engine.Metric("hostcache.filesys.readonly", clusterFilesys, 11, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
 )
 
 // filesysCollector reads the mount table (/proc/self/mountinfo) and statfs's

@@ -108,7 +108,7 @@ func (h *harness) hostWantString(name string, inst uint32, want string) {
 	}
 }
 
-// hostWantFloat32 checks a FLOAT Metric against the float32 nearest want.
+// hostWantFloat32 checks a FLOAT metric against the float32 nearest want.
 func (h *harness) hostWantFloat32(name string, inst uint32, want float64) {
 	h.t.Helper()
 	h.wantFloat(name, inst, float64(float32(want)))

@@ -30,7 +30,7 @@ func realStatfs(path string) (fsStats, error) {
 	}, nil
 }
 
-// statCall is one statfs Running in its own goroutine. done is closed once
+// statCall is one statfs running in its own goroutine. done is closed once
 // st and err are set, so a reader that saw done closed may read them.
 type statCall struct {
 	done chan struct{}
@@ -42,7 +42,7 @@ type statCall struct {
 // dead FUSE daemon, a failing disk, a network block device) never holds up
 // the others, the other collectors, or a sample for longer than timeout.
 //
-// A call that misses its deadline is left Running and remembered: no
+// A call that misses its deadline is left running and remembered: no
 // second statfs of the same path starts until it returns, so a mount that
 // hangs for an hour costs one goroutine, not one per sample. Its mount has
 // no values meanwhile, and gets a fresh statfs on the first sample after
@@ -94,7 +94,7 @@ func (r *statfsRunner) statAll(paths []string) []*fsStats {
 	return out
 }
 
-// start begins a statfs of path, or returns nil if one is still Running.
+// start begins a statfs of path, or returns nil if one is still running.
 func (r *statfsRunner) start(path string) *statCall {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -122,7 +122,7 @@ func (r *statfsRunner) run(path string, call *statCall) {
 	call.st, call.err = r.statfs(path)
 }
 
-// busy reports whether a statfs of path is still Running.
+// busy reports whether a statfs of path is still running.
 func (r *statfsRunner) busy(path string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()

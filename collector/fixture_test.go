@@ -25,7 +25,7 @@ var (
 
 // harness runs one collector against a private /proc root into which fixture
 // trees are copied, so a test can move the "kernel" on between samples
-// exactly as /proc changes under a Running agent.
+// exactly as /proc changes under a running agent.
 type harness struct {
 	t     *testing.T
 	proc  string
@@ -109,7 +109,7 @@ func (h *harness) mustSample(now time.Time) {
 	}
 }
 
-// desc finds a Metric by its name below the hostcache prefix.
+// desc finds a metric by its name below the hostcache prefix.
 func (h *harness) desc(name string) *cache.Desc {
 	h.t.Helper()
 	d, ok := h.store.Schema().Lookup(engine.Prefix + name)
@@ -180,7 +180,7 @@ func (h *harness) wantAbsent(name string, inst uint32) {
 	}
 }
 
-// published counts the values of every Metric whose name starts with prefix.
+// published counts the values of every metric whose name starts with prefix.
 func (h *harness) published(prefix string) int {
 	h.t.Helper()
 	n := 0

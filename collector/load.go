@@ -11,19 +11,19 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// /proc/Loadavg metrics, with pmdalinux's items in its Loadavg cluster. As in
-// pmdalinux all four come from this one file; Nprocs is the kernel's thread
-// count, the "87" of "1/87" (pmdalinux: "total number of Processes
+// /proc/loadavg metrics, with pmdalinux's items in its loadavg cluster. As in
+// pmdalinux all four come from this one file; nprocs is the kernel's thread
+// count, the "87" of "1/87" (pmdalinux: "total number of processes
 // (lightweight)").
 var (
-	loadAvg      = engine.Metric(clusterLoadavg, 0, "kernel.all.load", cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomLoadavg)
-	loadLastPID  = engine.Metric(clusterLoadavg, 1, "kernel.all.lastpid", cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	loadRunnable = engine.Metric(clusterLoadavg, 2, "kernel.all.runnable", cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	loadNProcs   = engine.Metric(clusterLoadavg, 3, "kernel.all.nprocs", cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	loadAvg      = engine.Metric("hostcache.kernel.all.load", clusterLoadavg, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomLoadavg)
+	loadLastPID  = engine.Metric("hostcache.kernel.all.lastpid", clusterLoadavg, 1, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	loadRunnable = engine.Metric("hostcache.kernel.all.runnable", clusterLoadavg, 2, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	loadNProcs   = engine.Metric("hostcache.kernel.all.nprocs", clusterLoadavg, 3, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
 )
 
 // loadPeriods are pmdalinux's kernel.all.load instance ids, in the order of
-// /proc/Loadavg: the averaging period in minutes, named "N minute".
+// /proc/loadavg: the averaging period in minutes, named "N minute".
 var loadPeriods = [3]uint32{1, 5, 15}
 
 func newLoadInstances() *cache.Instances {
@@ -34,7 +34,7 @@ func newLoadInstances() *cache.Instances {
 	return cache.NewInstances(list)
 }
 
-// loadCollector reads /proc/Loadavg itself: procfs's LoadAvg parses only the
+// loadCollector reads /proc/loadavg itself: procfs's LoadAvg parses only the
 // three averages, and two reads could disagree with each other.
 type loadCollector struct {
 	path  string
@@ -62,7 +62,7 @@ func (c *loadCollector) Source() cache.Source {
 	}
 }
 
-// Sample reads /proc/Loadavg once.
+// Sample reads /proc/loadavg once.
 func (c *loadCollector) Sample(b *cache.Builder, _ time.Time) error {
 	var err error
 	if c.buf, err = c.file.Read(c.buf); err != nil {

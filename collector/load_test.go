@@ -9,8 +9,8 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// Fixtures: testdata/proc-t0/Loadavg is "0.13 0.18 0.09 1/87 5937" and
-// proc-t1/Loadavg "0.25 0.20 0.10 2/88 5990".
+// Fixtures: testdata/proc-t0/loadavg is "0.13 0.18 0.09 1/87 5937" and
+// proc-t1/loadavg "0.25 0.20 0.10 2/88 5990".
 func TestLoadValues(t *testing.T) {
 	h := newHarness(t, NewLoadCollector, "proc-t0")
 	h.mustSample(t0)
@@ -102,7 +102,7 @@ func TestLoadEmptyRoot(t *testing.T) {
 	h.nothingPublished()
 }
 
-// testdata/proc-malformed/Loadavg has "1-87" for "1/87".
+// testdata/proc-malformed/loadavg has "1-87" for "1/87".
 func TestLoadMalformed(t *testing.T) {
 	h := newHarness(t, NewLoadCollector, "proc-malformed")
 	if err := h.sample(t0); err == nil {

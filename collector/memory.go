@@ -11,12 +11,12 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// memValue reads one Metric from a parsed /proc/Meminfo; false means the
+// memValue reads one metric from a parsed /proc/meminfo; false means the
 // kernel did not report what it needs, so no value is published (never 0).
 type memValue func(m *kernel.Meminfo) (uint64, bool)
 
 // memMetrics lists mem.physmem and the mem.util.* metrics. Each item is the
-// item pmdalinux gives the same Metric in its Meminfo cluster, so the two
+// item pmdalinux gives the same metric in its meminfo cluster, so the two
 // PMIDs differ only in domain and cluster. The gaps are pmdalinux metrics
 // outside our scope (6-11: swap.*, hinv.*, mem.freemem; 59: hinv.hugepagesize)
 // and these, which modern kernels do not report and we do not parse:
@@ -83,7 +83,7 @@ var memMetrics = []struct {
 	{63, "mem.util.hugepagesSurpBytes", cache.SemInstant, cache.UnitsByte, hugeBytes(kernel.MemHugePagesSurp)},
 }
 
-// field publishes a Meminfo line unchanged (kB, or a count for HugePages_*).
+// field publishes a meminfo line unchanged (kB, or a count for HugePages_*).
 func field(f kernel.MemField) memValue {
 	return func(m *kernel.Meminfo) (uint64, bool) { return m.Get(f) }
 }
@@ -141,7 +141,7 @@ func hugeBytes(count kernel.MemField) memValue {
 	}
 }
 
-// memCollector reads /proc/Meminfo. Nothing in it is a Counter: no rates.
+// memCollector reads /proc/meminfo. Nothing in it is a counter: no rates.
 type memCollector struct {
 	file  *kernel.File
 	buf   []byte // the file's text, reused
@@ -157,7 +157,7 @@ func NewMemoryCollector(p engine.Env) (engine.Collector, error) {
 	}
 	c := &memCollector{file: kernel.NewFile(p.Proc, path), buf: make([]byte, 0, 4096)}
 	for _, m := range memMetrics {
-		c.descs = append(c.descs, engine.Metric(clusterMeminfo, m.item, m.name, cache.TypeU64, m.sem, m.units, cache.InDomNone))
+		c.descs = append(c.descs, engine.Metric(engine.Prefix+m.name, clusterMeminfo, m.item, cache.TypeU64, m.sem, m.units, cache.InDomNone))
 	}
 	return c, nil
 }
@@ -168,7 +168,7 @@ func (c *memCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: append([]cache.Desc(nil), c.descs...)}
 }
 
-// Sample reads /proc/Meminfo once.
+// Sample reads /proc/meminfo once.
 func (c *memCollector) Sample(b *cache.Builder, _ time.Time) error {
 	if err := readMeminfo(c.file, &c.buf, &c.mem); err != nil {
 		return err
@@ -181,7 +181,7 @@ func (c *memCollector) Sample(b *cache.Builder, _ time.Time) error {
 	return nil
 }
 
-// readMeminfo reads and parses /proc/Meminfo into m, reusing *buf.
+// readMeminfo reads and parses /proc/meminfo into m, reusing *buf.
 func readMeminfo(f *kernel.File, buf *[]byte, m *kernel.Meminfo) error {
 	var err error
 	if *buf, err = f.Read(*buf); err != nil {

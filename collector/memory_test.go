@@ -8,7 +8,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// Fixture testdata/proc-t0/Meminfo (kB unless noted): MemTotal 24684092,
+// Fixture testdata/proc-t0/meminfo (kB unless noted): MemTotal 24684092,
 // MemFree 24300000, MemAvailable 24374424, Buffers 2000, Cached 214000,
 // Dirty 12000, Writeback 400, HugePages_Total/Free/Rsvd/Surp 4/2/1/0 pages,
 // Hugepagesize 2048, SReclaimable 66420, VmallocTotal 34359738367,
@@ -44,7 +44,7 @@ func TestMemoryValues(t *testing.T) {
 	h.wantAbsent("mem.util.corrupthardware", n)
 }
 
-// testdata/proc-Meminfo-partial/Meminfo is proc-t0's without MemAvailable,
+// testdata/proc-meminfo-partial/meminfo is proc-t0's without MemAvailable,
 // Dirty, Hugepagesize and DirectMap1G.
 func TestMemoryAbsentFields(t *testing.T) {
 	h := newHarness(t, NewMemoryCollector, "proc-meminfo-partial")
@@ -72,7 +72,7 @@ func TestMemoryEmptyRoot(t *testing.T) {
 	h.nothingPublished()
 }
 
-// testdata/proc-malformed/Meminfo gives MemTotal in "MB", a unit the kernel
+// testdata/proc-malformed/meminfo gives MemTotal in "MB", a unit the kernel
 // never prints.
 func TestMemoryMalformed(t *testing.T) {
 	h := newHarness(t, NewMemoryCollector, "proc-malformed")

@@ -2,7 +2,7 @@ package collector
 
 import "github.com/pmdahostcache/pmdahostcache/cache"
 
-// snmpField is one network.tcp or network.udp Metric: the field of
+// snmpField is one network.tcp or network.udp metric: the field of
 // /proc/net/snmp (protocols "Tcp", "Udp") or /proc/net/netstat ("TcpExt")
 // it reads. Names, semantics and units are pmdalinux's.
 type snmpField struct {
@@ -13,7 +13,7 @@ type snmpField struct {
 	units        cache.Units
 }
 
-// snmpCount is a plain event Counter, as nearly all of these are.
+// snmpCount is a plain event counter, as nearly all of these are.
 func snmpCount(item uint32, name, proto, field string) snmpField {
 	return snmpField{item, name, proto, field, cache.SemCounter, cache.UnitsCount}
 }
@@ -24,7 +24,7 @@ func snmpCount(item uint32, name, proto, field string) snmpField {
 // cluster 14).
 const netstatItemBase = 200
 
-// snmpFields lists every network.tcp and network.udp Metric of pmdalinux.
+// snmpFields lists every network.tcp and network.udp metric of pmdalinux.
 // Two metrics read TCPFastOpenActiveFail, as in pmdalinux. Fields that
 // pmdalinux does not export (the Ip, Icmp and UdpLite lines, newer TcpExt
 // fields) are ignored. tcp.tcpmemorypressureschrono is a time in

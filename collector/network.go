@@ -40,7 +40,7 @@ func netDevUnits(column int) cache.Units {
 }
 
 func netIfDesc(item uint32, name string, t cache.Type, sem cache.Sem, u cache.Units) cache.Desc {
-	return engine.Metric(clusterNetdev, item, "network.interface."+name, t, sem, u, indomInterface)
+	return engine.Metric(engine.Prefix+"network.interface."+name, clusterNetdev, item, t, sem, u, indomInterface)
 }
 
 // The sysfs attributes, with pmdalinux's items. Item 27 is hinv.ninterface.
@@ -54,7 +54,7 @@ var (
 	netIfWireless = netIfDesc(28, "wireless", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)
 	netIfType     = netIfDesc(29, "type", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)
 	netIfVirtual  = netIfDesc(30, "virtual", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)
-	netNInterface = engine.Metric(clusterNetdev, 27, "hinv.ninterface", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	netNInterface = engine.Metric("hostcache.hinv.ninterface", clusterNetdev, 27, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
 )
 
 // netCollector reads /proc/net/dev and /sys/class/net: per-interface
@@ -78,7 +78,7 @@ type netCollector struct {
 	// listed counts the interfaces of this sample, to tell without a
 	// look at every one whether some vanished.
 	listed int
-	// The changeable sysfs attributes (speed, mtu, up, Running...) are
+	// The changeable sysfs attributes (speed, mtu, up, running...) are
 	// re-read every stateRefresh samples: they change rarely, and reading
 	// five files per interface every second dominated the collector's
 	// cost. epoch counts the refreshes; netIf.stateEpoch says which one

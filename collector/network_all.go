@@ -36,7 +36,7 @@ var pmdalinuxVirtualNames = regexp.MustCompile(`^(lo|bond[0-9]+|team[0-9]+|tun[0
 
 // netAll adds up the interfaces counted in network.all.*, and derives the
 // rates itself: the rate of a sum over a changing set of interfaces is the
-// sum of the growth of the interfaces present at both ends of the Interval.
+// sum of the growth of the interfaces present at both ends of the interval.
 // Rating the raw sum instead would show a spike when an interface appears
 // and a reset when one vanishes.
 //
@@ -72,7 +72,7 @@ func newNetAll(f engine.Filter) *netAll {
 }
 
 func netAllDesc(item uint32, name string, column int) cache.Desc {
-	return engine.Metric(clusterNetdev, netAllItemBase+item, "network.all."+name,
+	return engine.Metric(engine.Prefix+"network.all."+name, clusterNetdev, netAllItemBase+item,
 		cache.TypeU64, cache.SemCounter, netDevUnits(column), cache.InDomNone)
 }
 
@@ -107,8 +107,8 @@ func (a *netAll) add(m *netAllMember, v *[kernel.NetDevColumns]uint64) {
 	a.members = append(a.members, m)
 }
 
-// publish sets the sums and their rates. A member whose Counter went
-// backwards leaves that Metric without a rate, counted in r.Resets.
+// publish sets the sums and their rates. A member whose counter went
+// backwards leaves that metric without a rate, counted in r.resets.
 func (a *netAll) publish(b *cache.Builder, r *engine.Rates) {
 	secs, haveRate := r.Interval()
 	var delta [8]uint64
@@ -147,7 +147,7 @@ func (a *netAll) set(b *cache.Builder, r *engine.Rates, d *cache.Desc, v uint64,
 	}
 }
 
-// Commit makes this sample's members the previous ones.
+// commit makes this sample's members the previous ones.
 func (a *netAll) commit() {
 	for _, m := range a.members {
 		m.prev, m.prevSeq = m.cur, a.seq

@@ -95,7 +95,7 @@ func (n *netHarness) wantIface(metric, ifc string, want uint64) {
 	n.wantU64("network.interface."+metric, n.inst(ifc), want)
 }
 
-// wantIfaceRate checks hostcache.rate.network.interface.<Metric> on ifc.
+// wantIfaceRate checks hostcache.rate.network.interface.<metric> on ifc.
 func (n *netHarness) wantIfaceRate(metric, ifc string, want float64) {
 	n.t.Helper()
 	n.wantFloat("rate.network.interface."+metric, n.inst(ifc), want)

@@ -17,10 +17,10 @@ import (
 // order, which gives their instance ids on a fresh id map:
 //
 //	id name     sysfs                                   network.all by default
-//	0  lo       virtual, type 772, mtu 65536, up+Running   no (loopback, virtual)
+//	0  lo       virtual, type 772, mtu 65536, up+running   no (loopback, virtual)
 //	1  ifb0     virtual, down                              no (virtual)
-//	2  eth0     virtio_net, speed -1, duplex unknown, mtu 1400, up+Running   yes
-//	3  eth1     e1000e, 1000 Mbit/s full, mtu 1500 (9000 at t1), up+Running yes
+//	2  eth0     virtio_net, speed -1, duplex unknown, mtu 1400, up+running   yes
+//	3  eth1     e1000e, 1000 Mbit/s full, mtu 1500 (9000 at t1), up+running yes
 //	4  docker0  virtual bridge, up but operstate down      no (virtual)
 //	5  wlan0    iwlwifi, wireless, down                    yes
 //
@@ -86,7 +86,7 @@ func TestNetworkAttributes(t *testing.T) {
 	h := newNetHarness(t, NewNetworkCollector, "t0", netIDs(t))
 	h.mustSample(t0)
 
-	// lo: flags 0x9 (up), operstate "unknown" counts as Running; speed
+	// lo: flags 0x9 (up), operstate "unknown" counts as running; speed
 	// and duplex refuse to be read, so have no value.
 	h.wantIface("mtu", "lo", 65536)
 	h.wantIface("type", "lo", 772)
@@ -114,10 +114,10 @@ func TestNetworkAttributes(t *testing.T) {
 	h.wantIface("duplex", "eth1", 2)
 	h.wantIface("mtu", "eth1", 1500)
 
-	// ifb0: flags 0x82, not up, so not Running.
+	// ifb0: flags 0x82, not up, so not running.
 	h.wantIface("up", "ifb0", 0)
 	h.wantIface("running", "ifb0", 0)
-	// docker0: flags 0x1003 (up) but operstate "down": up, not Running.
+	// docker0: flags 0x1003 (up) but operstate "down": up, not running.
 	h.wantIface("up", "docker0", 1)
 	h.wantIface("running", "docker0", 0)
 	h.wantIface("virtual", "docker0", 1)
@@ -246,7 +246,7 @@ func TestNetworkCounterReset(t *testing.T) {
 		t.Errorf("Resets() = %d, want 24", n)
 	}
 
-	// The next Interval rates from the new base: eth1 in.bytes
+	// The next interval rates from the new base: eth1 in.bytes
 	// 1000 -> 5400000 over 2 s = 2699500/s; network.all in.bytes adds
 	// eth0's 30000000 -> 30000000, so also 2699500/s.
 	h.use("t1")
@@ -467,7 +467,7 @@ func TestNetworkWithoutSys(t *testing.T) {
 }
 
 // testdata/network/malformed: besides a good lo and eth3, a truncated line,
-// a non-numeric Counter, an empty name, 17 columns, a ".." name, lo again
+// a non-numeric counter, an empty name, 17 columns, a ".." name, lo again
 // and a line without a colon. Only lo (its first line) and eth3 remain.
 func TestNetworkMalformedLines(t *testing.T) {
 	h := newNetHarness(t, NewNetworkCollector, "malformed", netIDs(t))

@@ -11,10 +11,10 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// pmdalinuxDesc is one Metric as `pminfo -d NAME` shows it against pmdalinux
+// pmdalinuxDesc is one metric as `pminfo -d NAME` shows it against pmdalinux
 // (PCP 6.0.3, kernel 6.18), with the PMID (cluster.item, no domain) we give
-// hostcache.NAME. An empty pmid marks a pmdalinux Metric we deliberately do
-// not export (no source on modern kernels; see Meminfo.go).
+// hostcache.NAME. An empty pmid marks a pmdalinux metric we deliberately do
+// not export (no source on modern kernels; see meminfo.go).
 type pmdalinuxDesc struct {
 	name, pmid, typ, sem, units, indom string
 }
@@ -145,7 +145,7 @@ var (
 		"60.1": indomDisk, "60.10": indomPartitions, "60.24": indomDM, "60.3": indomInterface,
 		"60.5": indomFilesys, "60.6": indomSwapdev, "60.37": indomPressure,
 	}
-	// The units pmval/pmrep give the rate of a Counter with these units.
+	// The units pmval/pmrep give the rate of a counter with these units.
 	// Time counters' rates are dimensionless; others gain "/ sec".
 	rateUnits = map[string]string{"millisec": "none", "microsec": "none", "sec": "none",
 		"count": "count / sec", "byte": "byte / sec", "Kbyte": "Kbyte / sec", "Mbyte": "Mbyte / sec"}
@@ -271,8 +271,8 @@ func checkDesc(t *testing.T, d cache.Desc, w pmdalinuxDesc) {
 	}
 }
 
-// Every Counter has its hostcache.rate twin next to it, and every rate
-// Metric is the twin of a Counter of the same source.
+// Every counter has its hostcache.rate twin next to it, and every rate
+// metric is the twin of a counter of the same source.
 func TestEveryCounterHasARate(t *testing.T) {
 	table := pmdalinuxByName()
 	for _, src := range registeredSources(t) {

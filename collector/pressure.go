@@ -23,8 +23,8 @@ var psiWindows = []cache.Instance{
 }
 
 // psiLines lists the pressure lines pmdalinux exports: cpu has "some" only
-// (the kernel's cpu "full" line is not a pmdalinux Metric), irq "full" only
-// (the kernel has no irq "some"). Item is the avg Metric's item in our
+// (the kernel's cpu "full" line is not a pmdalinux metric), irq "full" only
+// (the kernel has no irq "some"). Item is the avg metric's item in our
 // cluster; the total's item is item+1. pmdalinux spreads them over four
 // clusters (83, 84, 85, 93) with items 0-3; we keep one cluster and give
 // each resource a block of ten.
@@ -87,8 +87,8 @@ func NewPressureCollector(p engine.Env) (engine.Collector, error) {
 	for _, l := range psiLines {
 		c.res = append(c.res, slices.Index(psiResources[:], l.resource))
 		name := psiName(l.resource, l.full)
-		c.avg = append(c.avg, engine.Metric(clusterPSI, l.item, name+".avg", cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure))
-		c.total = append(c.total, engine.Metric(clusterPSI, l.item+1, name+".total", cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone))
+		c.avg = append(c.avg, engine.Metric(engine.Prefix+name+".avg", clusterPSI, l.item, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure))
+		c.total = append(c.total, engine.Metric(engine.Prefix+name+".total", clusterPSI, l.item+1, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone))
 	}
 	return c, nil
 }
@@ -157,7 +157,7 @@ func (c *pressureCollector) Sample(b *cache.Builder, now time.Time) error {
 	return nil
 }
 
-// ReadFile reads and parses pressure file r into c.stats[r].
+// kernel.ReadFile reads and parses pressure file r into c.stats[r].
 func (c *pressureCollector) readFile(r int) error {
 	var err error
 	if c.buf, err = c.files[r].Read(c.buf); err != nil {

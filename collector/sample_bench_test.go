@@ -11,7 +11,7 @@ import (
 
 // BenchmarkSample times one sample of each registered collector against
 // this machine's /proc and /sys: the background cost the agent pays per
-// Interval.
+// interval.
 func BenchmarkSample(b *testing.B) {
 	for _, reg := range Registry() {
 		b.Run(reg.Name, func(b *testing.B) {

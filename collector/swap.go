@@ -12,35 +12,35 @@ import (
 )
 
 // swap.* metrics. pmdalinux reads pagesin/pagesout (its stat cluster,
-// items 8, 9) from /proc/vmstat and length/used/free (its Meminfo cluster,
-// items 6-8) from /proc/Meminfo. We put them in one cluster, keeping the
-// Meminfo items. swap.in and swap.out (pmdalinux stat items 10, 11) count
+// items 8, 9) from /proc/vmstat and length/used/free (its meminfo cluster,
+// items 6-8) from /proc/meminfo. We put them in one cluster, keeping the
+// meminfo items. swap.in and swap.out (pmdalinux stat items 10, 11) count
 // swap operations from the "swap" line /proc/stat lost in 2.6: pmdalinux
 // has no values for them on any current kernel, so we do not export them.
 var (
-	swapPagesIn  = engine.Metric(clusterSwap, 0, "swap.pagesin", cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	swapPagesOut = engine.Metric(clusterSwap, 1, "swap.pagesout", cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	swapLength   = engine.Metric(clusterSwap, 6, "swap.length", cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
-	swapUsed     = engine.Metric(clusterSwap, 7, "swap.used", cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
-	swapFree     = engine.Metric(clusterSwap, 8, "swap.free", cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
+	swapPagesIn  = engine.Metric("hostcache.swap.pagesin", clusterSwap, 0, cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	swapPagesOut = engine.Metric("hostcache.swap.pagesout", clusterSwap, 1, cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	swapLength   = engine.Metric("hostcache.swap.length", clusterSwap, 6, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
+	swapUsed     = engine.Metric("hostcache.swap.used", clusterSwap, 7, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
+	swapFree     = engine.Metric("hostcache.swap.free", clusterSwap, 8, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
 )
 
 // swapdev.* metrics from /proc/swaps, with pmdalinux's items. Sizes are
 // 32-bit Kbyte counts as in pmdalinux, so a swap area over 4 TiB wraps.
 var (
-	swapdevFree     = engine.Metric(clusterSwapdev, 0, "swapdev.free", cache.TypeU32, cache.SemInstant, cache.UnitsKByte, indomSwapdev)
-	swapdevLength   = engine.Metric(clusterSwapdev, 1, "swapdev.length", cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, indomSwapdev)
-	swapdevMaxSwap  = engine.Metric(clusterSwapdev, 2, "swapdev.maxswap", cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, indomSwapdev)
-	swapdevVLength  = engine.Metric(clusterSwapdev, 3, "swapdev.vlength", cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, indomSwapdev)
-	swapdevPriority = engine.Metric(clusterSwapdev, 4, "swapdev.priority", cache.TypeI32, cache.SemInstant, cache.UnitsNone, indomSwapdev)
+	swapdevFree     = engine.Metric("hostcache.swapdev.free", clusterSwapdev, 0, cache.TypeU32, cache.SemInstant, cache.UnitsKByte, indomSwapdev)
+	swapdevLength   = engine.Metric("hostcache.swapdev.length", clusterSwapdev, 1, cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, indomSwapdev)
+	swapdevMaxSwap  = engine.Metric("hostcache.swapdev.maxswap", clusterSwapdev, 2, cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, indomSwapdev)
+	swapdevVLength  = engine.Metric("hostcache.swapdev.vlength", clusterSwapdev, 3, cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, indomSwapdev)
+	swapdevPriority = engine.Metric("hostcache.swapdev.priority", clusterSwapdev, 4, cache.TypeI32, cache.SemInstant, cache.UnitsNone, indomSwapdev)
 )
 
 // swapCollector reads swap activity (/proc/vmstat), swap space
-// (/proc/Meminfo) and the swap areas (/proc/swaps). Any of the three that
+// (/proc/meminfo) and the swap areas (/proc/swaps). Any of the three that
 // cannot be read fails the sample, except a missing /proc/swaps: a kernel
 // built without swap has none, and that is no swap areas, not an error.
 //
-// It parses Meminfo and vmstat with the memory and vmstat collectors' own
+// It parses meminfo and vmstat with the memory and vmstat collectors' own
 // parsers, which keep only what is wanted, in place. Through procfs and a
 // map of every vmstat field it cost more than those two collectors
 // together, for five values.
@@ -124,7 +124,7 @@ func (c *swapCollector) Sample(b *cache.Builder, now time.Time) error {
 	return nil
 }
 
-// setSwapSpace publishes swap.length/used/free in bytes from Meminfo's kB.
+// setSwapSpace publishes swap.length/used/free in bytes from meminfo's kB.
 func setSwapSpace(b *cache.Builder, m *kernel.Meminfo) {
 	if v, ok := m.Get(kernel.MemSwapTotal); ok {
 		b.SetU64(swapLength.ID, cache.InstNone, v<<10)

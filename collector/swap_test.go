@@ -15,9 +15,9 @@ import (
 
 // Fixture testdata/host/t0 (t1 where different):
 //
-//	/proc/swaps  /dev/vdb2  partition  4194300 kB, used 102400 (t1 110000), Priority -2
-//	             /swapfile  file       1048572 kB, used 0, Priority -3
-//	/proc/Meminfo SwapTotal 5242872 kB (4194300 + 1048572),
+//	/proc/swaps  /dev/vdb2  partition  4194300 kB, used 102400 (t1 110000), priority -2
+//	             /swapfile  file       1048572 kB, used 0, priority -3
+//	/proc/meminfo SwapTotal 5242872 kB (4194300 + 1048572),
 //	             SwapFree 5140472 kB (t1 5132872: 5242872 - 110000)
 //	/proc/vmstat pswpin 1000 (t1 1200), pswpout 3000 (t1 3600)
 
@@ -87,7 +87,7 @@ func TestSwapCounterReset(t *testing.T) {
 }
 
 // swap.pagesin is 32-bit in pmdalinux: a larger count wraps, and the
-// Interval across the wrap has no rate.
+// interval across the wrap has no rate.
 func TestSwapPagesInWraps(t *testing.T) {
 	h := newHostHarness(t, NewSwapCollector, "t0", engine.Env{})
 	vmstat := filepath.Join(h.proc, "vmstat")

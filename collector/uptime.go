@@ -15,8 +15,8 @@ import (
 
 // /proc/uptime metrics, with pmdalinux's items in its uptime cluster.
 var (
-	uptimeUp   = engine.Metric(clusterUptime, 0, "kernel.all.uptime", cache.TypeDouble, cache.SemInstant, cache.UnitsSec, cache.InDomNone)
-	uptimeIdle = engine.Metric(clusterUptime, 1, "kernel.all.idletime", cache.TypeDouble, cache.SemInstant, cache.UnitsSec, cache.InDomNone)
+	uptimeUp   = engine.Metric("hostcache.kernel.all.uptime", clusterUptime, 0, cache.TypeDouble, cache.SemInstant, cache.UnitsSec, cache.InDomNone)
+	uptimeIdle = engine.Metric("hostcache.kernel.all.idletime", clusterUptime, 1, cache.TypeDouble, cache.SemInstant, cache.UnitsSec, cache.InDomNone)
 )
 
 // uptimeCollector reads /proc/uptime, which procfs has no parser for.

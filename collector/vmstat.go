@@ -96,7 +96,7 @@ var vmstatTotalParts = map[string][]string{
 		"pgsteal_movable", "pgsteal_normal"},
 }
 
-// vmstatSource says where a Metric's value comes from: one field of
+// vmstatSource says where a metric's value comes from: one field of
 // /proc/vmstat, or, for a total, the fields it adds up.
 type vmstatSource struct {
 	slot  int   // the field's slot in the vmstatSample
@@ -130,7 +130,7 @@ func newVMStatSources() ([]vmstatSource, *kernel.VMStat) {
 	return src, vm
 }
 
-// value returns the Metric's value in vm. A total always has a value, 0
+// value returns the metric's value in vm. A total always has a value, 0
 // when no part is present, as in pmdalinux.
 func (s *vmstatSource) value(vm *kernel.VMStat) (uint64, bool) {
 	if !s.total {
@@ -164,7 +164,7 @@ func NewVMStatCollector(p engine.Env) (engine.Collector, error) {
 	c := &vmstatCollector{file: kernel.NewFile(p.Proc, path), buf: make([]byte, 0, 8192), rates: engine.NewRates()}
 	c.src, c.vm = newVMStatSources()
 	for _, m := range vmstatMetrics {
-		c.descs = append(c.descs, engine.Metric(clusterVmstat, m.item, "mem.vmstat."+m.key, cache.TypeU64, m.sem, m.units, cache.InDomNone))
+		c.descs = append(c.descs, engine.Metric(engine.Prefix+"mem.vmstat."+m.key, clusterVmstat, m.item, cache.TypeU64, m.sem, m.units, cache.InDomNone))
 	}
 	return c, nil
 }

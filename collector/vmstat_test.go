@@ -106,7 +106,7 @@ func TestVMStatCounterReset(t *testing.T) {
 	if r := resetter(t, h.c).Resets(); r != 4 {
 		t.Errorf("Resets() = %d, want 4", r)
 	}
-	// Next Interval from the new base: pgfault 100000 -> 12130000 over 2 s.
+	// Next interval from the new base: pgfault 100000 -> 12130000 over 2 s.
 	useHostTree(h, "t1")
 	h.mustSample(t1.Add(2 * time.Second))
 	h.wantFloat("rate.mem.vmstat.pgfault", n, 6015000)

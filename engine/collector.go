@@ -75,7 +75,7 @@ type Factory func(p Env) (Collector, error)
 type Registration struct {
 	Name    string
 	Factory Factory
-	// Interval, when set, is the collector's default Interval instead of
+	// Interval, when set, is the collector's default interval instead of
 	// the global one: slow or costly sources sample less often.
 	Interval time.Duration
 }

@@ -24,23 +24,23 @@ const (
 	MaxIntervalMS = 3600 * 1000
 )
 
-// Control Metric items (cluster 0). Self-metrics are not counters with
+// Control metric items (cluster 0). Self-metrics are not counters with
 // hostcache.rate twins: everything about the agent itself stays under
 // hostcache.control.
 var (
-	ctlInterval   = Metric(clusterControl, 0, "control.interval", cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
-	ctlGeneration = Metric(clusterControl, 1, "control.generation", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	ctlCInterval  = Metric(clusterControl, 10, "control.collector.interval", cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, indomCollectors)
-	ctlSamples    = Metric(clusterControl, 11, "control.collector.samples", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlErrors     = Metric(clusterControl, 12, "control.collector.errors", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlDuration   = Metric(clusterControl, 13, "control.collector.duration", cache.TypeU64, cache.SemInstant, cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0), indomCollectors)
-	ctlAge        = Metric(clusterControl, 14, "control.collector.age", cache.TypeU64, cache.SemInstant, cache.UnitsMSec, indomCollectors)
-	ctlSkipped    = Metric(clusterControl, 15, "control.collector.skipped", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlResets     = Metric(clusterControl, 16, "control.collector.resets", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlLastOK     = Metric(clusterControl, 17, "control.collector.last_success", cache.TypeI64, cache.SemDiscrete, cache.UnitsMSec, indomCollectors)
-	ctlPanics     = Metric(clusterControl, 18, "control.collector.panics", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlStalls     = Metric(clusterControl, 19, "control.collector.stalls", cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlGoroutines = Metric(clusterControl, 2, "control.goroutines", cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	ctlInterval   = Metric("hostcache.control.interval", clusterControl, 0, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
+	ctlGeneration = Metric("hostcache.control.generation", clusterControl, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	ctlCInterval  = Metric("hostcache.control.collector.interval", clusterControl, 10, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, indomCollectors)
+	ctlSamples    = Metric("hostcache.control.collector.samples", clusterControl, 11, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlErrors     = Metric("hostcache.control.collector.errors", clusterControl, 12, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlDuration   = Metric("hostcache.control.collector.duration", clusterControl, 13, cache.TypeU64, cache.SemInstant, cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0), indomCollectors)
+	ctlAge        = Metric("hostcache.control.collector.age", clusterControl, 14, cache.TypeU64, cache.SemInstant, cache.UnitsMSec, indomCollectors)
+	ctlSkipped    = Metric("hostcache.control.collector.skipped", clusterControl, 15, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlResets     = Metric("hostcache.control.collector.resets", clusterControl, 16, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlLastOK     = Metric("hostcache.control.collector.last_success", clusterControl, 17, cache.TypeI64, cache.SemDiscrete, cache.UnitsMSec, indomCollectors)
+	ctlPanics     = Metric("hostcache.control.collector.panics", clusterControl, 18, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlStalls     = Metric("hostcache.control.collector.stalls", clusterControl, 19, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlGoroutines = Metric("hostcache.control.goroutines", clusterControl, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
 )
 
 // controlSource describes hostcache.control.* and the collector indom.

@@ -6,22 +6,27 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// RateItemOffset is added to a Counter's item to give its rate's item, so
+// RateItemOffset is added to a counter's item to give its rate's item, so
 // every hostcache.rate.X sits in X's cluster at a predictable place.
 const RateItemOffset = 512
 
-// Prefix is the root of every Metric name.
+// Prefix is the root of every metric name.
 const Prefix = "hostcache."
 
-// Metric describes a Metric named below the hostcache prefix.
-func Metric(cluster, item uint32, name string, t cache.Type, sem cache.Sem, u cache.Units, indom cache.InDomID) cache.Desc {
+// Metric describes a metric. name is the full PMNS name, written out where
+// the metric is declared so that a search for it finds the declaration;
+// tools/genmetrics indexes every metric by that literal.
+func Metric(name string, cluster, item uint32, t cache.Type, sem cache.Sem, u cache.Units, indom cache.InDomID) cache.Desc {
+	if !strings.HasPrefix(name, Prefix) {
+		panic("metric name " + name + " is not below " + Prefix)
+	}
 	return cache.Desc{
-		Name: Prefix + name, ID: cache.NewMetricID(cluster, item),
+		Name: name, ID: cache.NewMetricID(cluster, item),
 		Type: t, Sem: sem, Units: u, InDom: indom,
 	}
 }
 
-// RateDesc returns the descriptor of hostcache.rate.X for Counter X: a
+// RateDesc returns the descriptor of hostcache.rate.X for counter X: a
 // double, instant, in X's units per second.
 func RateDesc(counter cache.Desc) cache.Desc {
 	units, _ := cache.RateOf(counter.Units)
@@ -35,7 +40,7 @@ func RateDesc(counter cache.Desc) cache.Desc {
 	}
 }
 
-// WithRates returns descs followed by a rate Metric for every Counter.
+// WithRates returns descs followed by a rate metric for every counter.
 func WithRates(descs []cache.Desc) []cache.Desc {
 	out := append([]cache.Desc(nil), descs...)
 	for _, d := range descs {
@@ -46,7 +51,7 @@ func WithRates(descs []cache.Desc) []cache.Desc {
 	return out
 }
 
-// RateID is the id of the rate twin of Counter id.
+// RateID is the id of the rate twin of counter id.
 func RateID(id cache.MetricID) cache.MetricID {
 	return cache.NewMetricID(id.Cluster(), id.Item()+RateItemOffset)
 }

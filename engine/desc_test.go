@@ -12,10 +12,10 @@ import (
 const testInDomCPU cache.InDomID = 1
 
 var (
-	testCPUUser    = Metric(1, 0, "kernel.all.cpu.user", cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone)
-	testPerCPUUser = Metric(1, 20, "kernel.percpu.cpu.user", cache.TypeU64, cache.SemCounter, cache.UnitsMSec, testInDomCPU)
-	testPswitch    = Metric(1, 40, "kernel.all.pswitch", cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	testRunning    = Metric(1, 43, "kernel.all.running", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	testCPUUser    = Metric("hostcache.kernel.all.cpu.user", 1, 0, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone)
+	testPerCPUUser = Metric("hostcache.kernel.percpu.cpu.user", 1, 20, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, testInDomCPU)
+	testPswitch    = Metric("hostcache.kernel.all.pswitch", 1, 40, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	testRunning    = Metric("hostcache.kernel.all.running", 1, 43, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
 )
 
 func TestRateOf(t *testing.T) {
@@ -25,7 +25,7 @@ func TestRateOf(t *testing.T) {
 		want   cache.Units
 		factor float64
 	}{
-		// A time Counter's rate is time per time: dimensionless, in s/s.
+		// A time counter's rate is time per time: dimensionless, in s/s.
 		{"millisec", cache.UnitsMSec, cache.UnitsNone, 1e-3},
 		{"sec", cache.UnitsSec, cache.UnitsNone, 1},
 		{"microsec", cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0), cache.UnitsNone, 1e-6},
@@ -58,7 +58,7 @@ func TestRateDesc(t *testing.T) {
 		got.Sem != want.Sem || got.Units != want.Units || got.InDom != want.InDom {
 		t.Errorf("RateDesc(kernel.all.cpu.user) = %+v, want %+v", got, want)
 	}
-	// A per-instance Counter's rate keeps the instance domain.
+	// A per-instance counter's rate keeps the instance domain.
 	if r := RateDesc(testPerCPUUser); r.InDom != testInDomCPU || r.ID.Item() != 20+RateItemOffset {
 		t.Errorf("per-CPU rate = %+v", r)
 	}

@@ -6,23 +6,23 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// RateKey names one Counter instance.
+// RateKey names one counter instance.
 type rateKey struct {
 	id   cache.MetricID
 	inst uint32
 }
 
-// Rates remembers the previous raw value of every Counter a collector
-// publishes and derives per-second rates over the true Interval between two
+// Rates remembers the previous raw value of every counter a collector
+// publishes and derives per-second rates over the true interval between two
 // samples, measured on the monotonic clock.
 //
-// A Counter that went backwards (a reset, a wrap, a re-created device) gives
-// no rate for that Interval: never a negative value or a spike. Until two
+// A counter that went backwards (a reset, a wrap, a re-created device) gives
+// no rate for that interval: never a negative value or a spike. Until two
 // samples exist there is no rate at all.
 //
 // Values are kept in the order they were published: a collector publishes
 // its counters in the same order every sample, so the previous value of the
-// i-th Counter is almost always the previous sample's i-th slot, found
+// i-th counter is almost always the previous sample's i-th slot, found
 // without hashing. When instances come or go the order shifts, and lookups
 // fall back to an index built once for that sample.
 type Rates struct {
@@ -34,7 +34,7 @@ type Rates struct {
 	Resets    uint64 // intervals skipped because a counter went backwards
 }
 
-// rateSlot is one Counter instance's raw value.
+// rateSlot is one counter instance's raw value.
 type rateSlot struct {
 	k rateKey
 	v uint64
@@ -72,12 +72,12 @@ func (r *Rates) Begin(now time.Time) {
 	r.curIdx.reset()
 }
 
-// Counter publishes Counter d's value v for inst, and its rate when the
-// previous sample had this instance and the Counter did not go backwards.
+// Counter publishes counter d's value v for inst, and its rate when the
+// previous sample had this instance and the counter did not go backwards.
 func (r *Rates) Counter(b *cache.Builder, d *cache.Desc, inst uint32, v uint64) {
 	if d.Type == cache.TypeU32 {
-		// A 32-bit Counter has the kernel's width: a wrap shows as going
-		// backwards, and that Interval gets no rate.
+		// A 32-bit counter has the kernel's width: a wrap shows as going
+		// backwards, and that interval gets no rate.
 		v &= 0xffffffff
 	}
 	b.SetU64(d.ID, inst, v)
@@ -158,7 +158,7 @@ func (r *Rates) Interval() (float64, bool) {
 }
 
 // Commit makes this sample the previous one. Call it only after a sample
-// that was published, so a failed read never shortens the next Interval.
+// that was published, so a failed read never shortens the next interval.
 func (r *Rates) Commit() {
 	r.prev, r.cur = r.cur, r.prev[:0]
 	r.prevIdx.reset()

@@ -8,10 +8,10 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// A test source with a millisecond Counter and a per-instance count Counter.
+// A test source with a millisecond counter and a per-instance count counter.
 var (
-	testMS    = Metric(9, 0, "test.ms", cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone)
-	testCount = Metric(9, 1, "test.count", cache.TypeU64, cache.SemCounter, cache.UnitsCount, 9)
+	testMS    = Metric("hostcache.test.ms", 9, 0, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone)
+	testCount = Metric("hostcache.test.count", 9, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, 9)
 )
 
 // rateRig drives a rates directly, one sample at a time.
@@ -99,7 +99,7 @@ func TestRatesPerSecond(t *testing.T) {
 	if g.r.Resets != 0 {
 		t.Errorf("resets = %d, want 0", g.r.Resets)
 	}
-	// Over a 500 ms Interval: 30 -> 31 is 2/s.
+	// Over a 500 ms interval: 30 -> 31 is 2/s.
 	g.sample(t1.Add(500*time.Millisecond), 3000, map[uint32]uint64{7: 31, 8: 5})
 	g.wantRate(testCount, 7, 2)
 	g.wantRate(testCount, 8, 0)
@@ -155,7 +155,7 @@ func TestRatesDeltaAndInterval(t *testing.T) {
 	}
 }
 
-// Without Commit (a failed sample) the previous sample stays the base.
+// Without commit (a failed sample) the previous sample stays the base.
 func TestRatesUncommitted(t *testing.T) {
 	g := newRateRig(t)
 	g.sample(t0, 1000, nil)
@@ -168,7 +168,7 @@ func TestRatesUncommitted(t *testing.T) {
 
 // Instances that come, go and change order between samples find their own
 // previous values, not the ones at the same position last time; so do
-// deltas asked for long after their Counter was published.
+// deltas asked for long after their counter was published.
 func TestRatesFollowKeysAcrossReordering(t *testing.T) {
 	g := newRateRig(t)
 	ordered := func(now time.Time, pairs ...uint64) {

@@ -141,7 +141,7 @@ func (e *entry) interval() time.Duration {
 	return time.Duration(e.intervalMS.Load()) * time.Millisecond
 }
 
-// loop samples on a fixed cadence. A sample that overruns its Interval makes
+// loop samples on a fixed cadence. A sample that overruns its interval makes
 // the ticks it covered be skipped and counted, never queued.
 func (r *Runner) loop(ctx context.Context, e *entry) {
 	timer := time.NewTimer(0) // the first sample at once, then on the grid
@@ -165,7 +165,7 @@ func (r *Runner) loop(ctx context.Context, e *entry) {
 }
 
 // aligned returns the first multiple of iv after t. Every collector ticks
-// on the same grid, so the collectors sharing an Interval (and, every few
+// on the same grid, so the collectors sharing an interval (and, every few
 // seconds, all of them) wake together: waking an idle Go process costs far
 // more CPU than the sample of a small /proc file, so one wake-up a second
 // instead of one per collector is most of the background cost saved.
@@ -176,7 +176,7 @@ func aligned(t time.Time, iv time.Duration) time.Time {
 // maxBackoff caps how long a collector that keeps panicking is rested.
 const maxBackoff = 5 * time.Minute
 
-// schedule returns when e samples next. Normally that is one Interval after
+// schedule returns when e samples next. Normally that is one interval after
 // the last tick, skipping (and counting) ticks a long sample overran. After
 // a panic the collector is restarted with exponential backoff instead, so
 // a source that crashes its parser every time costs little.

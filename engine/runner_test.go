@@ -12,7 +12,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-var scriptedValue = Metric(4000, 0, "test.value", cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+var scriptedValue = Metric("hostcache.test.value", 4000, 0, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
 
 // scripted is a collector whose behaviour each test sets: it fails, panics
 // or blocks on demand, to exercise the runner's bookkeeping.
@@ -125,7 +125,7 @@ func TestRunnerStore(t *testing.T) {
 	}
 }
 
-// TestRunnerSkipsOverrunTicks: a sample that outlasts its Interval does not
+// TestRunnerSkipsOverrunTicks: a sample that outlasts its interval does not
 // queue ticks; the missed ones are counted, and the loop stops with ctx.
 func TestRunnerSkipsOverrunTicks(t *testing.T) {
 	c := &scripted{name: "s", block: make(chan struct{})}

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Loadavg is one parsed /proc/Loadavg.
+// Loadavg is one parsed /proc/loadavg.
 type Loadavg struct {
 	Load                      [3]float64 // in loadPeriods order
 	Runnable, NProcs, LastPID uint64

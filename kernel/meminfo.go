@@ -4,7 +4,7 @@ import (
 	"fmt"
 )
 
-// We parse /proc/Meminfo ourselves rather than with procfs's Meminfo(),
+// We parse /proc/meminfo ourselves rather than with procfs's Meminfo(),
 // which scans it with bufio, strings.Fields and strconv and gives every
 // line its strings and two heap-allocated values: some 175 allocations
 // per read of a file the memory collector reads every second and the swap
@@ -21,7 +21,7 @@ import (
 //   - only the first MiB is read, and a line of 64 KiB or more ends the
 //     file without an error, as bufio.Scanner's error went unchecked.
 
-// MemField names a /proc/Meminfo line the collectors use.
+// MemField names a /proc/meminfo line the collectors use.
 type MemField uint8
 
 const (
@@ -130,7 +130,7 @@ var memFieldByName = func() map[string]MemField {
 // The presence bitmap has one bit per field.
 var _ [64 - numMemFields]struct{}
 
-// Meminfo is a parsed /proc/Meminfo: the value of each field the kernel
+// Meminfo is a parsed /proc/meminfo: the value of each field the kernel
 // printed, and which it printed. An absent field has no value, never 0.
 type Meminfo struct {
 	val [numMemFields]uint64
@@ -148,7 +148,7 @@ func (m *Meminfo) Set(f MemField, v uint64) {
 	m.Has |= 1 << f
 }
 
-// ParseMeminfo fills m from /proc/Meminfo's text (see above for the rules).
+// ParseMeminfo fills m from /proc/meminfo's text (see above for the rules).
 func ParseMeminfo(data []byte, m *Meminfo) error {
 	*m = Meminfo{}
 	data = truncateProcfs(data)

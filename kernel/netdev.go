@@ -21,7 +21,7 @@ type NetDevLine struct {
 // and nothing is allocated once lines has grown to the interface count.
 //
 // The interface name ends at the first colon: the kernel forbids colons in
-// names, and a large first Counter may follow the colon with no space
+// names, and a large first counter may follow the colon with no space
 // ("eth0:123456789 ..."). Lines without a colon are the two heading lines.
 //
 // A name listed twice (only a damaged file does that) is returned twice:

@@ -8,12 +8,12 @@ import (
 // line with fmt.Sscanf: some 150 µs a sample for four two-line files.
 // This parser reads the lines as the kernel prints them
 //
-//	some avg10=0.12 avg60=0.34 Avg300=0.56 total=7890
+//	some avg10=0.12 avg60=0.34 avg300=0.56 total=7890
 //
 // without allocating, and hands any line in another form to fmt.Sscanf,
 // so that what it accepts, refuses and reads stays exactly as before:
 //   - a line whose first word (up to the first space) is "some" or "full"
-//     must scan as "avg10=%f avg60=%f Avg300=%f total=%d" after that word,
+//     must scan as "avg10=%f avg60=%f avg300=%f total=%d" after that word,
 //     else the whole file is refused; other lines are ignored, and a
 //     repeated line keeps its last values;
 //   - only the first MiB is read, and a line of 64 KiB or more silently
@@ -75,7 +75,7 @@ func scanPSILine(line []byte, word string, l *psiLine) error {
 	return err
 }
 
-// parsePSIFields reads "avg10=A avg60=B Avg300=C total=T" exactly as the
+// parsePSIFields reads "avg10=A avg60=B avg300=C total=T" exactly as the
 // kernel prints it: each average digits, a point and digits (fifteen
 // digits at most, which a float64 holds exactly), single spaces, and the
 // total's digits followed by anything but a digit. false means the line

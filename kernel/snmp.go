@@ -5,7 +5,7 @@ import "bytes"
 // ParseSNMP reads the "Proto: names" / "Proto: values" line pairs of
 // /proc/net/snmp and /proc/net/netstat and calls fn for every pair, with
 // its protocol ("Tcp", "TcpExt", "Udp") and the text after the colons of
-// the heading and the values lines (split them with SnmpValues); fn
+// the heading and the values lines (split them with SNMPValues); fn
 // returns how many values it skipped. Values are matched to names by
 // position in the heading line, never by a fixed index: fields come and go
 // between kernels. Everything passed to fn points into data.
@@ -15,7 +15,7 @@ import "bytes"
 // here, without allocating.
 //
 // A malformed pair is skipped and counted in bad: a heading without values
-// or values without a heading. SnmpValues counts the rest: value and name
+// or values without a heading. SNMPValues counts the rest: value and name
 // counts that differ (the positions cannot be trusted), and single values
 // that are not numbers.
 func ParseSNMP(data []byte, fn func(proto, names, values []byte) (bad int)) (bad int) {

@@ -14,7 +14,7 @@ const UserHZ = 100
 // StatSample is what the cpu collector takes from /proc/stat.
 //
 // We parse /proc/stat ourselves rather than with procfs's Stat(): that one
-// converts every interrupt and softirq Counter on each call and allocates
+// converts every interrupt and softirq counter on each call and allocates
 // a map of CPUs, which made this collector cost several times the kernel's
 // own time to produce the file, every second. This parser reuses its
 // storage and reads only the lines we export.

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Line and field helpers for the own parsers of /proc/Meminfo, vmstat,
+// Line and field helpers for the own parsers of /proc/meminfo, vmstat,
 // swaps and pressure (and NextWord for net/dev and snmp). Those files used to be read with procfs (or with
 // bufio.Scanner and strings.Fields), which gave each value its own string
 // and allocation. These helpers work on the file's bytes in place yet
@@ -154,7 +154,7 @@ func parseAtoi(b []byte) (int64, bool) {
 }
 
 // parseUintBase0 is strconv.ParseUint(string(b), 0, 64), as procfs reads
-// Meminfo values: plain decimal without allocating, and the forms base 0
+// meminfo values: plain decimal without allocating, and the forms base 0
 // also accepts (a leading 0 for octal, 0x, 0o, 0b, underscores) through
 // strconv.
 func parseUintBase0(b []byte) (uint64, error) {
