@@ -24,63 +24,60 @@ type memValue func(m *kernel.Meminfo) (uint64, bool)
 // lowFree (16-19: 32-bit HIGHMEM kernels), reverseMaps (28), mmap_copy (53),
 // quicklists (54).
 var memMetrics = []struct {
-	item  uint32
-	name  string
-	sem   cache.Sem
-	units cache.Units
+	desc  cache.Desc
 	value memValue
 }{
-	{0, "mem.physmem", cache.SemDiscrete, cache.UnitsKByte, field(kernel.MemTotal)},
-	{1, "mem.util.used", cache.SemInstant, cache.UnitsKByte, memUsed},
-	{2, "mem.util.free", cache.SemInstant, cache.UnitsKByte, field(kernel.MemFree)},
-	{4, "mem.util.bufmem", cache.SemInstant, cache.UnitsKByte, field(kernel.MemBuffers)},
-	{5, "mem.util.cached", cache.SemInstant, cache.UnitsKByte, field(kernel.MemCached)},
-	{12, "mem.util.other", cache.SemInstant, cache.UnitsKByte, memOther},
-	{13, "mem.util.swapCached", cache.SemInstant, cache.UnitsKByte, field(kernel.MemSwapCached)},
-	{14, "mem.util.active", cache.SemInstant, cache.UnitsKByte, field(kernel.MemActive)},
-	{15, "mem.util.inactive", cache.SemInstant, cache.UnitsKByte, field(kernel.MemInactive)},
-	{20, "mem.util.swapTotal", cache.SemInstant, cache.UnitsKByte, field(kernel.MemSwapTotal)},
-	{21, "mem.util.swapFree", cache.SemInstant, cache.UnitsKByte, field(kernel.MemSwapFree)},
-	{22, "mem.util.dirty", cache.SemInstant, cache.UnitsKByte, field(kernel.MemDirty)},
-	{23, "mem.util.writeback", cache.SemInstant, cache.UnitsKByte, field(kernel.MemWriteback)},
-	{24, "mem.util.mapped", cache.SemInstant, cache.UnitsKByte, field(kernel.MemMapped)},
-	{25, "mem.util.slab", cache.SemInstant, cache.UnitsKByte, field(kernel.MemSlab)},
-	{26, "mem.util.committed_AS", cache.SemInstant, cache.UnitsKByte, field(kernel.MemCommittedAS)},
-	{27, "mem.util.pageTables", cache.SemInstant, cache.UnitsKByte, field(kernel.MemPageTables)},
-	{29, "mem.util.cache_clean", cache.SemInstant, cache.UnitsKByte, memCacheClean},
-	{30, "mem.util.anonpages", cache.SemInstant, cache.UnitsKByte, field(kernel.MemAnonPages)},
-	{31, "mem.util.commitLimit", cache.SemInstant, cache.UnitsKByte, field(kernel.MemCommitLimit)},
-	{32, "mem.util.bounce", cache.SemInstant, cache.UnitsKByte, field(kernel.MemBounce)},
-	{33, "mem.util.NFS_Unstable", cache.SemInstant, cache.UnitsKByte, field(kernel.MemNFSUnstable)},
-	{34, "mem.util.slabReclaimable", cache.SemInstant, cache.UnitsKByte, field(kernel.MemSReclaimable)},
-	{35, "mem.util.slabUnreclaimable", cache.SemInstant, cache.UnitsKByte, field(kernel.MemSUnreclaim)},
-	{36, "mem.util.active_anon", cache.SemInstant, cache.UnitsKByte, field(kernel.MemActiveAnon)},
-	{37, "mem.util.inactive_anon", cache.SemInstant, cache.UnitsKByte, field(kernel.MemInactiveAnon)},
-	{38, "mem.util.active_file", cache.SemInstant, cache.UnitsKByte, field(kernel.MemActiveFile)},
-	{39, "mem.util.inactive_file", cache.SemInstant, cache.UnitsKByte, field(kernel.MemInactiveFile)},
-	{40, "mem.util.unevictable", cache.SemInstant, cache.UnitsKByte, field(kernel.MemUnevictable)},
-	{41, "mem.util.mlocked", cache.SemInstant, cache.UnitsKByte, field(kernel.MemMlocked)},
-	{42, "mem.util.shmem", cache.SemInstant, cache.UnitsKByte, field(kernel.MemShmem)},
-	{43, "mem.util.kernelStack", cache.SemInstant, cache.UnitsKByte, field(kernel.MemKernelStack)},
-	{44, "mem.util.hugepagesTotal", cache.SemInstant, cache.UnitsCount, field(kernel.MemHugePagesTotal)},
-	{45, "mem.util.hugepagesFree", cache.SemInstant, cache.UnitsCount, field(kernel.MemHugePagesFree)},
-	{46, "mem.util.hugepagesRsvd", cache.SemInstant, cache.UnitsCount, field(kernel.MemHugePagesRsvd)},
-	{47, "mem.util.hugepagesSurp", cache.SemInstant, cache.UnitsCount, field(kernel.MemHugePagesSurp)},
-	{48, "mem.util.directMap4k", cache.SemInstant, cache.UnitsKByte, field(kernel.MemDirectMap4k)},
-	{49, "mem.util.directMap2M", cache.SemInstant, cache.UnitsKByte, field(kernel.MemDirectMap2M)},
-	{50, "mem.util.vmallocTotal", cache.SemInstant, cache.UnitsKByte, field(kernel.MemVmallocTotal)},
-	{51, "mem.util.vmallocUsed", cache.SemInstant, cache.UnitsKByte, field(kernel.MemVmallocUsed)},
-	{52, "mem.util.vmallocChunk", cache.SemInstant, cache.UnitsKByte, field(kernel.MemVmallocChunk)},
-	{55, "mem.util.corrupthardware", cache.SemInstant, cache.UnitsKByte, field(kernel.MemHardwareCorrupted)},
-	{56, "mem.util.anonhugepages", cache.SemInstant, cache.UnitsKByte, field(kernel.MemAnonHugePages)},
-	{57, "mem.util.directMap1G", cache.SemInstant, cache.UnitsKByte, field(kernel.MemDirectMap1G)},
+	{engine.Metric("hostcache.mem.physmem", clusterMeminfo, 0, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, cache.InDomNone), field(kernel.MemTotal)},
+	{engine.Metric("hostcache.mem.util.used", clusterMeminfo, 1, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), memUsed},
+	{engine.Metric("hostcache.mem.util.free", clusterMeminfo, 2, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemFree)},
+	{engine.Metric("hostcache.mem.util.bufmem", clusterMeminfo, 4, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemBuffers)},
+	{engine.Metric("hostcache.mem.util.cached", clusterMeminfo, 5, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemCached)},
+	{engine.Metric("hostcache.mem.util.other", clusterMeminfo, 12, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), memOther},
+	{engine.Metric("hostcache.mem.util.swapCached", clusterMeminfo, 13, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemSwapCached)},
+	{engine.Metric("hostcache.mem.util.active", clusterMeminfo, 14, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemActive)},
+	{engine.Metric("hostcache.mem.util.inactive", clusterMeminfo, 15, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemInactive)},
+	{engine.Metric("hostcache.mem.util.swapTotal", clusterMeminfo, 20, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemSwapTotal)},
+	{engine.Metric("hostcache.mem.util.swapFree", clusterMeminfo, 21, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemSwapFree)},
+	{engine.Metric("hostcache.mem.util.dirty", clusterMeminfo, 22, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemDirty)},
+	{engine.Metric("hostcache.mem.util.writeback", clusterMeminfo, 23, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemWriteback)},
+	{engine.Metric("hostcache.mem.util.mapped", clusterMeminfo, 24, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemMapped)},
+	{engine.Metric("hostcache.mem.util.slab", clusterMeminfo, 25, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemSlab)},
+	{engine.Metric("hostcache.mem.util.committed_AS", clusterMeminfo, 26, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemCommittedAS)},
+	{engine.Metric("hostcache.mem.util.pageTables", clusterMeminfo, 27, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemPageTables)},
+	{engine.Metric("hostcache.mem.util.cache_clean", clusterMeminfo, 29, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), memCacheClean},
+	{engine.Metric("hostcache.mem.util.anonpages", clusterMeminfo, 30, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemAnonPages)},
+	{engine.Metric("hostcache.mem.util.commitLimit", clusterMeminfo, 31, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemCommitLimit)},
+	{engine.Metric("hostcache.mem.util.bounce", clusterMeminfo, 32, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemBounce)},
+	{engine.Metric("hostcache.mem.util.NFS_Unstable", clusterMeminfo, 33, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemNFSUnstable)},
+	{engine.Metric("hostcache.mem.util.slabReclaimable", clusterMeminfo, 34, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemSReclaimable)},
+	{engine.Metric("hostcache.mem.util.slabUnreclaimable", clusterMeminfo, 35, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemSUnreclaim)},
+	{engine.Metric("hostcache.mem.util.active_anon", clusterMeminfo, 36, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemActiveAnon)},
+	{engine.Metric("hostcache.mem.util.inactive_anon", clusterMeminfo, 37, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemInactiveAnon)},
+	{engine.Metric("hostcache.mem.util.active_file", clusterMeminfo, 38, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemActiveFile)},
+	{engine.Metric("hostcache.mem.util.inactive_file", clusterMeminfo, 39, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemInactiveFile)},
+	{engine.Metric("hostcache.mem.util.unevictable", clusterMeminfo, 40, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemUnevictable)},
+	{engine.Metric("hostcache.mem.util.mlocked", clusterMeminfo, 41, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemMlocked)},
+	{engine.Metric("hostcache.mem.util.shmem", clusterMeminfo, 42, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemShmem)},
+	{engine.Metric("hostcache.mem.util.kernelStack", clusterMeminfo, 43, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemKernelStack)},
+	{engine.Metric("hostcache.mem.util.hugepagesTotal", clusterMeminfo, 44, cache.TypeU64, cache.SemInstant, cache.UnitsCount, cache.InDomNone), field(kernel.MemHugePagesTotal)},
+	{engine.Metric("hostcache.mem.util.hugepagesFree", clusterMeminfo, 45, cache.TypeU64, cache.SemInstant, cache.UnitsCount, cache.InDomNone), field(kernel.MemHugePagesFree)},
+	{engine.Metric("hostcache.mem.util.hugepagesRsvd", clusterMeminfo, 46, cache.TypeU64, cache.SemInstant, cache.UnitsCount, cache.InDomNone), field(kernel.MemHugePagesRsvd)},
+	{engine.Metric("hostcache.mem.util.hugepagesSurp", clusterMeminfo, 47, cache.TypeU64, cache.SemInstant, cache.UnitsCount, cache.InDomNone), field(kernel.MemHugePagesSurp)},
+	{engine.Metric("hostcache.mem.util.directMap4k", clusterMeminfo, 48, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemDirectMap4k)},
+	{engine.Metric("hostcache.mem.util.directMap2M", clusterMeminfo, 49, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemDirectMap2M)},
+	{engine.Metric("hostcache.mem.util.vmallocTotal", clusterMeminfo, 50, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemVmallocTotal)},
+	{engine.Metric("hostcache.mem.util.vmallocUsed", clusterMeminfo, 51, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemVmallocUsed)},
+	{engine.Metric("hostcache.mem.util.vmallocChunk", clusterMeminfo, 52, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemVmallocChunk)},
+	{engine.Metric("hostcache.mem.util.corrupthardware", clusterMeminfo, 55, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemHardwareCorrupted)},
+	{engine.Metric("hostcache.mem.util.anonhugepages", clusterMeminfo, 56, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemAnonHugePages)},
+	{engine.Metric("hostcache.mem.util.directMap1G", clusterMeminfo, 57, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemDirectMap1G)},
 	// Kernels before 3.14 lack MemAvailable; pmdalinux then estimates it from
 	// /proc/zoneinfo, which we do not read, so there it has no value.
-	{58, "mem.util.available", cache.SemInstant, cache.UnitsKByte, field(kernel.MemAvailable)},
-	{60, "mem.util.hugepagesTotalBytes", cache.SemInstant, cache.UnitsByte, hugeBytes(kernel.MemHugePagesTotal)},
-	{61, "mem.util.hugepagesFreeBytes", cache.SemInstant, cache.UnitsByte, hugeBytes(kernel.MemHugePagesFree)},
-	{62, "mem.util.hugepagesRsvdBytes", cache.SemInstant, cache.UnitsByte, hugeBytes(kernel.MemHugePagesRsvd)},
-	{63, "mem.util.hugepagesSurpBytes", cache.SemInstant, cache.UnitsByte, hugeBytes(kernel.MemHugePagesSurp)},
+	{engine.Metric("hostcache.mem.util.available", clusterMeminfo, 58, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemAvailable)},
+	{engine.Metric("hostcache.mem.util.hugepagesTotalBytes", clusterMeminfo, 60, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone), hugeBytes(kernel.MemHugePagesTotal)},
+	{engine.Metric("hostcache.mem.util.hugepagesFreeBytes", clusterMeminfo, 61, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone), hugeBytes(kernel.MemHugePagesFree)},
+	{engine.Metric("hostcache.mem.util.hugepagesRsvdBytes", clusterMeminfo, 62, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone), hugeBytes(kernel.MemHugePagesRsvd)},
+	{engine.Metric("hostcache.mem.util.hugepagesSurpBytes", clusterMeminfo, 63, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone), hugeBytes(kernel.MemHugePagesSurp)},
 }
 
 // field publishes a meminfo line unchanged (kB, or a count for HugePages_*).
@@ -157,7 +154,7 @@ func NewMemoryCollector(p engine.Env) (engine.Collector, error) {
 	}
 	c := &memCollector{file: kernel.NewFile(p.Proc, path), buf: make([]byte, 0, 4096)}
 	for _, m := range memMetrics {
-		c.descs = append(c.descs, engine.Metric(engine.Prefix+m.name, clusterMeminfo, m.item, cache.TypeU64, m.sem, m.units, cache.InDomNone))
+		c.descs = append(c.descs, m.desc)
 	}
 	return c, nil
 }

@@ -63,7 +63,7 @@ func NewNetProtoCollector(env engine.Env) (engine.Collector, error) {
 		c.files = append(c.files, &snmpFile{path: path, f: kernel.NewFile(env.Proc, path)})
 	}
 	for i, f := range snmpFields {
-		c.descs = append(c.descs, engine.Metric(engine.Prefix+"network."+f.name, clusterSNMP, f.item, cache.TypeU64, f.sem, f.units, cache.InDomNone))
+		c.descs = append(c.descs, f.desc)
 		k := snmpKey{f.proto, f.field}
 		c.index[k] = append(c.index[k], i)
 	}

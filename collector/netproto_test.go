@@ -262,10 +262,10 @@ func TestSNMPFieldsExist(t *testing.T) {
 		"PAWSPassive": true}
 	for _, f := range snmpFields {
 		if !present[snmpKey{f.proto, f.field}] && !gone[f.field] {
-			t.Errorf("%s: %s %s is not in the fixture files", f.name, f.proto, f.field)
+			t.Errorf("%s: %s %s is not in the fixture files", f.desc.Name, f.proto, f.field)
 		}
-		if !strings.HasPrefix(f.name, "tcp.") && !strings.HasPrefix(f.name, "udp.") {
-			t.Errorf("%s: not below network.tcp or network.udp", f.name)
+		if !strings.HasPrefix(f.desc.Name, "hostcache.network.tcp.") && !strings.HasPrefix(f.desc.Name, "hostcache.network.udp.") {
+			t.Errorf("%s: not below network.tcp or network.udp", f.desc.Name)
 		}
 	}
 }

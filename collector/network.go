@@ -14,46 +14,51 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// netDevNames name the network.interface counters, one per /proc/net/dev
+// netIfCounters are the network.interface counters, one per /proc/net/dev
 // column: the item of each is its column, as in pmdalinux.
-var netDevNames = [kernel.NetDevColumns]string{
-	"in.bytes", "in.packets", "in.errors", "in.drops", "in.fifo", "in.frame", "in.compressed", "in.mcasts",
-	"out.bytes", "out.packets", "out.errors", "out.drops", "out.fifo", "collisions", "out.carrier", "out.compressed",
+var netIfCounters = [kernel.NetDevColumns]cache.Desc{
+	engine.Metric("hostcache.network.interface.in.bytes", clusterNetdev, 0, cache.TypeU64, cache.SemCounter, cache.UnitsByte, indomInterface),
+	engine.Metric("hostcache.network.interface.in.packets", clusterNetdev, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Metric("hostcache.network.interface.in.errors", clusterNetdev, 2, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Metric("hostcache.network.interface.in.drops", clusterNetdev, 3, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Metric("hostcache.network.interface.in.fifo", clusterNetdev, 4, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Metric("hostcache.network.interface.in.frame", clusterNetdev, 5, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Metric("hostcache.network.interface.in.compressed", clusterNetdev, 6, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Metric("hostcache.network.interface.in.mcasts", clusterNetdev, 7, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Metric("hostcache.network.interface.out.bytes", clusterNetdev, 8, cache.TypeU64, cache.SemCounter, cache.UnitsByte, indomInterface),
+	engine.Metric("hostcache.network.interface.out.packets", clusterNetdev, 9, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Metric("hostcache.network.interface.out.errors", clusterNetdev, 10, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Metric("hostcache.network.interface.out.drops", clusterNetdev, 11, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Metric("hostcache.network.interface.out.fifo", clusterNetdev, 12, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Metric("hostcache.network.interface.collisions", clusterNetdev, 13, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Metric("hostcache.network.interface.out.carrier", clusterNetdev, 14, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Metric("hostcache.network.interface.out.compressed", clusterNetdev, 15, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
 }
 
-// netDevTotals are network.interface.total.*, items 16-20: in + out. The
+// netIfTotals are network.interface.total.*, items 16-20: in + out. The
 // kernel counts no outgoing multicasts, so total.mcasts is in.mcasts.
-var netDevTotals = []struct {
-	name    string
+var netIfTotals = []struct {
+	desc    cache.Desc
 	columns []int
 }{
-	{"total.bytes", []int{0, 8}}, {"total.packets", []int{1, 9}}, {"total.errors", []int{2, 10}},
-	{"total.drops", []int{3, 11}}, {"total.mcasts", []int{7}},
-}
-
-// netDevUnits gives bytes to the byte columns and counts to the others.
-func netDevUnits(column int) cache.Units {
-	if column == 0 || column == 8 {
-		return cache.UnitsByte
-	}
-	return cache.UnitsCount
-}
-
-func netIfDesc(item uint32, name string, t cache.Type, sem cache.Sem, u cache.Units) cache.Desc {
-	return engine.Metric(engine.Prefix+"network.interface."+name, clusterNetdev, item, t, sem, u, indomInterface)
+	{engine.Metric("hostcache.network.interface.total.bytes", clusterNetdev, 16, cache.TypeU64, cache.SemCounter, cache.UnitsByte, indomInterface), []int{0, 8}},
+	{engine.Metric("hostcache.network.interface.total.packets", clusterNetdev, 17, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface), []int{1, 9}},
+	{engine.Metric("hostcache.network.interface.total.errors", clusterNetdev, 18, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface), []int{2, 10}},
+	{engine.Metric("hostcache.network.interface.total.drops", clusterNetdev, 19, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface), []int{3, 11}},
+	{engine.Metric("hostcache.network.interface.total.mcasts", clusterNetdev, 20, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface), []int{7}},
 }
 
 // The sysfs attributes, with pmdalinux's items. Item 27 is hinv.ninterface.
 var (
-	netIfMTU      = netIfDesc(21, "mtu", cache.TypeU32, cache.SemInstant, cache.UnitsByte)
-	netIfSpeed    = netIfDesc(22, "speed", cache.TypeFloat, cache.SemDiscrete, cache.MakeUnits(1, -1, 0, cache.SpaceMByte, cache.TimeSec, 0))
-	netIfBaudrate = netIfDesc(23, "baudrate", cache.TypeU64, cache.SemDiscrete, cache.MakeUnits(1, -1, 0, cache.SpaceByte, cache.TimeSec, 0))
-	netIfDuplex   = netIfDesc(24, "duplex", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)
-	netIfUp       = netIfDesc(25, "up", cache.TypeU32, cache.SemInstant, cache.UnitsNone)
-	netIfRunning  = netIfDesc(26, "running", cache.TypeU32, cache.SemInstant, cache.UnitsNone)
-	netIfWireless = netIfDesc(28, "wireless", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)
-	netIfType     = netIfDesc(29, "type", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)
-	netIfVirtual  = netIfDesc(30, "virtual", cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)
+	netIfMTU      = engine.Metric("hostcache.network.interface.mtu", clusterNetdev, 21, cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomInterface)
+	netIfSpeed    = engine.Metric("hostcache.network.interface.speed", clusterNetdev, 22, cache.TypeFloat, cache.SemDiscrete, cache.MakeUnits(1, -1, 0, cache.SpaceMByte, cache.TimeSec, 0), indomInterface)
+	netIfBaudrate = engine.Metric("hostcache.network.interface.baudrate", clusterNetdev, 23, cache.TypeU64, cache.SemDiscrete, cache.MakeUnits(1, -1, 0, cache.SpaceByte, cache.TimeSec, 0), indomInterface)
+	netIfDuplex   = engine.Metric("hostcache.network.interface.duplex", clusterNetdev, 24, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomInterface)
+	netIfUp       = engine.Metric("hostcache.network.interface.up", clusterNetdev, 25, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomInterface)
+	netIfRunning  = engine.Metric("hostcache.network.interface.running", clusterNetdev, 26, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomInterface)
+	netIfWireless = engine.Metric("hostcache.network.interface.wireless", clusterNetdev, 28, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomInterface)
+	netIfType     = engine.Metric("hostcache.network.interface.type", clusterNetdev, 29, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomInterface)
+	netIfVirtual  = engine.Metric("hostcache.network.interface.virtual", clusterNetdev, 30, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomInterface)
 	netNInterface = engine.Metric("hostcache.hinv.ninterface", clusterNetdev, 27, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
 )
 
@@ -67,7 +72,7 @@ type netCollector struct {
 	filter   engine.Filter
 	ids      *cache.IDMap
 	counters [kernel.NetDevColumns]cache.Desc // by column
-	totals   []cache.Desc                     // in netDevTotals order
+	totals   []cache.Desc                     // in netIfTotals order
 	rates    *engine.Rates
 	all      *netAll
 	// ifs holds each listed interface, found by its name's bytes without
@@ -120,11 +125,9 @@ func NewNetworkCollector(env engine.Env) (engine.Collector, error) {
 		all:    newNetAll(env.Filter),
 		ifs:    map[string]*netIf{},
 	}
-	for col, name := range netDevNames {
-		c.counters[col] = netIfDesc(uint32(col), name, cache.TypeU64, cache.SemCounter, netDevUnits(col))
-	}
-	for i, t := range netDevTotals {
-		c.totals = append(c.totals, netIfDesc(uint32(kernel.NetDevColumns+i), t.name, cache.TypeU64, cache.SemCounter, netDevUnits(t.columns[0])))
+	c.counters = netIfCounters
+	for _, t := range netIfTotals {
+		c.totals = append(c.totals, t.desc)
 	}
 	return c, nil
 }
@@ -248,7 +251,7 @@ func (c *netCollector) sampleInterface(b *cache.Builder, l *kernel.NetDevLine) {
 	for col := range c.counters {
 		c.rates.Counter(b, &c.counters[col], id, l.V[col])
 	}
-	for i, t := range netDevTotals {
+	for i, t := range netIfTotals {
 		var sum uint64
 		for _, col := range t.columns {
 			sum += l.V[col]

@@ -20,14 +20,23 @@ const arphrdLoopback = 772
 // in bytes, packets, errors, drops, then the same four out.
 var netAllColumns = [8]int{0, 1, 2, 3, 8, 9, 10, 11}
 
-// netAllNames name network.all.* in netAllColumns order; total.X follows as
-// in.X + out.X. Items are 100 + pmdalinux's item in its network.all cluster.
-var netAllNames = [8]string{"in.bytes", "in.packets", "in.errors", "in.drops",
-	"out.bytes", "out.packets", "out.errors", "out.drops"}
-
-var netAllTotalNames = [4]string{"total.bytes", "total.packets", "total.errors", "total.drops"}
-
-const netAllItemBase = 100
+// netAllDescs are network.all.*: in.X and out.X in netAllColumns order,
+// then total.X = in.X + out.X. Items are 100 + pmdalinux's item in its
+// network.all cluster.
+var netAllDescs = [12]cache.Desc{
+	engine.Metric("hostcache.network.all.in.bytes", clusterNetdev, 100, cache.TypeU64, cache.SemCounter, cache.UnitsByte, cache.InDomNone),
+	engine.Metric("hostcache.network.all.in.packets", clusterNetdev, 101, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
+	engine.Metric("hostcache.network.all.in.errors", clusterNetdev, 102, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
+	engine.Metric("hostcache.network.all.in.drops", clusterNetdev, 103, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
+	engine.Metric("hostcache.network.all.out.bytes", clusterNetdev, 104, cache.TypeU64, cache.SemCounter, cache.UnitsByte, cache.InDomNone),
+	engine.Metric("hostcache.network.all.out.packets", clusterNetdev, 105, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
+	engine.Metric("hostcache.network.all.out.errors", clusterNetdev, 106, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
+	engine.Metric("hostcache.network.all.out.drops", clusterNetdev, 107, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
+	engine.Metric("hostcache.network.all.total.bytes", clusterNetdev, 108, cache.TypeU64, cache.SemCounter, cache.UnitsByte, cache.InDomNone),
+	engine.Metric("hostcache.network.all.total.packets", clusterNetdev, 109, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
+	engine.Metric("hostcache.network.all.total.errors", clusterNetdev, 110, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
+	engine.Metric("hostcache.network.all.total.drops", clusterNetdev, 111, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
+}
 
 // pmdalinuxVirtualNames is the pattern PCP ships in linux/interfaces.conf
 // to keep software interfaces out of network.all. We use it only for an
@@ -62,18 +71,8 @@ func newNetAll(f engine.Filter) *netAll {
 	a := &netAll{}
 	_, a.custom = f[netAllFilterKey]
 	a.filter = f
-	for i, n := range netAllNames {
-		a.descs[i] = netAllDesc(uint32(i), n, netAllColumns[i])
-	}
-	for i, n := range netAllTotalNames {
-		a.descs[8+i] = netAllDesc(uint32(8+i), n, netAllColumns[i])
-	}
+	a.descs = netAllDescs
 	return a
-}
-
-func netAllDesc(item uint32, name string, column int) cache.Desc {
-	return engine.Metric(engine.Prefix+"network.all."+name, clusterNetdev, netAllItemBase+item,
-		cache.TypeU64, cache.SemCounter, netDevUnits(column), cache.InDomNone)
 }
 
 // counts reports whether an interface belongs in network.all.*. By default
@@ -128,10 +127,10 @@ func (a *netAll) publish(b *cache.Builder, r *engine.Rates) {
 			}
 		}
 	}
-	for i := range netAllNames {
+	for i := range 8 {
 		a.set(b, r, &a.descs[i], a.sum[i], float64(delta[i]), secs, ok[i], haveRate)
 	}
-	for i := range netAllTotalNames {
+	for i := range 4 {
 		a.set(b, r, &a.descs[8+i], a.sum[i]+a.sum[i+4], float64(delta[i]+delta[i+4]), secs,
 			ok[i] && ok[i+4], haveRate)
 	}

@@ -24,27 +24,33 @@ var psiWindows = []cache.Instance{
 
 // psiLines lists the pressure lines pmdalinux exports: cpu has "some" only
 // (the kernel's cpu "full" line is not a pmdalinux metric), irq "full" only
-// (the kernel has no irq "some"). Item is the avg metric's item in our
-// cluster; the total's item is item+1. pmdalinux spreads them over four
-// clusters (83, 84, 85, 93) with items 0-3; we keep one cluster and give
-// each resource a block of ten.
+// (the kernel has no irq "some"). Each line gives an average (per window)
+// and a total. pmdalinux spreads them over four clusters (83, 84, 85, 93)
+// with items 0-3; we keep one cluster and give each resource a block of
+// ten, the total's item one above its average's.
 var psiLines = []struct {
-	resource string
-	full     bool
-	item     uint32
+	resource   string
+	full       bool
+	avg, total cache.Desc
 }{
-	{"cpu", false, 0},
-	{"memory", false, 10}, {"memory", true, 12},
-	{"io", false, 20}, {"io", true, 22},
-	{"irq", true, 30},
-}
-
-func psiName(resource string, full bool) string {
-	kind := "some"
-	if full {
-		kind = "full"
-	}
-	return "kernel.all.pressure." + resource + "." + kind
+	{"cpu", false,
+		engine.Metric("hostcache.kernel.all.pressure.cpu.some.avg", clusterPSI, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure),
+		engine.Metric("hostcache.kernel.all.pressure.cpu.some.total", clusterPSI, 1, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
+	{"memory", false,
+		engine.Metric("hostcache.kernel.all.pressure.memory.some.avg", clusterPSI, 10, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure),
+		engine.Metric("hostcache.kernel.all.pressure.memory.some.total", clusterPSI, 11, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
+	{"memory", true,
+		engine.Metric("hostcache.kernel.all.pressure.memory.full.avg", clusterPSI, 12, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure),
+		engine.Metric("hostcache.kernel.all.pressure.memory.full.total", clusterPSI, 13, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
+	{"io", false,
+		engine.Metric("hostcache.kernel.all.pressure.io.some.avg", clusterPSI, 20, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure),
+		engine.Metric("hostcache.kernel.all.pressure.io.some.total", clusterPSI, 21, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
+	{"io", true,
+		engine.Metric("hostcache.kernel.all.pressure.io.full.avg", clusterPSI, 22, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure),
+		engine.Metric("hostcache.kernel.all.pressure.io.full.total", clusterPSI, 23, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
+	{"irq", true,
+		engine.Metric("hostcache.kernel.all.pressure.irq.full.avg", clusterPSI, 30, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure),
+		engine.Metric("hostcache.kernel.all.pressure.irq.full.total", clusterPSI, 31, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
 }
 
 // psiResources are the /proc/pressure files, in the order they are read.
@@ -86,9 +92,8 @@ func NewPressureCollector(p engine.Env) (engine.Collector, error) {
 	}
 	for _, l := range psiLines {
 		c.res = append(c.res, slices.Index(psiResources[:], l.resource))
-		name := psiName(l.resource, l.full)
-		c.avg = append(c.avg, engine.Metric(engine.Prefix+name+".avg", clusterPSI, l.item, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure))
-		c.total = append(c.total, engine.Metric(engine.Prefix+name+".total", clusterPSI, l.item+1, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone))
+		c.avg = append(c.avg, l.avg)
+		c.total = append(c.total, l.total)
 	}
 	return c, nil
 }

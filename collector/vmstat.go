@@ -17,58 +17,56 @@ import (
 // the /proc/vmstat field; a key this kernel lacks (allocstall was split by
 // zone in 4.8) publishes no value.
 var vmstatMetrics = []struct {
-	item  uint32
-	key   string
-	sem   cache.Sem
-	units cache.Units
+	key  string // the /proc/vmstat field, the name's last part
+	desc cache.Desc
 }{
-	{0, "nr_dirty", cache.SemInstant, cache.UnitsNone},
-	{1, "nr_writeback", cache.SemInstant, cache.UnitsNone},
-	{3, "nr_page_table_pages", cache.SemInstant, cache.UnitsNone},
-	{4, "nr_mapped", cache.SemInstant, cache.UnitsNone},
-	{6, "pgpgin", cache.SemCounter, cache.UnitsCount},
-	{7, "pgpgout", cache.SemCounter, cache.UnitsCount},
-	{8, "pswpin", cache.SemCounter, cache.UnitsCount},
-	{9, "pswpout", cache.SemCounter, cache.UnitsCount},
-	{13, "pgfree", cache.SemCounter, cache.UnitsCount},
-	{14, "pgactivate", cache.SemCounter, cache.UnitsCount},
-	{15, "pgdeactivate", cache.SemCounter, cache.UnitsCount},
-	{16, "pgfault", cache.SemCounter, cache.UnitsCount},
-	{17, "pgmajfault", cache.SemCounter, cache.UnitsCount},
-	{35, "allocstall", cache.SemCounter, cache.UnitsCount},
-	{37, "nr_slab_reclaimable", cache.SemInstant, cache.UnitsNone},
-	{38, "nr_slab_unreclaimable", cache.SemInstant, cache.UnitsNone},
-	{39, "nr_anon_pages", cache.SemInstant, cache.UnitsNone},
-	{41, "nr_file_pages", cache.SemInstant, cache.UnitsNone},
-	{47, "nr_free_pages", cache.SemInstant, cache.UnitsCount},
-	{54, "nr_shmem", cache.SemInstant, cache.UnitsCount},
-	{58, "compact_fail", cache.SemCounter, cache.UnitsCount},
-	{61, "compact_stall", cache.SemCounter, cache.UnitsCount},
-	{62, "compact_success", cache.SemCounter, cache.UnitsCount},
-	{73, "thp_fault_alloc", cache.SemCounter, cache.UnitsCount},
-	{74, "thp_fault_fallback", cache.SemCounter, cache.UnitsCount},
-	{75, "thp_collapse_alloc", cache.SemCounter, cache.UnitsCount},
-	{90, "nr_anon_transparent_hugepages", cache.SemInstant, cache.UnitsCount},
-	{91, "nr_dirtied", cache.SemCounter, cache.UnitsCount},
-	{92, "nr_dirty_background_threshold", cache.SemInstant, cache.UnitsCount},
-	{93, "nr_dirty_threshold", cache.SemInstant, cache.UnitsCount},
-	{94, "nr_written", cache.SemCounter, cache.UnitsCount},
-	{146, "pgscan_direct", cache.SemCounter, cache.UnitsCount},
-	{148, "pgscan_kswapd", cache.SemCounter, cache.UnitsCount},
-	{149, "pgsteal_direct", cache.SemCounter, cache.UnitsCount},
-	{150, "pgsteal_kswapd", cache.SemCounter, cache.UnitsCount},
-	{154, "allocstall_dma", cache.SemCounter, cache.UnitsCount},
-	{155, "allocstall_dma32", cache.SemCounter, cache.UnitsCount},
-	{157, "allocstall_movable", cache.SemCounter, cache.UnitsCount},
-	{158, "allocstall_normal", cache.SemCounter, cache.UnitsCount},
-	{166, "oom_kill", cache.SemCounter, cache.UnitsCount},
-	{167, "pgsteal_file", cache.SemCounter, cache.UnitsCount},
-	{168, "swap_ra", cache.SemCounter, cache.UnitsCount},
-	{169, "swap_ra_hit", cache.SemCounter, cache.UnitsCount},
+	{"nr_dirty", engine.Metric("hostcache.mem.vmstat.nr_dirty", clusterVmstat, 0, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)},
+	{"nr_writeback", engine.Metric("hostcache.mem.vmstat.nr_writeback", clusterVmstat, 1, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)},
+	{"nr_page_table_pages", engine.Metric("hostcache.mem.vmstat.nr_page_table_pages", clusterVmstat, 3, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)},
+	{"nr_mapped", engine.Metric("hostcache.mem.vmstat.nr_mapped", clusterVmstat, 4, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)},
+	{"pgpgin", engine.Metric("hostcache.mem.vmstat.pgpgin", clusterVmstat, 6, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"pgpgout", engine.Metric("hostcache.mem.vmstat.pgpgout", clusterVmstat, 7, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"pswpin", engine.Metric("hostcache.mem.vmstat.pswpin", clusterVmstat, 8, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"pswpout", engine.Metric("hostcache.mem.vmstat.pswpout", clusterVmstat, 9, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"pgfree", engine.Metric("hostcache.mem.vmstat.pgfree", clusterVmstat, 13, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"pgactivate", engine.Metric("hostcache.mem.vmstat.pgactivate", clusterVmstat, 14, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"pgdeactivate", engine.Metric("hostcache.mem.vmstat.pgdeactivate", clusterVmstat, 15, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"pgfault", engine.Metric("hostcache.mem.vmstat.pgfault", clusterVmstat, 16, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"pgmajfault", engine.Metric("hostcache.mem.vmstat.pgmajfault", clusterVmstat, 17, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"allocstall", engine.Metric("hostcache.mem.vmstat.allocstall", clusterVmstat, 35, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"nr_slab_reclaimable", engine.Metric("hostcache.mem.vmstat.nr_slab_reclaimable", clusterVmstat, 37, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)},
+	{"nr_slab_unreclaimable", engine.Metric("hostcache.mem.vmstat.nr_slab_unreclaimable", clusterVmstat, 38, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)},
+	{"nr_anon_pages", engine.Metric("hostcache.mem.vmstat.nr_anon_pages", clusterVmstat, 39, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)},
+	{"nr_file_pages", engine.Metric("hostcache.mem.vmstat.nr_file_pages", clusterVmstat, 41, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)},
+	{"nr_free_pages", engine.Metric("hostcache.mem.vmstat.nr_free_pages", clusterVmstat, 47, cache.TypeU64, cache.SemInstant, cache.UnitsCount, cache.InDomNone)},
+	{"nr_shmem", engine.Metric("hostcache.mem.vmstat.nr_shmem", clusterVmstat, 54, cache.TypeU64, cache.SemInstant, cache.UnitsCount, cache.InDomNone)},
+	{"compact_fail", engine.Metric("hostcache.mem.vmstat.compact_fail", clusterVmstat, 58, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"compact_stall", engine.Metric("hostcache.mem.vmstat.compact_stall", clusterVmstat, 61, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"compact_success", engine.Metric("hostcache.mem.vmstat.compact_success", clusterVmstat, 62, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"thp_fault_alloc", engine.Metric("hostcache.mem.vmstat.thp_fault_alloc", clusterVmstat, 73, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"thp_fault_fallback", engine.Metric("hostcache.mem.vmstat.thp_fault_fallback", clusterVmstat, 74, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"thp_collapse_alloc", engine.Metric("hostcache.mem.vmstat.thp_collapse_alloc", clusterVmstat, 75, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"nr_anon_transparent_hugepages", engine.Metric("hostcache.mem.vmstat.nr_anon_transparent_hugepages", clusterVmstat, 90, cache.TypeU64, cache.SemInstant, cache.UnitsCount, cache.InDomNone)},
+	{"nr_dirtied", engine.Metric("hostcache.mem.vmstat.nr_dirtied", clusterVmstat, 91, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"nr_dirty_background_threshold", engine.Metric("hostcache.mem.vmstat.nr_dirty_background_threshold", clusterVmstat, 92, cache.TypeU64, cache.SemInstant, cache.UnitsCount, cache.InDomNone)},
+	{"nr_dirty_threshold", engine.Metric("hostcache.mem.vmstat.nr_dirty_threshold", clusterVmstat, 93, cache.TypeU64, cache.SemInstant, cache.UnitsCount, cache.InDomNone)},
+	{"nr_written", engine.Metric("hostcache.mem.vmstat.nr_written", clusterVmstat, 94, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"pgscan_direct", engine.Metric("hostcache.mem.vmstat.pgscan_direct", clusterVmstat, 146, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"pgscan_kswapd", engine.Metric("hostcache.mem.vmstat.pgscan_kswapd", clusterVmstat, 148, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"pgsteal_direct", engine.Metric("hostcache.mem.vmstat.pgsteal_direct", clusterVmstat, 149, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"pgsteal_kswapd", engine.Metric("hostcache.mem.vmstat.pgsteal_kswapd", clusterVmstat, 150, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"allocstall_dma", engine.Metric("hostcache.mem.vmstat.allocstall_dma", clusterVmstat, 154, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"allocstall_dma32", engine.Metric("hostcache.mem.vmstat.allocstall_dma32", clusterVmstat, 155, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"allocstall_movable", engine.Metric("hostcache.mem.vmstat.allocstall_movable", clusterVmstat, 157, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"allocstall_normal", engine.Metric("hostcache.mem.vmstat.allocstall_normal", clusterVmstat, 158, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"oom_kill", engine.Metric("hostcache.mem.vmstat.oom_kill", clusterVmstat, 166, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"pgsteal_file", engine.Metric("hostcache.mem.vmstat.pgsteal_file", clusterVmstat, 167, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"swap_ra", engine.Metric("hostcache.mem.vmstat.swap_ra", clusterVmstat, 168, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{"swap_ra_hit", engine.Metric("hostcache.mem.vmstat.swap_ra_hit", clusterVmstat, 169, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
 	// Sums, computed as pmdalinux computes them (see vmstatTotals).
-	{176, vmstatScanDirectTotal, cache.SemCounter, cache.UnitsCount},
-	{177, vmstatScanKswapdTotal, cache.SemCounter, cache.UnitsCount},
-	{178, vmstatStealTotal, cache.SemCounter, cache.UnitsCount},
+	{vmstatScanDirectTotal, engine.Metric("hostcache.mem.vmstat.pgscan_direct_total", clusterVmstat, 176, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{vmstatScanKswapdTotal, engine.Metric("hostcache.mem.vmstat.pgscan_kswapd_total", clusterVmstat, 177, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
+	{vmstatStealTotal, engine.Metric("hostcache.mem.vmstat.pgsteal_total", clusterVmstat, 178, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)},
 }
 
 const (
@@ -164,7 +162,7 @@ func NewVMStatCollector(p engine.Env) (engine.Collector, error) {
 	c := &vmstatCollector{file: kernel.NewFile(p.Proc, path), buf: make([]byte, 0, 8192), rates: engine.NewRates()}
 	c.src, c.vm = newVMStatSources()
 	for _, m := range vmstatMetrics {
-		c.descs = append(c.descs, engine.Metric(engine.Prefix+"mem.vmstat."+m.key, clusterVmstat, m.item, cache.TypeU64, m.sem, m.units, cache.InDomNone))
+		c.descs = append(c.descs, m.desc)
 	}
 	return c, nil
 }

@@ -3,6 +3,7 @@ package collector
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -153,4 +154,14 @@ func TestVMStatTotalsWithoutParts(t *testing.T) {
 	h.wantU64("mem.vmstat.pgsteal_total", cache.InstNone, 0)
 	h.wantU64("mem.vmstat.pgfault", cache.InstNone, 5)
 	h.wantAbsent("mem.vmstat.pgscan_kswapd", cache.InstNone)
+}
+
+// Each metric's name ends in the /proc/vmstat field it reads, as
+// pmdalinux's do, so the key and the written-out name cannot drift apart.
+func TestVMStatNamesMatchKeys(t *testing.T) {
+	for _, m := range vmstatMetrics {
+		if !strings.HasSuffix(m.desc.Name, "hostcache.mem.vmstat."+m.key) {
+			t.Errorf("%s reads field %s", m.desc.Name, m.key)
+		}
+	}
 }
