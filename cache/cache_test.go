@@ -57,7 +57,7 @@ func TestBuilderChecksTypesAndOwners(t *testing.T) {
 // mix of two parts' values, while a writer publishes continuously.
 func TestPublishIsAtomic(t *testing.T) {
 	s := testSchema(t)
-	st := NewStore(s)
+	st := NewFront(s)
 	publish := func(n uint64) {
 		b := s.NewBuilder(0, time.Now())
 		b.SetU64(dA.ID, InstNone, n)
@@ -93,7 +93,7 @@ func TestPublishIsAtomic(t *testing.T) {
 
 func TestSnapshotSharesOtherParts(t *testing.T) {
 	s := testSchema(t)
-	st := NewStore(s)
+	st := NewFront(s)
 	b := s.NewBuilder(1, time.Now())
 	b.SetDouble(dC.ID, 3, 2.5)
 	b.SetInDom(7, NewInstances([]Instance{{ID: 3, Name: "three"}}))
@@ -196,7 +196,7 @@ func TestBuilderReset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := NewStore(schema)
+	store := NewFront(schema)
 	b := schema.NewBuilder(0, time.Unix(1, 0))
 	b.SetU64(NewMetricID(0, 1), InstNone, 11)
 	b.SetU64(NewMetricID(0, 2), InstNone, 22)

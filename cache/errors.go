@@ -13,15 +13,15 @@ var (
 	ErrBadType       = errors.New("value has the wrong type")
 )
 
-// StoreRequest is one value a client asks to store.
-type StoreRequest struct {
+// PMStoreRequest is one value a client asks to store.
+type PMStoreRequest struct {
 	ID    MetricID
 	Inst  uint32
 	Value Value
 }
 
-// Storer applies stores. It checks every request before it applies any, so a
+// PMStorer applies pmstores. It checks every request before it applies any, so a
 // refused store changes nothing.
-type Storer interface {
-	Store(reqs []StoreRequest) error
+type PMStorer interface {
+	PMStore(reqs []PMStoreRequest) error
 }

@@ -75,30 +75,30 @@ func (s *Snapshot) InDom(id InDomID) (*Instances, bool) {
 
 var emptyInstances = NewInstances(nil)
 
-// Store holds the front snapshot. Readers Load it without locks; sources
+// Front holds the front snapshot. Readers Load it without locks; sources
 // Publish a new part, which makes a new snapshot that shares every other
 // source's part, swapped in with one atomic store.
-type Store struct {
+type Front struct {
 	schema  *Schema
 	mu      sync.Mutex // serialises publishers only
 	current atomic.Pointer[Snapshot]
 }
 
-// NewStore starts with an empty snapshot.
-func NewStore(schema *Schema) *Store {
-	st := &Store{schema: schema}
+// NewFront starts with an empty snapshot.
+func NewFront(schema *Schema) *Front {
+	st := &Front{schema: schema}
 	st.current.Store(&Snapshot{Schema: schema, parts: make([]*Part, len(schema.sources))})
 	return st
 }
 
 // Schema returns the store's schema.
-func (st *Store) Schema() *Schema { return st.schema }
+func (st *Front) Schema() *Schema { return st.schema }
 
 // Load returns the current snapshot.
-func (st *Store) Load() *Snapshot { return st.current.Load() }
+func (st *Front) Load() *Snapshot { return st.current.Load() }
 
 // Publish makes p the latest part of source and swaps in a new snapshot.
-func (st *Store) Publish(source int, p *Part) {
+func (st *Front) Publish(source int, p *Part) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	old := st.current.Load()

@@ -88,13 +88,13 @@ type cpuCollector struct {
 	cpus *cache.Instances
 }
 
-// NewCPUCollector opens /proc below p.Proc.
-func NewCPUCollector(p engine.Env) (engine.Collector, error) {
-	if _, err := procfs.NewFS(p.Proc); err != nil {
+// NewCPUCollector opens /proc below env.Proc.
+func NewCPUCollector(env engine.Env) (engine.Collector, error) {
+	if _, err := procfs.NewFS(env.Proc); err != nil {
 		return nil, fmt.Errorf("cpu: %w", err) // the root must be a directory
 	}
-	path := filepath.Join(p.Proc, "stat")
-	c := &cpuCollector{path: path, file: kernel.NewFile(p.Proc, path), buf: make([]byte, 0, 16*1024), rates: engine.NewRates()}
+	path := filepath.Join(env.Proc, "stat")
+	c := &cpuCollector{path: path, file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 16*1024), rates: engine.NewRates()}
 	for _, t := range cpuTimes {
 		c.all = append(c.all, allCPUDesc(t.item, t.name))
 		c.per = append(c.per, perCPUDesc(t.item, t.name))

@@ -45,16 +45,16 @@ type filesysCollector struct {
 	insts   *cache.Instances // rebuilt only when members or labels change
 }
 
-// NewFilesysCollector opens /proc below p.Proc. Device links are resolved
+// NewFilesysCollector opens /proc below env.Proc. Device links are resolved
 // below the directory that holds it.
-func NewFilesysCollector(p engine.Env) (engine.Collector, error) {
-	fs, err := procfs.NewFS(p.Proc)
+func NewFilesysCollector(env engine.Env) (engine.Collector, error) {
+	fs, err := procfs.NewFS(env.Proc)
 	if err != nil {
 		return nil, fmt.Errorf("filesys: %w", err)
 	}
 	return &filesysCollector{
-		fs: fs, filter: p.Filter, ids: p.IDMap(indomFilesys),
-		resolve: deviceResolver(filepath.Dir(filepath.Clean(p.Proc))),
+		fs: fs, filter: env.Filter, ids: env.IDMap(indomFilesys),
+		resolve: deviceResolver(filepath.Dir(filepath.Clean(env.Proc))),
 		stat:    newStatfsRunner(realStatfs, DefaultStatfsTimeout),
 	}, nil
 }

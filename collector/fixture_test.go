@@ -30,7 +30,7 @@ type harness struct {
 	t     *testing.T
 	proc  string
 	c     engine.Collector
-	store *cache.Store
+	store *cache.Front
 }
 
 func newHarness(t *testing.T, f engine.Factory, tree string) *harness {
@@ -52,7 +52,7 @@ func (h *harness) attach(f engine.Factory, env engine.Env) {
 	if err != nil {
 		h.t.Fatalf("building schema: %v", err)
 	}
-	h.c, h.store = c, cache.NewStore(schema)
+	h.c, h.store = c, cache.NewFront(schema)
 }
 
 // use replaces the files of the /proc root by those of testdata/<tree>.

@@ -43,13 +43,13 @@ type loadCollector struct {
 	insts *cache.Instances // fixed, so built once
 }
 
-// NewLoadCollector checks the /proc root below p.Proc.
-func NewLoadCollector(p engine.Env) (engine.Collector, error) {
-	path, err := procFile(p, "loadavg")
+// NewLoadCollector checks the /proc root below env.Proc.
+func NewLoadCollector(env engine.Env) (engine.Collector, error) {
+	path, err := procFile(env, "loadavg")
 	if err != nil {
 		return nil, fmt.Errorf("load: %w", err)
 	}
-	return &loadCollector{path: path, file: kernel.NewFile(p.Proc, path), insts: newLoadInstances()}, nil
+	return &loadCollector{path: path, file: kernel.NewFile(env.Proc, path), insts: newLoadInstances()}, nil
 }
 
 func (c *loadCollector) Name() string { return "load" }

@@ -146,13 +146,13 @@ type memCollector struct {
 	descs []cache.Desc // in memMetrics order
 }
 
-// NewMemoryCollector checks the /proc root below p.Proc.
-func NewMemoryCollector(p engine.Env) (engine.Collector, error) {
-	path, err := procFile(p, "meminfo")
+// NewMemoryCollector checks the /proc root below env.Proc.
+func NewMemoryCollector(env engine.Env) (engine.Collector, error) {
+	path, err := procFile(env, "meminfo")
 	if err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
-	c := &memCollector{file: kernel.NewFile(p.Proc, path), buf: make([]byte, 0, 4096)}
+	c := &memCollector{file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 4096)}
 	for _, m := range memMetrics {
 		c.descs = append(c.descs, m.desc)
 	}

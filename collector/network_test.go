@@ -454,7 +454,7 @@ func TestNetworkWithoutSys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, c: c, store: cache.NewStore(schema)}
+	h := &harness{t: t, c: c, store: cache.NewFront(schema)}
 	h.mustSample(t0)
 	if n := len(h.values("network.interface.mtu")) + len(h.values("network.interface.up")); n != 0 {
 		t.Errorf("%d attribute values without /sys", n)

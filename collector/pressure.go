@@ -77,9 +77,9 @@ type pressureCollector struct {
 	rates *engine.Rates
 }
 
-// NewPressureCollector checks the /proc root below p.Proc.
-func NewPressureCollector(p engine.Env) (engine.Collector, error) {
-	dir, err := procFile(p, "pressure")
+// NewPressureCollector checks the /proc root below env.Proc.
+func NewPressureCollector(env engine.Env) (engine.Collector, error) {
+	dir, err := procFile(env, "pressure")
 	if err != nil {
 		return nil, fmt.Errorf("pressure: %w", err)
 	}
@@ -88,7 +88,7 @@ func NewPressureCollector(p engine.Env) (engine.Collector, error) {
 		insts: cache.NewInstances(psiWindows), rates: engine.NewRates(),
 	}
 	for r, name := range psiResources {
-		c.files[r] = kernel.NewFile(p.Proc, filepath.Join(dir, name))
+		c.files[r] = kernel.NewFile(env.Proc, filepath.Join(dir, name))
 	}
 	for _, l := range psiLines {
 		c.res = append(c.res, slices.Index(psiResources[:], l.resource))

@@ -68,19 +68,19 @@ type swapShown struct {
 	id   uint32
 }
 
-// NewSwapCollector checks the /proc root below p.Proc.
-func NewSwapCollector(p engine.Env) (engine.Collector, error) {
-	swaps, err := procFile(p, "swaps")
+// NewSwapCollector checks the /proc root below env.Proc.
+func NewSwapCollector(env engine.Env) (engine.Collector, error) {
+	swaps, err := procFile(env, "swaps")
 	if err != nil {
 		return nil, fmt.Errorf("swap: %w", err)
 	}
 	return &swapCollector{
-		vmstat:  kernel.NewFile(p.Proc, filepath.Join(p.Proc, "vmstat")),
-		meminfo: kernel.NewFile(p.Proc, filepath.Join(p.Proc, "meminfo")),
-		swaps:   kernel.NewFile(p.Proc, swaps),
+		vmstat:  kernel.NewFile(env.Proc, filepath.Join(env.Proc, "vmstat")),
+		meminfo: kernel.NewFile(env.Proc, filepath.Join(env.Proc, "meminfo")),
+		swaps:   kernel.NewFile(env.Proc, swaps),
 		buf:     make([]byte, 0, 8192),
 		vm:      kernel.NewVMStat("pswpin", "pswpout"),
-		filter:  p.Filter, ids: p.IDMap(indomSwapdev), rates: engine.NewRates(),
+		filter:  env.Filter, ids: env.IDMap(indomSwapdev), rates: engine.NewRates(),
 	}, nil
 }
 

@@ -26,13 +26,13 @@ type uptimeCollector struct {
 	buf  []byte
 }
 
-// NewUptimeCollector checks the /proc root below p.Proc.
-func NewUptimeCollector(p engine.Env) (engine.Collector, error) {
-	path, err := procFile(p, "uptime")
+// NewUptimeCollector checks the /proc root below env.Proc.
+func NewUptimeCollector(env engine.Env) (engine.Collector, error) {
+	path, err := procFile(env, "uptime")
 	if err != nil {
 		return nil, fmt.Errorf("uptime: %w", err)
 	}
-	return &uptimeCollector{path: path, file: kernel.NewFile(p.Proc, path)}, nil
+	return &uptimeCollector{path: path, file: kernel.NewFile(env.Proc, path)}, nil
 }
 
 func (c *uptimeCollector) Name() string { return "uptime" }
@@ -59,16 +59,16 @@ func (c *uptimeCollector) Sample(b *cache.Builder, _ time.Time) error {
 // procFile returns the path of file name below the /proc root, for the
 // collectors that read a file themselves (uptime, load). It checks the root
 // now, as procfs.NewFS does for the others, so a bad root fails at start-up.
-func procFile(p engine.Env, name string) (string, error) {
-	if p.Proc == "" {
+func procFile(env engine.Env, name string) (string, error) {
+	if env.Proc == "" {
 		return "", errors.New("no proc root")
 	}
-	st, err := os.Stat(p.Proc)
+	st, err := os.Stat(env.Proc)
 	if err != nil {
 		return "", err
 	}
 	if !st.IsDir() {
-		return "", fmt.Errorf("proc root %s is not a directory", p.Proc)
+		return "", fmt.Errorf("proc root %s is not a directory", env.Proc)
 	}
-	return filepath.Join(p.Proc, name), nil
+	return filepath.Join(env.Proc, name), nil
 }

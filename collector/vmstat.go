@@ -153,13 +153,13 @@ type vmstatCollector struct {
 	rates *engine.Rates
 }
 
-// NewVMStatCollector checks the /proc root below p.Proc.
-func NewVMStatCollector(p engine.Env) (engine.Collector, error) {
-	path, err := procFile(p, "vmstat")
+// NewVMStatCollector checks the /proc root below env.Proc.
+func NewVMStatCollector(env engine.Env) (engine.Collector, error) {
+	path, err := procFile(env, "vmstat")
 	if err != nil {
 		return nil, fmt.Errorf("vmstat: %w", err)
 	}
-	c := &vmstatCollector{file: kernel.NewFile(p.Proc, path), buf: make([]byte, 0, 8192), rates: engine.NewRates()}
+	c := &vmstatCollector{file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 8192), rates: engine.NewRates()}
 	c.src, c.vm = newVMStatSources()
 	for _, m := range vmstatMetrics {
 		c.descs = append(c.descs, m.desc)

@@ -69,7 +69,7 @@ func (f Filter) Keep(indom, name string) bool {
 
 // Factory builds a collector. It opens its procfs view here, so a bad root
 // fails at start-up rather than on every tick.
-type Factory func(p Env) (Collector, error)
+type Factory func(env Env) (Collector, error)
 
 // Registration names a collector and how to build it.
 type Registration struct {

@@ -122,5 +122,5 @@ func (r *Runner) publishControl() {
 		r.log.Error().Err(err).Msg("building control metrics")
 		return
 	}
-	r.store.Publish(r.controlIndex, p)
+	r.front.Publish(r.controlIndex, p)
 }

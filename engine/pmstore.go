@@ -4,10 +4,10 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// Store applies a pmstore to the control metrics. Only the intervals are
+// PMStore applies a pmstore to the control metrics. Only the intervals are
 // writable. Every request is checked before any is applied, so a bad value
 // changes nothing.
-func (r *Runner) Store(reqs []cache.StoreRequest) error {
+func (r *Runner) PMStore(reqs []cache.PMStoreRequest) error {
 	for _, q := range reqs {
 		if err := r.checkStore(q); err != nil {
 			return err
@@ -28,7 +28,7 @@ func (r *Runner) Store(reqs []cache.StoreRequest) error {
 	return nil
 }
 
-func (r *Runner) checkStore(q cache.StoreRequest) error {
+func (r *Runner) checkStore(q cache.PMStoreRequest) error {
 	switch q.ID {
 	case ctlInterval.ID:
 	case ctlCInterval.ID:

@@ -18,7 +18,7 @@ var (
 type rateRig struct {
 	t     *testing.T
 	r     *Rates
-	store *cache.Store
+	store *cache.Front
 }
 
 // Two sample times two seconds apart.
@@ -36,7 +36,7 @@ func newRateRig(t *testing.T) *rateRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &rateRig{t: t, r: NewRates(), store: cache.NewStore(schema)}
+	return &rateRig{t: t, r: NewRates(), store: cache.NewFront(schema)}
 }
 
 // sample publishes ms and the count instances (inst -> value) at now.

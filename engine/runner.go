@@ -35,11 +35,11 @@ type entry struct {
 	builder *cache.Builder
 }
 
-// Runner runs every collector on its own ticker and publishes into a store.
+// Runner runs every collector on its own ticker and publishes into the cache's front.
 type Runner struct {
 	log            zerolog.Logger
 	schema         *cache.Schema
-	store          *cache.Store
+	front          *cache.Front
 	entries        []*entry
 	instances      *cache.Instances
 	controlIndex   int
@@ -103,9 +103,9 @@ func (r *Runner) Sources() []cache.Source {
 	return out
 }
 
-// Attach binds the runner to the store built from Sources.
-func (r *Runner) Attach(store *cache.Store) error {
-	r.store, r.schema = store, store.Schema()
+// Attach binds the runner to the front built from Sources.
+func (r *Runner) Attach(front *cache.Front) error {
+	r.front, r.schema = front, front.Schema()
 	idx, ok := r.schema.SourceIndex(ControlSourceName)
 	if !ok {
 		return fmt.Errorf("schema has no %s source", ControlSourceName)
@@ -234,7 +234,7 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 		return err
 	}
 	part.StaleAfter = time.Duration(r.staleIntervals) * e.interval()
-	r.store.Publish(e.source, part)
+	r.front.Publish(e.source, part)
 	if r.ids != nil {
 		r.ids.SaveAll() // new instance ids, written once per sample
 	}

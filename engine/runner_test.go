@@ -43,21 +43,21 @@ func (s *scripted) Sample(b *cache.Builder, now time.Time) error {
 	return nil
 }
 
-func newTestRunner(t *testing.T, c Collector, interval time.Duration) (*Runner, *cache.Store) {
+func newTestRunner(t *testing.T, c Collector, interval time.Duration) (*Runner, *cache.Front) {
 	t.Helper()
 	r := NewRunner(zerolog.Nop(), []Collector{c}, Schedule{Default: interval})
 	schema, err := cache.NewSchema(r.Sources()...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := cache.NewStore(schema)
+	st := cache.NewFront(schema)
 	if err := r.Attach(st); err != nil {
 		t.Fatal(err)
 	}
 	return r, st
 }
 
-func controlValue(t *testing.T, st *cache.Store, d cache.Desc) uint64 {
+func controlValue(t *testing.T, st *cache.Front, d cache.Desc) uint64 {
 	t.Helper()
 	snap := st.Load()
 	desc, _ := snap.Schema.Desc(d.ID)
@@ -90,14 +90,14 @@ func TestRunnerCountsSamplesErrorsAndPanics(t *testing.T) {
 	}
 }
 
-func storeReq(id cache.MetricID, inst uint32, ms int32) []cache.StoreRequest {
-	return []cache.StoreRequest{{ID: id, Inst: inst, Value: cache.I32Value(inst, ms)}}
+func storeReq(id cache.MetricID, inst uint32, ms int32) []cache.PMStoreRequest {
+	return []cache.PMStoreRequest{{ID: id, Inst: inst, Value: cache.I32Value(inst, ms)}}
 }
 
 func TestRunnerStore(t *testing.T) {
 	r, st := newTestRunner(t, &scripted{name: "s"}, time.Second)
 	cases := []struct {
-		reqs []cache.StoreRequest
+		reqs []cache.PMStoreRequest
 		want error
 	}{
 		{storeReq(ctlInterval.ID, cache.InstNone, -5), cache.ErrNegative},
@@ -110,14 +110,14 @@ func TestRunnerStore(t *testing.T) {
 		{append(storeReq(ctlCInterval.ID, 0, 300), storeReq(ctlInterval.ID, cache.InstNone, -1)...), cache.ErrNegative},
 	}
 	for i, c := range cases {
-		if err := r.Store(c.reqs); !errors.Is(err, c.want) {
+		if err := r.PMStore(c.reqs); !errors.Is(err, c.want) {
 			t.Errorf("case %d: %v, want %v", i, err, c.want)
 		}
 	}
 	if iv := controlValue(t, st, ctlCInterval); int64(iv) != 1000 {
 		t.Fatalf("refused stores changed the interval to %d", iv)
 	}
-	if err := r.Store(storeReq(ctlInterval.ID, cache.InstNone, 250)); err != nil {
+	if err := r.PMStore(storeReq(ctlInterval.ID, cache.InstNone, 250)); err != nil {
 		t.Fatal(err)
 	}
 	if g, c := controlValue(t, st, ctlInterval), controlValue(t, st, ctlCInterval); g != 250 || c != 250 {

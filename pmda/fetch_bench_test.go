@@ -26,7 +26,7 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 // benchStore publishes a host-sized cache: nMetrics singular U64 counters,
 // nMetrics per-instance U64 metrics over nInst instances, and a few
 // doubles and floats.
-func benchStore(tb testing.TB, nMetrics, nInst int) (*cache.Store, []uint32) {
+func benchStore(tb testing.TB, nMetrics, nInst int) (*cache.Front, []uint32) {
 	tb.Helper()
 	var descs []cache.Desc
 	for i := 0; i < nMetrics; i++ {
@@ -41,7 +41,7 @@ func benchStore(tb testing.TB, nMetrics, nInst int) (*cache.Store, []uint32) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	st := cache.NewStore(schema)
+	st := cache.NewFront(schema)
 	b := schema.NewBuilder(0, time.Now())
 	insts := make([]cache.Instance, nInst)
 	for j := range insts {
@@ -75,7 +75,7 @@ func fetchServer(tb testing.TB, nMetrics, nInst int) *Server {
 	st, pmids := benchStore(tb, nMetrics, nInst)
 	in := (&Profile{}).Append(nil)
 	in = (&Fetch{PMIDs: pmids}).Append(in)
-	return NewServer(Config{Name: "bench", Domain: testDomain, Store: st, Log: zerolog.Nop()},
+	return NewServer(Config{Name: "bench", Domain: testDomain, Front: st, Log: zerolog.Nop()},
 		&repeatReader{data: in}, io.Discard)
 }
 

@@ -59,7 +59,7 @@ func FuzzStore(f *testing.F) {
 		if len(pdu) < HeaderLen {
 			return
 		}
-		s := NewServer(Config{Domain: testDomain, Store: newTestStore(t), Storer: &testStorer{}, Log: zerolog.Nop()}, nil, io.Discard)
+		s := NewServer(Config{Domain: testDomain, Front: newTestStore(t), PMStore: &testStorer{}, Log: zerolog.Nop()}, nil, io.Discard)
 		reply, err := s.handleStore(Header{}, pdu)
 		if err == nil && len(reply) != 16 {
 			t.Fatalf("store answered %x", reply)
@@ -74,8 +74,8 @@ func FuzzServe(f *testing.F) {
 	f.Fuzz(func(t *testing.T, stream []byte) {
 		var out bytes.Buffer
 		in := io.MultiReader(bytes.NewReader(capture(t, "creds_pmcd")), bytes.NewReader(stream))
-		s := NewServer(Config{Domain: testDomain, Store: newTestStore(t), Texts: testTexts{},
-			Storer: &testStorer{}, Log: zerolog.Nop(), MaxLen: 1 << 16}, in, &out)
+		s := NewServer(Config{Domain: testDomain, Front: newTestStore(t), Texts: testTexts{},
+			PMStore: &testStorer{}, Log: zerolog.Nop(), MaxLen: 1 << 16}, in, &out)
 		if err := s.Handshake(1); err != nil {
 			t.Fatal(err)
 		}

@@ -27,7 +27,7 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 	if err := f.req.Decode(pdu); err != nil {
 		return nil, err
 	}
-	snap := s.cfg.Store.Load()
+	snap := s.cfg.Front.Load()
 	now := s.cfg.Now()
 	prof := s.profiles.lookup(h.From, f.req.Ctx)
 	f.values, f.sets, f.spans = f.values[:0], f.sets[:0], f.spans[:0]

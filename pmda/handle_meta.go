@@ -31,7 +31,7 @@ func (s *Server) handleInstance(h Header, pdu []byte) ([]byte, error) {
 	if !ok {
 		return nil, ErrInDom
 	}
-	in, _ := s.cfg.Store.Load().InDom(id)
+	in, _ := s.cfg.Front.Load().InDom(id)
 	switch {
 	case q.Name != "":
 		inst, ok := in.Lookup(q.Name)
@@ -91,7 +91,7 @@ func (s *Server) handleLabel(h Header, pdu []byte) ([]byte, error) {
 	case LabelDomain:
 		sets = []LabelSet{{Inst: InstNull, Labels: []Label{{Name: "agent", Value: quote(s.cfg.Name)}}}}
 	case LabelCluster:
-		if src, ok := s.cfg.Store.Schema().ClusterSource(q.Ident >> 10 & 0xfff); ok && q.Ident>>22 == s.cfg.Domain {
+		if src, ok := s.cfg.Front.Schema().ClusterSource(q.Ident >> 10 & 0xfff); ok && q.Ident>>22 == s.cfg.Domain {
 			sets = []LabelSet{{Inst: InstNull, Labels: []Label{{Name: "collector", Value: quote(src)}}}}
 		}
 	case LabelInDom, LabelItem:
@@ -110,7 +110,7 @@ func (s *Server) instanceLabelSets(indom uint32) []LabelSet {
 	if !ok {
 		return nil
 	}
-	in, _ := s.cfg.Store.Load().InDom(id)
+	in, _ := s.cfg.Front.Load().InDom(id)
 	prof := s.profiles.last
 	var sets []LabelSet
 	for _, x := range in.All() {
@@ -139,7 +139,7 @@ func (s *Server) handleStore(h Header, pdu []byte) ([]byte, error) {
 	if err := res.Decode(pdu); err != nil {
 		return nil, err
 	}
-	var reqs []cache.StoreRequest
+	var reqs []cache.PMStoreRequest
 	for _, set := range res.Sets {
 		d, ok := s.metricOf(set.PMID)
 		if !ok {
@@ -154,13 +154,13 @@ func (s *Server) handleStore(h Header, pdu []byte) ([]byte, error) {
 				return nil, err
 			}
 			val.Inst = v.Inst
-			reqs = append(reqs, cache.StoreRequest{ID: d.ID, Inst: v.Inst, Value: val})
+			reqs = append(reqs, cache.PMStoreRequest{ID: d.ID, Inst: v.Inst, Value: val})
 		}
 	}
-	if s.cfg.Storer == nil {
+	if s.cfg.PMStore == nil {
 		return nil, ErrPermission
 	}
-	if err := s.cfg.Storer.Store(reqs); err != nil {
+	if err := s.cfg.PMStore.PMStore(reqs); err != nil {
 		return nil, fmt.Errorf("%w (%v)", storeErrno(err), err)
 	}
 	return (&ErrorPDU{Code: 0}).Append(s.out[:0]), nil

@@ -31,15 +31,15 @@ type TextSource interface {
 
 // Config is what a server needs besides its streams.
 type Config struct {
-	Name   string // agent name, e.g. "hostcache" (the domain label)
-	Domain uint32
-	Store  *cache.Store
-	Texts  TextSource
-	Storer cache.Storer
-	Log    zerolog.Logger
-	MaxLen int  // largest PDU accepted; DefaultMaxLen when 0
-	Trace  bool // log every PDU as hex words (debug level)
-	Now    func() time.Time
+	Name    string // agent name, e.g. "hostcache" (the domain label)
+	Domain  uint32
+	Front   *cache.Front
+	Texts   TextSource
+	PMStore cache.PMStorer
+	Log     zerolog.Logger
+	MaxLen  int  // largest PDU accepted; DefaultMaxLen when 0
+	Trace   bool // log every PDU as hex words (debug level)
+	Now     func() time.Time
 }
 
 // Server answers pmcd's requests on one connection from cached snapshots.
@@ -192,7 +192,7 @@ func (s *Server) metricOf(pmid uint32) (*cache.Desc, bool) {
 	if pmid>>31 != 0 || pmid>>22 != s.cfg.Domain {
 		return nil, false
 	}
-	return s.cfg.Store.Schema().Desc(cache.MetricID(pmid & 0x3fffff))
+	return s.cfg.Front.Schema().Desc(cache.MetricID(pmid & 0x3fffff))
 }
 
 // indomOf resolves a wire InDom of our domain to its serial.
@@ -201,5 +201,5 @@ func (s *Server) indomOf(indom uint32) (cache.InDomID, bool) {
 		return 0, false
 	}
 	id := cache.InDomID(indom & 0x3fffff)
-	return id, s.cfg.Store.Schema().HasInDom(id)
+	return id, s.cfg.Front.Schema().HasInDom(id)
 }

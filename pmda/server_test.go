@@ -40,9 +40,9 @@ func (testTexts) InDomText(id cache.InDomID, long bool) (string, bool) {
 }
 
 // testStorer accepts non-negative values of t.stored and records them.
-type testStorer struct{ stored []cache.StoreRequest }
+type testStorer struct{ stored []cache.PMStoreRequest }
 
-func (s *testStorer) Store(reqs []cache.StoreRequest) error {
+func (s *testStorer) PMStore(reqs []cache.PMStoreRequest) error {
 	for _, q := range reqs {
 		if q.ID != tStored.ID {
 			return cache.ErrReadOnly
@@ -56,7 +56,7 @@ func (s *testStorer) Store(reqs []cache.StoreRequest) error {
 }
 
 // newTestStore publishes one part with every kind of value.
-func newTestStore(t testing.TB) *cache.Store {
+func newTestStore(t testing.TB) *cache.Front {
 	t.Helper()
 	schema, err := cache.NewSchema(cache.Source{
 		Name:    "test",
@@ -66,7 +66,7 @@ func newTestStore(t testing.TB) *cache.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := cache.NewStore(schema)
+	st := cache.NewFront(schema)
 	b := schema.NewBuilder(0, time.Now())
 	b.SetU64(tU32.ID, cache.InstNone, 7)
 	b.SetInDom(2, cache.NewInstances([]cache.Instance{{ID: 1, Name: "1 minute"}, {ID: 5, Name: "5 minute"}, {ID: 15, Name: "15 minute"}}))
@@ -91,11 +91,11 @@ type pmcdSide struct {
 	done  chan error
 }
 
-func startServer(t *testing.T, storer cache.Storer) *pmcdSide {
+func startServer(t *testing.T, storer cache.PMStorer) *pmcdSide {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	srv := NewServer(Config{Name: "hostcache", Domain: testDomain, Store: newTestStore(t),
-		Texts: testTexts{}, Storer: storer, Log: testLog(t), MaxLen: 4096, Trace: true}, inR, outW)
+	srv := NewServer(Config{Name: "hostcache", Domain: testDomain, Front: newTestStore(t),
+		Texts: testTexts{}, PMStore: storer, Log: testLog(t), MaxLen: 4096, Trace: true}, inR, outW)
 	p := &pmcdSide{t: t, toSrv: inW, fromS: outR, done: make(chan error, 1)}
 	go func() {
 		err := srv.Handshake(4242)

@@ -25,7 +25,7 @@ func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 	if err != nil {
 		return err
 	}
-	runner, store, err := buildCache(cfg, log)
+	runner, front, err := buildCache(cfg, log)
 	if err != nil {
 		return err
 	}
@@ -35,8 +35,8 @@ func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 	}
 	defer conn.Close()
 	srv := pmda.NewServer(pmda.Config{
-		Name: config.Name, Domain: cfg.Domain, Store: store, Texts: texts,
-		Storer: runner, Log: log, Trace: cfg.HasDebug("pdu"),
+		Name: config.Name, Domain: cfg.Domain, Front: front, Texts: texts,
+		PMStore: runner, Log: log, Trace: cfg.HasDebug("pdu"),
 	}, conn, conn)
 	// pmcd gives us 3 s to say hello: the handshake comes before sampling.
 	if err := srv.Handshake(os.Getpid()); err != nil {
@@ -72,8 +72,8 @@ func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 }
 
 // buildCache makes the collectors, the schema of everything they publish,
-// and the store they publish into.
-func buildCache(cfg config.Config, log zerolog.Logger) (*engine.Runner, *cache.Store, error) {
+// and the front they publish into.
+func buildCache(cfg config.Config, log zerolog.Logger) (*engine.Runner, *cache.Front, error) {
 	ids := &cache.IDMaps{}
 	collectors, intervals, err := buildCollectors(cfg, log, ids)
 	if err != nil {
@@ -86,11 +86,11 @@ func buildCache(cfg config.Config, log zerolog.Logger) (*engine.Runner, *cache.S
 	if err != nil {
 		return nil, nil, err
 	}
-	store := cache.NewStore(schema)
-	if err := runner.Attach(store); err != nil {
+	front := cache.NewFront(schema)
+	if err := runner.Attach(front); err != nil {
 		return nil, nil, err
 	}
-	return runner, store, nil
+	return runner, front, nil
 }
 
 // buildCollectors makes every enabled collector in registry order, and
