@@ -13,6 +13,9 @@ type Part struct {
 	// values are withheld: a stalled source shows no values rather than
 	// old ones, and they come back with its next sample.
 	StaleAfter time.Duration
+	// Seq numbers the sample in its source's history (kept by the engine),
+	// so values computed at read time start from the sample this part holds.
+	Seq uint64
 	// The values of schema index lo+i are all[ends[i-1]:ends[i]] (from 0
 	// for i = 0): one array and one index for the whole part, looked up
 	// without hashing.
@@ -21,6 +24,10 @@ type Part struct {
 	all    []Value
 	indoms map[InDomID]*Instances
 }
+
+// ValuesAt returns the values of the metric at schema index i, without
+// copying: callers must not modify them.
+func (p *Part) ValuesAt(i int) []Value { return p.valuesAt(i) }
 
 // valuesAt returns the values of the metric at schema index i.
 func (p *Part) valuesAt(i int) []Value {

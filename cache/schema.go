@@ -3,7 +3,6 @@ package cache
 import (
 	"fmt"
 	"sort"
-	"time"
 )
 
 // Desc describes one metric: the PMNS name and a pmDesc without the domain.
@@ -14,10 +13,15 @@ type Desc struct {
 	Sem   Sem
 	Units Units
 	InDom InDomID
-	// Compute, when set, produces the values at read time from the snapshot
-	// instead of from a published part (e.g. the age of published data).
-	// It must append to dst and must not allocate in steady state.
-	Compute func(s *Snapshot, now time.Time, dst []Value) []Value
+	// Compute, when set, produces the values at read time instead of
+	// taking them from a published part: the age of published data, or a
+	// rate over the asking client's own interval. It must append to dst
+	// and must not allocate in steady state.
+	Compute func(r *Request, dst []Value) []Value
+	// Peaks asks the engine for hostcache.max.X and hostcache.min.X twins
+	// of this instant metric: its highest and lowest sample inside each
+	// client's interval.
+	Peaks bool
 }
 
 // InDomDesc names an instance domain; Name is used in logs and help keys.
@@ -119,6 +123,13 @@ func (s *Schema) buildDense() {
 		s.dense[d.ID] = int32(i + 1)
 	}
 }
+
+// Index returns id's position in Descs (its schema index).
+func (s *Schema) Index(id MetricID) (int, bool) { return s.index(id) }
+
+// SourceOf returns the index of the source that publishes the metric at
+// schema index i.
+func (s *Schema) SourceOf(i int) int { return s.srcOf[i] }
 
 // index returns id's position in descs.
 func (s *Schema) index(id MetricID) (int, bool) {

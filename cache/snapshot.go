@@ -23,12 +23,17 @@ func (s *Snapshot) Part(source int) *Part {
 	return s.parts[source]
 }
 
-// AppendValues appends the values of metric d to dst. A metric whose source
-// has not published, or that had no value in the last sample, appends nothing.
+// AppendValues appends the values of metric d to dst as a read on no
+// client's behalf at now (tests and tools; the agent reads through a
+// Request). A metric whose source has not published, or that had no value
+// in the last sample, appends nothing.
 func (s *Snapshot) AppendValues(dst []Value, d *Desc, now time.Time) []Value {
-	if d.Compute != nil {
-		return d.Compute(s, now, dst)
-	}
+	r := Request{Snap: s, Now: now, Client: NoClient}
+	return r.AppendValues(dst, d)
+}
+
+// published appends the values of d that its source published.
+func (s *Snapshot) published(dst []Value, d *Desc, now time.Time) []Value {
 	i, ok := s.Schema.index(d.ID)
 	if !ok {
 		return dst

@@ -109,7 +109,6 @@ func (c *cpuCollector) Resets() uint64 { return c.rates.Resets }
 func (c *cpuCollector) Source() cache.Source {
 	descs := append(append([]cache.Desc(nil), c.all...), c.per...)
 	descs = append(descs, statPswitch, statSysfork, statIntr)
-	descs = engine.WithRates(descs)
 	for _, u := range cpuUtil {
 		descs = append(descs, utilDesc(u.item, u.name))
 	}

@@ -28,15 +28,6 @@ const (
 	cpu1 uint32 = 1
 )
 
-func resetter(t *testing.T, c engine.Collector) interface{ Resets() uint64 } {
-	t.Helper()
-	r, ok := c.(interface{ Resets() uint64 })
-	if !ok {
-		t.Fatalf("%s has counters but no Resets()", c.Name())
-	}
-	return r
-}
-
 func TestCPUFirstSample(t *testing.T) {
 	h := newHarness(t, NewCPUCollector, "proc-t0")
 	h.mustSample(t0)
@@ -109,7 +100,7 @@ func TestCPURates(t *testing.T) {
 	h.wantFloat("kernel.cpu.util.nice", cache.InstNone, 0)
 	h.wantFloat("kernel.cpu.util.steal", cache.InstNone, 0)
 
-	if n := resetter(t, h.c).Resets(); n != 0 {
+	if n := h.resets(); n != 0 {
 		t.Errorf("Resets() = %d, want 0", n)
 	}
 }
@@ -131,7 +122,7 @@ func TestCPUCounterReset(t *testing.T) {
 	h.wantAbsent("rate.kernel.percpu.cpu.vuser", cpu1)
 	h.wantAbsent("rate.kernel.all.pswitch", cache.InstNone)
 	h.wantAbsent("kernel.cpu.util.user", cache.InstNone)
-	if n := resetter(t, h.c).Resets(); n != 5 {
+	if n := h.resets(); n != 5 {
 		t.Errorf("Resets() = %d, want 5", n)
 	}
 	// The raw counters are still published as read.
@@ -148,7 +139,7 @@ func TestCPUCounterReset(t *testing.T) {
 	h.mustSample(t1.Add(2 * time.Second))
 	h.wantFloat("rate.kernel.all.cpu.user", cache.InstNone, 1.5)
 	h.wantFloat("rate.kernel.all.pswitch", cache.InstNone, 15500)
-	if n := resetter(t, h.c).Resets(); n != 5 {
+	if n := h.resets(); n != 5 {
 		t.Errorf("Resets() = %d after a clean interval, want still 5", n)
 	}
 }

@@ -92,7 +92,6 @@ func (c *diskCollector) Source() cache.Source {
 	for t := range diskNTrees {
 		descs = append(descs, c.descs[t]...)
 	}
-	descs = engine.WithRates(descs)
 	descs = append(descs, c.iostat[diskDev]...)
 	descs = append(descs, c.iostat[diskDM]...)
 	return cache.Source{

@@ -134,7 +134,7 @@ func TestDiskRates(t *testing.T) {
 	f.wantFloat("rate.disk.all.discard_rawactive", cache.InstNone, 0.025)
 	f.wantU64("disk.all.inflight", cache.InstNone, 1)
 
-	if n := resetter(t, f.c).Resets(); n != 0 {
+	if n := f.resets(); n != 0 {
 		t.Errorf("Resets() = %d, want 0", n)
 	}
 }
@@ -252,7 +252,7 @@ func TestDiskCounterReset(t *testing.T) {
 
 	// Backwards: sda's 23 counters, 21 each for sda1 and sda2 (their flush
 	// counters stayed 0), and disk.all's 23: 88.
-	if n := resetter(t, f.c).Resets(); n != 88 {
+	if n := f.resets(); n != 88 {
 		t.Errorf("Resets() = %d, want 88", n)
 	}
 	// The replaced disk is read afresh from /sys: a new model label, so a

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/pmdahostcache/pmdahostcache/engine"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -27,10 +29,12 @@ var (
 // trees are copied, so a test can move the "kernel" on between samples
 // exactly as /proc changes under a running agent.
 type harness struct {
-	t     *testing.T
-	proc  string
-	c     engine.Collector
-	store *cache.Front
+	t      *testing.T
+	proc   string
+	c      engine.Collector
+	runner *engine.Runner
+	store  *cache.Front
+	now    time.Time // the last sample's time: values are read then
 }
 
 func newHarness(t *testing.T, f engine.Factory, tree string) *harness {
@@ -41,18 +45,24 @@ func newHarness(t *testing.T, f engine.Factory, tree string) *harness {
 	return h
 }
 
-// attach builds the collector from env and a store for its source alone.
+// attach builds the collector from env and the engine around it, as the
+// agent does: rates and peaks come from the engine's history, read as a
+// client's first fetch (over the newest sampling step).
 func (h *harness) attach(f engine.Factory, env engine.Env) {
 	h.t.Helper()
 	c, err := f(env)
 	if err != nil {
 		h.t.Fatalf("building collector: %v", err)
 	}
-	schema, err := cache.NewSchema(c.Source())
+	runner := engine.NewRunner(zerolog.Nop(), []engine.Collector{c}, engine.Schedule{Default: time.Second})
+	schema, err := cache.NewSchema(runner.Sources()...)
 	if err != nil {
 		h.t.Fatalf("building schema: %v", err)
 	}
-	h.c, h.store = c, cache.NewFront(schema)
+	h.c, h.runner, h.store = c, runner, cache.NewFront(schema)
+	if err := runner.Attach(h.store); err != nil {
+		h.t.Fatal(err)
+	}
 }
 
 // use replaces the files of the /proc root by those of testdata/<tree>.
@@ -86,20 +96,12 @@ func (h *harness) use(tree string) {
 	}
 }
 
-// sample samples at now and publishes the part, as the runner does; it
-// returns the collector's error. A builder error is a collector bug.
+// sample samples at now and publishes the part through the engine; it
+// returns the collector's error.
 func (h *harness) sample(now time.Time) error {
 	h.t.Helper()
-	b := h.store.Schema().NewBuilder(0, now)
-	if err := h.c.Sample(b, now); err != nil {
-		return err
-	}
-	part, err := b.Part()
-	if err != nil {
-		h.t.Fatalf("building part: %v", err)
-	}
-	h.store.Publish(0, part)
-	return nil
+	h.now = now
+	return h.runner.SampleAt(now)
 }
 
 func (h *harness) mustSample(now time.Time) {
@@ -121,7 +123,7 @@ func (h *harness) desc(name string) *cache.Desc {
 
 func (h *harness) values(name string) []cache.Value {
 	h.t.Helper()
-	return h.store.Load().Values(h.desc(name))
+	return h.store.Load().AppendValues(nil, h.desc(name), h.now)
 }
 
 func (h *harness) value(name string, inst uint32) (cache.Value, bool) {
@@ -188,7 +190,7 @@ func (h *harness) published(prefix string) int {
 	for i := range snap.Schema.Descs() {
 		d := &snap.Schema.Descs()[i]
 		if strings.HasPrefix(d.Name, engine.Prefix+prefix) {
-			n += len(snap.Values(d))
+			n += len(snap.AppendValues(nil, d, h.now))
 		}
 	}
 	return n
@@ -197,7 +199,23 @@ func (h *harness) published(prefix string) int {
 // nothingPublished checks that the collector's source has no part at all.
 func (h *harness) nothingPublished() {
 	h.t.Helper()
-	if p := h.store.Load().Part(0); p != nil {
+	src, _ := h.store.Schema().SourceIndex(h.c.Name())
+	if p := h.store.Load().Part(src); p != nil {
 		h.t.Errorf("a part was published: %+v", p)
 	}
+}
+
+// resets is the engine's count of counter instances the collector saw go
+// backwards (hostcache.control.collector.resets).
+func (h *harness) resets() uint64 {
+	h.t.Helper()
+	d, ok := h.store.Schema().Lookup("hostcache.control.collector.resets")
+	if !ok {
+		h.t.Fatal("no control.collector.resets")
+	}
+	vals := h.store.Load().AppendValues(nil, d, h.now)
+	if len(vals) != 1 {
+		h.t.Fatalf("control.collector.resets: %d values", len(vals))
+	}
+	return vals[0].Bits
 }

@@ -75,7 +75,7 @@ func (c *netProtoCollector) Name() string { return "netproto" }
 func (c *netProtoCollector) Resets() uint64 { return c.rates.Resets }
 
 func (c *netProtoCollector) Source() cache.Source {
-	return cache.Source{Name: c.Name(), Metrics: engine.WithRates(c.descs)}
+	return cache.Source{Name: c.Name(), Metrics: c.descs}
 }
 
 // Sample reads both files once. A file that is missing (netstat on an old

@@ -91,7 +91,7 @@ func TestNetProtoRates(t *testing.T) {
 			t.Errorf("instant %s has a rate", name)
 		}
 	}
-	if n := resetter(t, h.c).Resets(); n != 0 {
+	if n := h.resets(); n != 0 {
 		t.Errorf("Resets() = %d", n)
 	}
 }
@@ -105,7 +105,7 @@ func TestNetProtoCounterReset(t *testing.T) {
 	h.wantAbsent("rate.network.tcp.insegs", cache.InstNone)
 	h.wantU64("network.tcp.insegs", cache.InstNone, 500)
 	h.wantFloat("rate.network.tcp.activeopens", cache.InstNone, 10)
-	if n := resetter(t, h.c).Resets(); n != 1 {
+	if n := h.resets(); n != 1 {
 		t.Errorf("Resets() = %d, want 1", n)
 	}
 }

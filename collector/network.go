@@ -107,7 +107,6 @@ type netIf struct {
 	fixed      netIfFixed
 	state      netIfState
 	stateEpoch uint64 // the refresh state was read in; 0 never
-	all        netAllMember
 }
 
 // NewNetworkCollector reads below env.Proc and env.Sys ("" skips /sys).
@@ -146,12 +145,12 @@ func netCheckRoot(dir string) error {
 
 func (c *netCollector) Name() string { return "network" }
 
-func (c *netCollector) Resets() uint64 { return c.rates.Resets }
+// Derived declares the network.all rates (see netAll).
+func (c *netCollector) Derived() []engine.Derived { return c.all.derived() }
 
 func (c *netCollector) Source() cache.Source {
 	descs := append(append([]cache.Desc(nil), c.counters[:]...), c.totals...)
 	descs = append(descs, c.all.descs[:]...)
-	descs = engine.WithRates(descs)
 	descs = append(descs, netIfMTU, netIfSpeed, netIfBaudrate, netIfDuplex, netIfUp, netIfRunning,
 		netIfWireless, netIfType, netIfVirtual, netNInterface)
 	return cache.Source{
@@ -187,9 +186,7 @@ func (c *netCollector) Sample(b *cache.Builder, now time.Time) error {
 	c.forgetVanished()
 	c.publishInstances(b)
 	b.SetU64(netNInterface.ID, cache.InstNone, uint64(len(c.list)))
-	c.all.publish(b, c.rates)
-	c.rates.Commit()
-	c.all.commit()
+	c.all.publish(b)
 	return nil
 }
 
@@ -241,7 +238,7 @@ func (c *netCollector) sampleInterface(b *cache.Builder, l *kernel.NetDevLine) {
 		return
 	}
 	if n.counted {
-		c.all.add(&n.all, &l.V)
+		c.all.add(&l.V, n.id, n.keep)
 	}
 	if !n.keep {
 		return

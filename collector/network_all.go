@@ -2,6 +2,8 @@ package collector
 
 import (
 	"regexp"
+	"slices"
+	"sync/atomic"
 
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
@@ -43,28 +45,29 @@ var netAllDescs = [12]cache.Desc{
 // interface sysfs does not show (no /sys, or another network namespace).
 var pmdalinuxVirtualNames = regexp.MustCompile(`^(lo|bond[0-9]+|team[0-9]+|tun[0-9]+|virbr[0-9]+|virbr[0-9]+-nic|cni[0-9]+|cni-podman[0-9]+|docker[0-9]+|veth[0-9]+|face)$`)
 
-// netAll adds up the interfaces counted in network.all.*, and derives the
-// rates itself: the rate of a sum over a changing set of interfaces is the
-// sum of the growth of the interfaces present at both ends of the interval.
-// Rating the raw sum instead would show a spike when an interface appears
-// and a reset when one vanishes.
-//
-// Each member's values are kept with the interface (netAllMember), which
-// the collector keeps while it is listed, so a sample touches no map.
+// netAll adds up the interfaces counted in network.all.*. The rate of a
+// sum over a changing set of interfaces is the sum of the growth of the
+// interfaces present at both ends of the interval: rating the raw sum
+// instead would show a spike when an interface appears and lose the step
+// when one vanishes. So rate.network.all.X is derived (Derived) from the
+// members' own network.interface counters over the client's window; only
+// when a counted interface is not published (the administrator's
+// instance filter hides it) does it fall back to the rate of the sum.
 type netAll struct {
 	filter  engine.Filter
 	custom  bool // the filter has netAllFilterKey patterns: they decide
 	descs   [12]cache.Desc
-	members []*netAllMember // counted in this sample
 	sum     [8]uint64
-	seq     uint64 // this sample's number, from 1
-	prevSeq uint64 // the number of the last committed sample; 0 none
+	current []uint32 // published members' instance ids, this sample
+	hidden  bool     // a counted interface is not published this sample
+	members atomic.Pointer[netAllMembers]
 }
 
-// netAllMember is one interface's part in network.all.
-type netAllMember struct {
-	cur, prev [8]uint64
-	prevSeq   uint64 // the sample prev is from: a member of it when it is netAll.prevSeq
+// netAllMembers is the membership the rates are derived over, replaced
+// (never modified) when it changes, so readers need no lock.
+type netAllMembers struct {
+	insts    []uint32
+	complete bool // every counted interface is among insts
 }
 
 func newNetAll(f engine.Filter) *netAll {
@@ -72,6 +75,7 @@ func newNetAll(f engine.Filter) *netAll {
 	_, a.custom = f[netAllFilterKey]
 	a.filter = f
 	a.descs = netAllDescs
+	a.members.Store(&netAllMembers{})
 	return a
 }
 
@@ -92,64 +96,68 @@ func (a *netAll) counts(name string, f netIfFixed) bool {
 
 // begin starts a sample.
 func (a *netAll) begin() {
-	a.seq++
-	a.members = a.members[:0]
 	a.sum = [8]uint64{}
+	a.current = a.current[:0]
+	a.hidden = false
 }
 
-// add counts one interface's /proc/net/dev counters in the sums.
-func (a *netAll) add(m *netAllMember, v *[kernel.NetDevColumns]uint64) {
+// add counts one interface's /proc/net/dev counters in the sums; id is its
+// instance id when it is published.
+func (a *netAll) add(v *[kernel.NetDevColumns]uint64, id uint32, published bool) {
 	for i, col := range netAllColumns {
-		m.cur[i] = v[col]
 		a.sum[i] += v[col]
 	}
-	a.members = append(a.members, m)
+	if published {
+		a.current = append(a.current, id)
+	} else {
+		a.hidden = true
+	}
 }
 
-// publish sets the sums and their rates. A member whose counter went
-// backwards leaves that metric without a rate, counted in r.resets.
-func (a *netAll) publish(b *cache.Builder, r *engine.Rates) {
-	secs, haveRate := r.Interval()
-	var delta [8]uint64
-	var ok [8]bool
-	for i := range ok {
-		ok[i] = haveRate
-	}
-	for _, m := range a.members {
-		if a.prevSeq == 0 || m.prevSeq != a.prevSeq {
-			continue // new: its growth before now is unknown, not a burst
-		}
-		for i, v := range m.cur {
-			if v < m.prev[i] {
-				ok[i] = false
-			} else {
-				delta[i] += v - m.prev[i]
-			}
-		}
-	}
+// publish sets the sums and, when it changed, the membership.
+func (a *netAll) publish(b *cache.Builder) {
 	for i := range 8 {
-		a.set(b, r, &a.descs[i], a.sum[i], float64(delta[i]), secs, ok[i], haveRate)
+		b.SetU64(a.descs[i].ID, cache.InstNone, a.sum[i])
 	}
 	for i := range 4 {
-		a.set(b, r, &a.descs[8+i], a.sum[i]+a.sum[i+4], float64(delta[i]+delta[i+4]), secs,
-			ok[i] && ok[i+4], haveRate)
+		b.SetU64(a.descs[8+i].ID, cache.InstNone, a.sum[i]+a.sum[i+4])
+	}
+	old := a.members.Load()
+	if old.complete != !a.hidden || !slices.Equal(old.insts, a.current) {
+		a.members.Store(&netAllMembers{insts: slices.Clone(a.current), complete: !a.hidden})
 	}
 }
 
-func (a *netAll) set(b *cache.Builder, r *engine.Rates, d *cache.Desc, v uint64, delta, secs float64, ok, haveRate bool) {
-	b.SetU64(d.ID, cache.InstNone, v)
-	switch {
-	case ok:
-		b.SetDouble(engine.RateID(d.ID), cache.InstNone, delta/secs)
-	case haveRate:
-		r.Resets++
+// derived declares rate.network.all.X as the sum of the members' rates.
+func (a *netAll) derived() []engine.Derived {
+	out := make([]engine.Derived, 0, 12)
+	for i, d := range a.descs {
+		cols := []int{netAllColumns[i%8]}
+		if i >= 8 {
+			cols = []int{netAllColumns[i-8], netAllColumns[i-4]}
+		}
+		out = append(out, engine.Derived{
+			Desc: engine.RateDesc(d), Like: d.ID, Value: a.rateOf(d, cols), Peaks: true,
+		})
 	}
+	return out
 }
 
-// commit makes this sample's members the previous ones.
-func (a *netAll) commit() {
-	for _, m := range a.members {
-		m.prev, m.prevSeq = m.cur, a.seq
+// rateOf sums the rates of the members' counters of the given columns.
+func (a *netAll) rateOf(sum cache.Desc, cols []int) func(w *engine.Window, _ uint32) (float64, bool) {
+	return func(w *engine.Window, _ uint32) (float64, bool) {
+		m := a.members.Load()
+		if !m.complete {
+			return w.Rate(sum.ID, cache.InstNone, 1)
+		}
+		var total float64
+		for _, inst := range m.insts {
+			for _, col := range cols {
+				if r, ok := w.Rate(netIfCounters[col].ID, inst, 1); ok {
+					total += r
+				}
+			}
+		}
+		return total, w.Span() > 0
 	}
-	a.prevSeq = a.seq
 }

@@ -109,7 +109,7 @@ func (c *pressureCollector) Source() cache.Source {
 	descs := append(append([]cache.Desc(nil), c.avg...), c.total...)
 	return cache.Source{
 		Name:    c.Name(),
-		Metrics: engine.WithRates(descs),
+		Metrics: descs,
 		InDoms:  []cache.InDomDesc{{ID: indomPressure, Name: "pressure"}},
 	}
 }

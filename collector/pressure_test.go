@@ -72,7 +72,7 @@ func TestPressureRates(t *testing.T) {
 	h.wantFloat("rate.kernel.all.pressure.irq.full.total", n, 0.00005)  // 100 us / 2 s
 	h.hostWantFloat32("kernel.all.pressure.io.full.avg", 10, 0.40)      // t1's figure
 	h.hostWantFloat32("kernel.all.pressure.memory.some.avg", 300, 0.11) // t1's figure
-	if r := resetter(t, h.c).Resets(); r != 0 {
+	if r := h.resets(); r != 0 {
 		t.Errorf("Resets() = %d", r)
 	}
 }
@@ -88,7 +88,7 @@ func TestPressureCounterReset(t *testing.T) {
 	h.wantAbsent("rate.kernel.all.pressure.io.some.total", n)
 	h.wantU64("kernel.all.pressure.io.some.total", n, 5000000)
 	h.wantFloat("rate.kernel.all.pressure.io.full.total", n, 0) // unchanged: 0, not absent
-	if r := resetter(t, h.c).Resets(); r != 1 {
+	if r := h.resets(); r != 1 {
 		t.Errorf("Resets() = %d, want 1", r)
 	}
 	// From the new base: 5000000 -> 13500000 over 2 s = 4.25 s/s.

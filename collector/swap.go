@@ -91,8 +91,8 @@ func (c *swapCollector) Resets() uint64 { return c.rates.Resets }
 func (c *swapCollector) Source() cache.Source {
 	return cache.Source{
 		Name: c.Name(),
-		Metrics: engine.WithRates([]cache.Desc{swapPagesIn, swapPagesOut, swapLength, swapUsed, swapFree,
-			swapdevFree, swapdevLength, swapdevMaxSwap, swapdevVLength, swapdevPriority}),
+		Metrics: []cache.Desc{swapPagesIn, swapPagesOut, swapLength, swapUsed, swapFree,
+			swapdevFree, swapdevLength, swapdevMaxSwap, swapdevVLength, swapdevPriority},
 		InDoms: []cache.InDomDesc{{ID: indomSwapdev, Name: "swapdev"}},
 	}
 }

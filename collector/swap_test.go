@@ -65,7 +65,7 @@ func TestSwapRates(t *testing.T) {
 	h.wantFloat("rate.swap.pagesout", n, 300) // (3600 - 3000) / 2 s
 	h.wantU64("swap.used", n, 112640000)      // 110000 kB * 1024
 	h.wantU64("swapdev.free", 0, 4084300)     // 4194300 - 110000
-	if r := resetter(t, h.c).Resets(); r != 0 {
+	if r := h.resets(); r != 0 {
 		t.Errorf("Resets() = %d", r)
 	}
 }
@@ -78,7 +78,7 @@ func TestSwapCounterReset(t *testing.T) {
 	h.mustSample(t1)
 	h.wantAbsent("rate.swap.pagesin", cache.InstNone)
 	h.wantFloat("rate.swap.pagesout", cache.InstNone, 0)
-	if r := resetter(t, h.c).Resets(); r != 1 {
+	if r := h.resets(); r != 1 {
 		t.Errorf("Resets() = %d, want 1", r)
 	}
 	useHostTree(h, "t1")

@@ -172,7 +172,7 @@ func (c *vmstatCollector) Name() string { return "vmstat" }
 func (c *vmstatCollector) Resets() uint64 { return c.rates.Resets }
 
 func (c *vmstatCollector) Source() cache.Source {
-	return cache.Source{Name: c.Name(), Metrics: engine.WithRates(c.descs)}
+	return cache.Source{Name: c.Name(), Metrics: c.descs}
 }
 
 // Sample reads /proc/vmstat once.

@@ -85,7 +85,7 @@ func TestVMStatRates(t *testing.T) {
 	h.wantFloat("rate.mem.vmstat.pgdeactivate", n, 0)
 	h.wantU64("mem.vmstat.nr_dirty", n, 2500)
 	h.wantAbsent("rate.mem.vmstat.allocstall", n)
-	if r := resetter(t, h.c).Resets(); r != 0 {
+	if r := h.resets(); r != 0 {
 		t.Errorf("Resets() = %d", r)
 	}
 }
@@ -104,7 +104,7 @@ func TestVMStatCounterReset(t *testing.T) {
 	}
 	h.wantU64("mem.vmstat.pgfault", n, 100000)
 	h.wantFloat("rate.mem.vmstat.pgmajfault", n, 0)
-	if r := resetter(t, h.c).Resets(); r != 4 {
+	if r := h.resets(); r != 4 {
 		t.Errorf("Resets() = %d, want 4", r)
 	}
 	// Next interval from the new base: pgfault 100000 -> 12130000 over 2 s.

@@ -48,12 +48,12 @@ var (
 // atomic counters: self-metrics are always current, and sampling does not
 // pay for rebuilding them.
 func (r *Runner) controlSource() cache.Source {
-	computed := func(d cache.Desc, f func(s *cache.Snapshot, now time.Time, dst []cache.Value) []cache.Value) cache.Desc {
+	computed := func(d cache.Desc, f func(r *cache.Request, dst []cache.Value) []cache.Value) cache.Desc {
 		d.Compute = f
 		return d
 	}
 	perEntry := func(d cache.Desc, value func(e *entry) (int64, bool)) cache.Desc {
-		return computed(d, func(_ *cache.Snapshot, _ time.Time, dst []cache.Value) []cache.Value {
+		return computed(d, func(_ *cache.Request, dst []cache.Value) []cache.Value {
 			for i, e := range r.entries {
 				if v, ok := value(e); ok {
 					dst = append(dst, cache.Value{Inst: uint32(i), Bits: uint64(v)})
@@ -68,11 +68,11 @@ func (r *Runner) controlSource() cache.Source {
 	return cache.Source{
 		Name: ControlSourceName,
 		Metrics: []cache.Desc{
-			computed(ctlInterval, func(_ *cache.Snapshot, _ time.Time, dst []cache.Value) []cache.Value {
+			computed(ctlInterval, func(_ *cache.Request, dst []cache.Value) []cache.Value {
 				return append(dst, cache.I32Value(cache.InstNone, int32(r.defaultMS.Load())))
 			}),
-			computed(ctlGeneration, func(s *cache.Snapshot, _ time.Time, dst []cache.Value) []cache.Value {
-				return append(dst, cache.U64Value(cache.InstNone, s.Generation))
+			computed(ctlGeneration, func(q *cache.Request, dst []cache.Value) []cache.Value {
+				return append(dst, cache.U64Value(cache.InstNone, q.Snap.Generation))
 			}),
 			perEntry(ctlCInterval, always(func(e *entry) int64 { return e.intervalMS.Load() })),
 			perEntry(ctlSamples, always(func(e *entry) int64 { return int64(e.samples.Load()) })),
@@ -91,13 +91,13 @@ func (r *Runner) controlSource() cache.Source {
 }
 
 // appendAges computes how old each collector's published data is.
-func (r *Runner) appendAges(s *cache.Snapshot, now time.Time, dst []cache.Value) []cache.Value {
+func (r *Runner) appendAges(q *cache.Request, dst []cache.Value) []cache.Value {
 	for i, e := range r.entries {
-		p := s.Part(e.source)
+		p := q.Snap.Part(e.source)
 		if p == nil {
 			continue
 		}
-		age := now.Sub(p.Sampled).Milliseconds()
+		age := q.Now.Sub(p.Sampled).Milliseconds()
 		if age < 0 {
 			age = 0
 		}
@@ -108,7 +108,7 @@ func (r *Runner) appendAges(s *cache.Snapshot, now time.Time, dst []cache.Value)
 
 // appendGoroutines reports the agent's goroutine count: a leak shows as
 // growth over a soak.
-func appendGoroutines(_ *cache.Snapshot, _ time.Time, dst []cache.Value) []cache.Value {
+func appendGoroutines(_ *cache.Request, dst []cache.Value) []cache.Value {
 	return append(dst, cache.U32Value(cache.InstNone, uint32(runtime.NumGoroutine())))
 }
 

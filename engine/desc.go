@@ -26,32 +26,14 @@ func Metric(name string, cluster, item uint32, t cache.Type, sem cache.Sem, u ca
 	}
 }
 
-// RateDesc returns the descriptor of hostcache.rate.X for counter X: a
-// double, instant, in X's units per second.
-func RateDesc(counter cache.Desc) cache.Desc {
-	units, _ := cache.RateOf(counter.Units)
-	return cache.Desc{
-		Name:  Prefix + "rate." + strings.TrimPrefix(counter.Name, Prefix),
-		ID:    RateID(counter.ID),
-		Type:  cache.TypeDouble,
-		Sem:   cache.SemInstant,
-		Units: units,
-		InDom: counter.InDom,
-	}
-}
-
-// WithRates returns descs followed by a rate metric for every counter.
-func WithRates(descs []cache.Desc) []cache.Desc {
-	out := append([]cache.Desc(nil), descs...)
-	for _, d := range descs {
-		if d.Sem == cache.SemCounter {
-			out = append(out, RateDesc(d))
-		}
-	}
-	return out
-}
-
 // RateID is the id of the rate twin of counter id.
 func RateID(id cache.MetricID) cache.MetricID {
 	return cache.NewMetricID(id.Cluster(), id.Item()+RateItemOffset)
+}
+
+// WithPeaks marks an instant metric for hostcache.max.X and hostcache.min.X
+// twins: its highest and lowest sample inside each client's interval.
+func WithPeaks(d cache.Desc) cache.Desc {
+	d.Peaks = true
+	return d
 }

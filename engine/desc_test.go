@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -16,6 +17,7 @@ var (
 	testPerCPUUser = Metric("hostcache.kernel.percpu.cpu.user", 1, 20, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, testInDomCPU)
 	testPswitch    = Metric("hostcache.kernel.all.pswitch", 1, 40, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
 	testRunning    = Metric("hostcache.kernel.all.running", 1, 43, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	testLoad       = Metric("hostcache.kernel.all.load", 3, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, 2)
 )
 
 func TestRateOf(t *testing.T) {
@@ -64,26 +66,37 @@ func TestRateDesc(t *testing.T) {
 	}
 }
 
-func TestWithRates(t *testing.T) {
-	in := []cache.Desc{testPswitch, testRunning, testCPUUser}
-	out := WithRates(in)
-	names := make([]string, len(out))
-	for i, d := range out {
-		names[i] = d.Name
+// The engine computes, for each counter, its rate and the rate's peaks;
+// for an instant marked WithPeaks, its peaks; and nothing for the others.
+func TestWindowedOf(t *testing.T) {
+	src := cache.Source{Metrics: []cache.Desc{testPswitch, testRunning, WithPeaks(testLoad), testCPUUser}}
+	var names []string
+	for _, wm := range windowedOf(src, nil) {
+		names = append(names, wm.desc.Name)
 	}
 	want := []string{
-		"hostcache.kernel.all.pswitch", "hostcache.kernel.all.running", "hostcache.kernel.all.cpu.user",
-		"hostcache.rate.kernel.all.pswitch", "hostcache.rate.kernel.all.cpu.user",
+		"hostcache.rate.kernel.all.pswitch", "hostcache.max.rate.kernel.all.pswitch", "hostcache.min.rate.kernel.all.pswitch",
+		"hostcache.max.kernel.all.load", "hostcache.min.kernel.all.load",
+		"hostcache.rate.kernel.all.cpu.user", "hostcache.max.rate.kernel.all.cpu.user", "hostcache.min.rate.kernel.all.cpu.user",
 	}
-	if len(names) != len(want) {
-		t.Fatalf("withRates = %v, want %v", names, want)
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("windowed = %v\nwant %v", names, want)
 	}
-	for i := range want {
-		if names[i] != want[i] {
-			t.Errorf("withRates[%d] = %s, want %s", i, names[i], want[i])
-		}
+}
+
+// Peak twins keep the base's type, units and indom; their PMIDs are the
+// base's (the rate's for a rate) in the cluster 1024 or 2048 above.
+func TestPeakDesc(t *testing.T) {
+	r := RateDesc(testPswitch)
+	mx, mn := PeakDesc(r, true), PeakDesc(r, false)
+	if mx.ID != cache.NewMetricID(1+MaxClusterOffset, 40+RateItemOffset) || mn.ID != cache.NewMetricID(1+MinClusterOffset, 40+RateItemOffset) {
+		t.Errorf("peak ids %s %s", mx.ID, mn.ID)
 	}
-	if &in[0] == &out[0] {
-		t.Error("withRates returned its input's backing array")
+	if mx.Type != cache.TypeDouble || mx.Units != r.Units || mx.Sem != cache.SemInstant {
+		t.Errorf("max desc %+v", mx)
+	}
+	l := PeakDesc(WithPeaks(testLoad), true)
+	if l.Type != cache.TypeFloat || l.InDom != testLoad.InDom || l.Peaks {
+		t.Errorf("max load desc %+v", l)
 	}
 }

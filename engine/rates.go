@@ -72,21 +72,17 @@ func (r *Rates) Begin(now time.Time) {
 	r.curIdx.reset()
 }
 
-// Counter publishes counter d's value v for inst, and its rate when the
-// previous sample had this instance and the counter did not go backwards.
+// Counter publishes counter d's value v for inst and remembers it for
+// Delta. Its rate is computed at read time, over each client's interval,
+// from the history the engine keeps.
 func (r *Rates) Counter(b *cache.Builder, d *cache.Desc, inst uint32, v uint64) {
 	if d.Type == cache.TypeU32 {
 		// A 32-bit counter has the kernel's width: a wrap shows as going
-		// backwards, and that interval gets no rate.
+		// backwards, and that step gets no rate.
 		v &= 0xffffffff
 	}
 	b.SetU64(d.ID, inst, v)
-	k := rateKey{d.ID, inst}
-	r.cur = append(r.cur, rateSlot{k, v})
-	rate, ok := r.rate(len(r.cur)-1, k, v, d.Units)
-	if ok {
-		b.SetDouble(RateID(d.ID), inst, rate)
-	}
+	r.cur = append(r.cur, rateSlot{rateKey{d.ID, inst}, v})
 }
 
 // previous returns k's value in the previous sample; i is k's position in

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync/atomic"
@@ -33,6 +34,11 @@ type entry struct {
 	// builder is reused from sample to sample (only the entry's loop uses
 	// it), so its buffers are not allocated again each time.
 	builder *cache.Builder
+	// hist keeps the source's recent samples; windowed are the metrics
+	// computed from it over each client's interval.
+	hist         *history
+	windowed     []windowed
+	derivedRates map[cache.MetricID]bool // rate ids the collector derives itself
 }
 
 // Runner runs every collector on its own ticker and publishes into the cache's front.
@@ -48,6 +54,9 @@ type Runner struct {
 	ids            *cache.IDMaps // instance id maps, saved after each sample
 	pending        atomic.Int64  // collectors yet to finish their first sample
 	ready          chan struct{} // closed when pending reaches zero
+	history        time.Duration // how far back each source's history reaches
+	reader         *reader       // computes the windowed metrics at read time
+	nWindowed      int           // windowed metrics over all sources
 }
 
 // Schedule says how often collectors sample and when their data is stale.
@@ -59,14 +68,32 @@ type Schedule struct {
 	StaleIntervals int
 	// IDs are the instance id maps saved after each sample (may be nil).
 	IDs *cache.IDMaps
+	// History is how far back each source keeps its samples, at its
+	// interval when the agent starts; DefaultHistory when 0.
+	History time.Duration
+	// MaxClients bounds the pmcd clients whose intervals are remembered;
+	// DefaultMaxClients when 0.
+	MaxClients int
 }
+
+// DefaultHistory keeps 15 minutes of samples: enough for pmlogger's
+// longest usual interval (10 minutes) with room to spare.
+const DefaultHistory = 15 * time.Minute
 
 // DefaultStaleIntervals withholds data older than this many intervals.
 const DefaultStaleIntervals = 5
 
 // NewRunner prepares collectors to run on sched.
 func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
-	r := &Runner{log: log, staleIntervals: int64(sched.StaleIntervals), ids: sched.IDs}
+	r := &Runner{log: log, staleIntervals: int64(sched.StaleIntervals), ids: sched.IDs, history: sched.History}
+	if r.history <= 0 {
+		r.history = DefaultHistory
+	}
+	maxClients := sched.MaxClients
+	if maxClients <= 0 {
+		maxClients = DefaultMaxClients
+	}
+	r.reader = &reader{clients: newClients(0, maxClients)}
 	defaultInterval, intervals := sched.Default, sched.Intervals
 	r.defaultMS.Store(defaultInterval.Milliseconds())
 	list := make([]cache.Instance, len(cs))
@@ -94,14 +121,39 @@ func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
 func (r *Runner) Ready() <-chan struct{} { return r.ready }
 
 // Sources returns the control source followed by every collector's source,
-// in the order the schema must be built with.
+// in the order the schema must be built with. Each collector's source gets
+// the metrics the engine computes over each client's interval: rates, the
+// collector's derived figures, and peaks.
 func (r *Runner) Sources() []cache.Source {
 	out := []cache.Source{r.controlSource()}
+	k := 0
 	for _, e := range r.entries {
-		out = append(out, e.c.Source())
+		src := e.c.Source()
+		var derived []Derived
+		if d, ok := e.c.(Deriver); ok {
+			derived = d.Derived()
+		}
+		e.derivedRates = map[cache.MetricID]bool{}
+		for _, d := range derived {
+			e.derivedRates[d.Desc.ID] = true
+		}
+		e.windowed = windowedOf(src, derived)
+		src.Metrics = append([]cache.Desc(nil), src.Metrics...)
+		for i := range e.windowed {
+			wm := &e.windowed[i]
+			wm.desc.Compute = r.reader.compute(e, k, wm)
+			src.Metrics = append(src.Metrics, wm.desc)
+			k++
+		}
+		out = append(out, src)
 	}
+	r.nWindowed = k
+	r.reader.clients.metrics = k
 	return out
 }
+
+// Forget frees what is kept for a pmcd client that has gone.
+func (r *Runner) Forget(client int32) { r.reader.clients.Forget(client) }
 
 // Attach binds the runner to the front built from Sources.
 func (r *Runner) Attach(front *cache.Front) error {
@@ -115,6 +167,8 @@ func (r *Runner) Attach(front *cache.Front) error {
 		if e.source, ok = r.schema.SourceIndex(e.c.Name()); !ok {
 			return fmt.Errorf("schema has no source for collector %s", e.c.Name())
 		}
+		depth := int(r.history/e.interval()) + 1
+		e.hist = newHistory(r.schema, trackedOf(r.schema, e.source), depth, e.derivedRates)
 	}
 	r.publishControl()
 	return nil
@@ -127,6 +181,19 @@ func (r *Runner) Run(ctx context.Context) error {
 		g.Go(func() error { r.loop(ctx, e); return nil })
 	}
 	return g.Wait()
+}
+
+// SampleAt takes one sample of every collector, in order, as if taken at
+// now: tests and tools that replay fixture trees set the sample times. It
+// returns what the collectors and their builders failed with.
+func (r *Runner) SampleAt(now time.Time) error {
+	var errs []error
+	for _, e := range r.entries {
+		if err := r.collect(e, now); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", e.c.Name(), err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // SampleAll takes one sample of every collector, in order. Tests and
@@ -234,13 +301,12 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 		return err
 	}
 	part.StaleAfter = time.Duration(r.staleIntervals) * e.interval()
+	part.Seq = e.hist.add(part, now)
 	r.front.Publish(e.source, part)
 	if r.ids != nil {
 		r.ids.SaveAll() // new instance ids, written once per sample
 	}
-	if rc, ok := e.c.(interface{ Resets() uint64 }); ok {
-		e.resets.Store(rc.Resets())
-	}
+	e.resets.Store(e.hist.resetsOf.Load())
 	if sc, ok := e.c.(interface{ Stalls() uint64 }); ok {
 		e.stalls.Store(sc.Stalls())
 	}

@@ -28,7 +28,8 @@ func (s *Server) handleNoReply(h Header, pdu []byte) ([]byte, error) {
 }
 
 // handleError takes pmcd's PM_ERR_NOTCONN: client h.From has gone, so its
-// profiles are dropped. Nothing is ever sent back for an ERROR.
+// profiles and the marks of its interval are dropped. Nothing is ever sent
+// back for an ERROR.
 func (s *Server) handleError(h Header, pdu []byte) ([]byte, error) {
 	var e ErrorPDU
 	if err := e.Decode(pdu); err != nil {
@@ -37,6 +38,9 @@ func (s *Server) handleError(h Header, pdu []byte) ([]byte, error) {
 	}
 	if e.Code == ErrNotConn {
 		s.profiles.drop(h.From)
+		if s.cfg.Clients != nil {
+			s.cfg.Clients.Forget(h.From)
+		}
 		return nil, nil
 	}
 	s.cfg.Log.Warn().Str("code", e.Code.Error()).Int32("from", h.From).Msg("unexpected ERROR PDU from pmcd")

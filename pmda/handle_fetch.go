@@ -7,6 +7,7 @@ import (
 // fetchState is the reusable scratch space of the fetch path.
 type fetchState struct {
 	req    Fetch
+	read   cache.Request // kept here so computed metrics get it without an allocation
 	sets   []ValueSet
 	spans  [][2]int
 	values []cache.Value
@@ -27,8 +28,9 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 	if err := f.req.Decode(pdu); err != nil {
 		return nil, err
 	}
-	snap := s.cfg.Front.Load()
-	now := s.cfg.Now()
+	// The request names the client: rates and peaks are computed over the
+	// interval since this client's previous fetch of each metric.
+	f.read = cache.Request{Snap: s.cfg.Front.Load(), Now: s.cfg.Now(), Client: h.From}
 	prof := s.profiles.lookup(h.From, f.req.Ctx)
 	f.values, f.sets, f.spans = f.values[:0], f.sets[:0], f.spans[:0]
 	for _, pmid := range f.req.PMIDs {
@@ -36,7 +38,7 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 		start := len(f.values)
 		if d, ok := s.metricOf(pmid); ok {
 			set.Type = d.Type
-			f.values = snap.AppendValues(f.values, d, now)
+			f.values = f.read.AppendValues(f.values, d)
 			f.values = s.applyProfile(f.values, start, d, prof)
 		} else {
 			set.NumErr = ErrPMID

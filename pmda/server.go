@@ -36,6 +36,7 @@ type Config struct {
 	Front   *cache.Front
 	Texts   TextSource
 	PMStore cache.PMStorer
+	Clients cache.Clients // told when pmcd says a client has gone
 	Log     zerolog.Logger
 	MaxLen  int  // largest PDU accepted; DefaultMaxLen when 0
 	Trace   bool // log every PDU as hex words (debug level)

@@ -36,7 +36,7 @@ func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 	defer conn.Close()
 	srv := pmda.NewServer(pmda.Config{
 		Name: config.Name, Domain: cfg.Domain, Front: front, Texts: texts,
-		PMStore: runner, Log: log, Trace: cfg.HasDebug("pdu"),
+		PMStore: runner, Clients: runner, Log: log, Trace: cfg.HasDebug("pdu"),
 	}, conn, conn)
 	// pmcd gives us 3 s to say hello: the handshake comes before sampling.
 	if err := srv.Handshake(os.Getpid()); err != nil {

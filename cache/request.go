@@ -1,0 +1,31 @@
+package cache
+
+import "time"
+
+// Request is one read of the cache: the snapshot it reads, the time it is
+// read at, and the pmcd client asking. Metrics computed over a client's own
+// interval (rates, peaks) use Client to find where that client left off.
+type Request struct {
+	Snap   *Snapshot
+	Now    time.Time
+	Client int32 // pmcd's client index (a PDU's from), or NoClient
+}
+
+// NoClient marks a read made on no client's behalf: metrics computed over a
+// client's interval treat it as a first fetch, and remember nothing of it.
+const NoClient int32 = -1
+
+// AppendValues appends the values of metric d, as this request sees them,
+// to dst.
+func (r *Request) AppendValues(dst []Value, d *Desc) []Value {
+	if d.Compute != nil {
+		return d.Compute(r, dst)
+	}
+	return r.Snap.published(dst, d, r.Now)
+}
+
+// Clients is told when a pmcd client goes away, so that whatever was kept
+// for its interval can be freed.
+type Clients interface {
+	Forget(client int32)
+}

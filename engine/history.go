@@ -1,0 +1,218 @@
+package engine
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// sample is one published sample of a source as its history keeps it: the
+// raw values of the metrics that figures are later computed from (every
+// counter, and the instants that have peaks), and when it was taken. Once
+// added to the history it is never modified, so readers need no lock.
+type sample struct {
+	seq    uint64
+	at     time.Time // carries the monotonic clock
+	layout *layout
+	vals   []uint64 // cache.Value.Bits, in layout order
+	// resets counts, from the history's first sample to this one, the
+	// samples in which some counter went backwards: a window whose two
+	// ends have the same count holds no reset, found without a walk.
+	resets uint64
+	reset  bool // some counter went backwards since the previous sample
+}
+
+// layout says which instance each value of a sample belongs to: tracked
+// metric t holds vals[ends[t-1]:ends[t]] (from 0 for t = 0). Consecutive
+// samples share one layout while their instances do not change, so most
+// lookups find an instance at the same position in both.
+type layout struct {
+	ends  []int32
+	insts []uint32
+}
+
+// span returns the positions of tracked metric t's values.
+func (l *layout) span(t int) (lo, hi int) {
+	if t > 0 {
+		lo = int(l.ends[t-1])
+	}
+	return lo, int(l.ends[t])
+}
+
+// find returns the position of inst among tracked metric t's values,
+// trying ordinal (its position in another sample) first.
+func (l *layout) find(t int, inst uint32, ordinal int) (int, bool) {
+	lo, hi := l.span(t)
+	if p := lo + ordinal; ordinal >= 0 && p < hi && l.insts[p] == inst {
+		return p, true
+	}
+	for p := lo; p < hi; p++ {
+		if l.insts[p] == inst {
+			return p, true
+		}
+	}
+	return 0, false
+}
+
+// history keeps the recent samples of one source in a ring. The sampler
+// adds to it; any number of readers look samples up by sequence number at
+// the same time, without locks: a slot holds a pointer to an immutable
+// sample, and a reader that finds a newer sample than it asked for knows
+// the one it wanted is gone.
+type history struct {
+	schema   *cache.Schema
+	tracked  []int   // schema indexes of the tracked metrics, ascending
+	counter  []bool  // tracked[t] is a counter
+	trackOf  []int32 // tracked position + 1 by schema index - tracked[0]
+	slots    []atomic.Pointer[sample]
+	next     atomic.Uint64 // sequence number of the next sample
+	bytes    atomic.Int64  // memory the ring's samples hold, roughly
+	last     *sample       // the newest sample (the sampler's own)
+	resetsOf atomic.Uint64 // counter instances seen going backwards
+}
+
+// newHistory keeps depth samples of the tracked metrics (schema indexes,
+// ascending). A counter whose rate a collector derives itself (ownRate)
+// is not watched for resets: its collector decides what going backwards
+// means (network.all's sums drop when an interface goes away).
+func newHistory(schema *cache.Schema, tracked []int, depth int, ownRate map[cache.MetricID]bool) *history {
+	h := &history{schema: schema, tracked: tracked}
+	for _, i := range tracked {
+		d := schema.Descs()[i]
+		h.counter = append(h.counter, d.Sem == cache.SemCounter && !ownRate[RateID(d.ID)])
+	}
+	if len(tracked) > 0 {
+		h.trackOf = make([]int32, tracked[len(tracked)-1]-tracked[0]+1)
+		for t, i := range tracked {
+			h.trackOf[i-tracked[0]] = int32(t + 1)
+		}
+	}
+	h.slots = make([]atomic.Pointer[sample], max(depth, 2))
+	return h
+}
+
+// trackedID returns the tracked position of metric id.
+func (h *history) trackedID(id cache.MetricID) (int, bool) {
+	i, ok := h.schema.Index(id)
+	if !ok {
+		return 0, false
+	}
+	return h.trackedIndex(i)
+}
+
+// trackedIndex returns the tracked position of schema index i.
+func (h *history) trackedIndex(i int) (int, bool) {
+	if len(h.tracked) == 0 || i < h.tracked[0] || i-h.tracked[0] >= len(h.trackOf) {
+		return 0, false
+	}
+	t := h.trackOf[i-h.tracked[0]]
+	return int(t) - 1, t > 0
+}
+
+// at returns sample seq, or nil when it is not (or no longer) kept.
+func (h *history) at(seq uint64) *sample {
+	s := h.slots[seq%uint64(len(h.slots))].Load()
+	if s == nil || s.seq != seq {
+		return nil
+	}
+	return s
+}
+
+// newest returns the newest sample, or nil before the first.
+func (h *history) newest() *sample {
+	n := h.next.Load()
+	if n == 0 {
+		return nil
+	}
+	return h.at(n - 1)
+}
+
+// depth is how many samples the ring holds.
+func (h *history) depth() int { return len(h.slots) }
+
+// add records part's tracked values as the next sample and returns its
+// sequence number. Only the sampler calls it.
+func (h *history) add(p *cache.Part, at time.Time) uint64 {
+	s := &sample{seq: h.next.Load(), at: at}
+	s.vals, s.layout = h.capture(p)
+	prev := h.last
+	if prev != nil {
+		s.resets = prev.resets
+		if n := h.countResets(prev, s); n > 0 {
+			s.reset = true
+			s.resets++
+			h.resetsOf.Add(n)
+		}
+	}
+	slot := &h.slots[s.seq%uint64(len(h.slots))]
+	if old := slot.Load(); old != nil {
+		h.bytes.Add(-sampleBytes(old))
+	}
+	h.bytes.Add(sampleBytes(s))
+	slot.Store(s)
+	h.next.Store(s.seq + 1)
+	h.last = s
+	return s.seq
+}
+
+// capture copies the tracked values out of p, reusing the last layout
+// while the instances are the same.
+func (h *history) capture(p *cache.Part) ([]uint64, *layout) {
+	n := 0
+	for _, i := range h.tracked {
+		n += len(p.ValuesAt(i))
+	}
+	vals := make([]uint64, n)
+	var old *layout
+	if h.last != nil && len(h.last.layout.insts) == n {
+		old = h.last.layout
+	}
+	same := old != nil
+	k := 0
+	for t, i := range h.tracked {
+		for _, v := range p.ValuesAt(i) {
+			vals[k] = v.Bits
+			same = same && old.insts[k] == v.Inst
+			k++
+		}
+		same = same && int(old.ends[t]) == k
+	}
+	if same {
+		return vals, old
+	}
+	l := &layout{ends: make([]int32, len(h.tracked)), insts: make([]uint32, 0, n)}
+	for t, i := range h.tracked {
+		for _, v := range p.ValuesAt(i) {
+			l.insts = append(l.insts, v.Inst)
+		}
+		l.ends[t] = int32(len(l.insts))
+	}
+	return vals, l
+}
+
+// countResets counts the counter instances of s that went backwards since
+// prev: a reset, a wrap at the counter's width, or a re-created device.
+func (h *history) countResets(prev, s *sample) uint64 {
+	var n uint64
+	for t, isCounter := range h.counter {
+		if !isCounter {
+			continue
+		}
+		lo, hi := s.layout.span(t)
+		for p := lo; p < hi; p++ {
+			q, ok := prev.layout.find(t, s.layout.insts[p], p-lo)
+			if ok && s.vals[p] < prev.vals[q] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// sampleBytes estimates the memory a sample holds: its values and its own
+// fields. Layouts are shared while instances do not change and are left
+// out.
+func sampleBytes(s *sample) int64 {
+	return int64(8*len(s.vals)) + 96
+}

@@ -1,0 +1,159 @@
+package engine
+
+import (
+	"math"
+	"sync"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// reader computes the windowed metrics at read time. Fetches are served
+// one at a time; mu keeps the scratch window safe whatever serves them.
+type reader struct {
+	clients *clients
+	mu      sync.Mutex
+	w       Window
+}
+
+// bounds finds the window metric k of entry e is computed over for the
+// request's client: from the sample that client's previous fetch of k
+// ended at to the sample of the published part, and records the new end.
+//
+// A first fetch, or one with no new sample since the last, gets the
+// newest sampling step. A start the ring no longer keeps becomes the
+// oldest sample it keeps. No window is shorter than half the collector's
+// interval: a start that close to the end moves one sample back, so a
+// restart's first, few-millisecond step never becomes a rate.
+func (rd *reader) bounds(q *cache.Request, e *entry, k int) (start, end *sample, part *cache.Part) {
+	part = q.Snap.Part(e.source)
+	if part == nil || part.Stale(q.Now) || e.hist == nil {
+		return nil, nil, nil
+	}
+	end = e.hist.at(part.Seq)
+	if end == nil {
+		return nil, nil, nil
+	}
+	// The mark moves even when no figure can be given yet: the client's
+	// next interval starts where this fetch ended.
+	seen := rd.clients.swap(q.Client, k, end.seq)
+	if end.seq == 0 {
+		return nil, nil, nil
+	}
+	s0 := end.seq - 1
+	if seen != 0 && seen-1 < end.seq {
+		s0 = seen - 1
+	}
+	start = e.hist.at(s0)
+	for start == nil && s0+1 < end.seq {
+		s0++
+		start = e.hist.at(s0)
+	}
+	minSpan := e.interval() / 2
+	for start != nil && end.at.Sub(start.at) < minSpan {
+		if start.seq == 0 {
+			return nil, nil, nil
+		}
+		start = e.hist.at(start.seq - 1)
+	}
+	if start == nil {
+		return nil, nil, nil
+	}
+	return start, end, part
+}
+
+// compute returns the Compute function of windowed metric k of entry e.
+func (rd *reader) compute(e *entry, k int, wm *windowed) func(q *cache.Request, dst []cache.Value) []cache.Value {
+	return func(q *cache.Request, dst []cache.Value) []cache.Value {
+		rd.mu.Lock()
+		defer rd.mu.Unlock()
+		start, end, part := rd.bounds(q, e, k)
+		if end == nil {
+			return dst
+		}
+		t, ok := e.hist.trackedID(wm.like)
+		if !ok {
+			return dst
+		}
+		lo, hi := end.layout.span(t)
+		for p := lo; p < hi; p++ {
+			inst := end.layout.insts[p]
+			var v cache.Value
+			switch wm.kind {
+			case kindFigure:
+				v, ok = rd.figure(e, part, start, end, wm, inst, p-lo)
+			case kindMaxStep, kindMinStep:
+				v, ok = rd.stepPeak(e, part, start, end, wm, inst, p-lo)
+			default:
+				v, ok = rd.samplePeak(e, start, end, wm, t, inst, p-lo)
+			}
+			if ok {
+				dst = append(dst, v)
+			}
+		}
+		return dst
+	}
+}
+
+// figure is a rate or derived figure over the whole window.
+func (rd *reader) figure(e *entry, part *cache.Part, start, end *sample, wm *windowed, inst uint32, ord int) (cache.Value, bool) {
+	rd.w.set(e.hist, part, start, end)
+	rd.w.ord = ord
+	f, ok := wm.value(&rd.w, inst)
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+		return cache.Value{}, false
+	}
+	return cache.DoubleValue(inst, f), true
+}
+
+// stepPeak is the highest (or lowest) of a figure over each sampling step
+// inside the window; steps with a reset are left out.
+func (rd *reader) stepPeak(e *entry, part *cache.Part, start, end *sample, wm *windowed, inst uint32, ord int) (cache.Value, bool) {
+	best, found := 0.0, false
+	prev := start
+	for seq := start.seq + 1; seq <= end.seq; seq++ {
+		s := e.hist.at(seq)
+		if seq == end.seq {
+			s = end
+		}
+		if s == nil || prev == nil || prev.seq != seq-1 || s.reset {
+			prev = s
+			continue
+		}
+		rd.w.set(e.hist, part, prev, s)
+		rd.w.ord = ord
+		prev = s
+		f, ok := wm.value(&rd.w, inst)
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		if !found || (wm.kind == kindMaxStep && f > best) || (wm.kind == kindMinStep && f < best) {
+			best, found = f, true
+		}
+	}
+	return cache.DoubleValue(inst, best), found
+}
+
+// samplePeak is the highest (or lowest) sample of an instant metric inside
+// the window (the start excluded: it belongs to the previous interval).
+func (rd *reader) samplePeak(e *entry, start, end *sample, wm *windowed, t int, inst uint32, ord int) (cache.Value, bool) {
+	var bits uint64
+	best, found := 0.0, false
+	for seq := start.seq + 1; seq <= end.seq; seq++ {
+		s := e.hist.at(seq)
+		if seq == end.seq {
+			s = end
+		}
+		if s == nil {
+			continue
+		}
+		p, ok := s.layout.find(t, inst, ord)
+		if !ok {
+			continue
+		}
+		f := decode(wm.base.Type, s.vals[p])
+		if !found || (wm.kind == kindMaxSample && f > best) || (wm.kind == kindMinSample && f < best) {
+			best, bits, found = f, s.vals[p], true
+		}
+	}
+	return cache.Value{Inst: inst, Bits: bits}, found
+}

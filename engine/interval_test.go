@@ -1,0 +1,287 @@
+package engine
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// A source with two instances of a counter, a singular millisecond counter
+// and an instant with peaks, published from a script.
+var (
+	ivCount = Metric("hostcache.test.count", 9, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, 9)
+	ivMS    = Metric("hostcache.test.ms", 9, 2, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone)
+	ivGauge = WithPeaks(Metric("hostcache.test.gauge", 9, 3, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone))
+	ivUtil  = Metric("hostcache.test.util", 9, 4, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+)
+
+// scriptStep is what the scripted source publishes at one sample.
+type scriptStep struct {
+	count [2]uint64 // instances 0 and 1; instance 1 is absent when count[1] is noInst
+	ms    uint64
+	gauge float64
+}
+
+const noInst = math.MaxUint64
+
+type scriptSource struct {
+	step scriptStep
+}
+
+func (s *scriptSource) Name() string { return "script" }
+func (s *scriptSource) Source() cache.Source {
+	return cache.Source{Name: "script", Metrics: []cache.Desc{ivCount, ivMS, ivGauge},
+		InDoms: []cache.InDomDesc{{ID: 9, Name: "things"}}}
+}
+func (s *scriptSource) Sample(b *cache.Builder, _ time.Time) error {
+	for inst, v := range s.step.count {
+		if v != noInst {
+			b.SetU64(ivCount.ID, uint32(inst), v)
+		}
+	}
+	b.SetU64(ivMS.ID, cache.InstNone, s.step.ms)
+	b.SetDouble(ivGauge.ID, cache.InstNone, s.step.gauge)
+	return nil
+}
+
+// Derived declares test.util = 100 * rate(test.ms) / 1000: the busy
+// percentage of one CPU, as cpu-util.conf derives it.
+func (s *scriptSource) Derived() []Derived {
+	return []Derived{{Desc: ivUtil, Like: ivMS.ID, Peaks: true, Value: func(w *Window, inst uint32) (float64, bool) {
+		d, ok := w.Delta(ivMS.ID, inst)
+		if !ok || w.Seconds() <= 0 {
+			return 0, false
+		}
+		return 100 * float64(d) / 1000 / w.Seconds(), true
+	}}}
+}
+
+type intervalRig struct {
+	t     *testing.T
+	src   *scriptSource
+	r     *Runner
+	front *cache.Front
+	now   time.Time
+}
+
+func newIntervalRig(t *testing.T, history time.Duration) *intervalRig {
+	g := &intervalRig{t: t, src: &scriptSource{}}
+	g.r = NewRunner(zerolog.Nop(), []Collector{g.src}, Schedule{Default: time.Second, History: history, MaxClients: 8})
+	schema, err := cache.NewSchema(g.r.Sources()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.front = cache.NewFront(schema)
+	if err := g.r.Attach(g.front); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// sample publishes step at time at.
+func (g *intervalRig) sample(at time.Time, step scriptStep) {
+	g.t.Helper()
+	g.src.step, g.now = step, at
+	if err := g.r.SampleAt(at); err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+// fetch reads metric name for client as of the newest sample.
+func (g *intervalRig) fetch(client int32, name string) map[uint32]float64 {
+	g.t.Helper()
+	d, ok := g.front.Schema().Lookup(name)
+	if !ok {
+		g.t.Fatalf("no metric %s", name)
+	}
+	q := cache.Request{Snap: g.front.Load(), Now: g.now, Client: client}
+	out := map[uint32]float64{}
+	for _, v := range q.AppendValues(nil, d) {
+		out[v.Inst] = decode(d.Type, v.Bits)
+	}
+	return out
+}
+
+func (g *intervalRig) want(client int32, name string, inst uint32, want float64) {
+	g.t.Helper()
+	got, ok := g.fetch(client, name)[inst]
+	switch {
+	case math.IsNaN(want) && ok:
+		g.t.Errorf("client %d %s[%d] = %v, want no value", client, name, inst, got)
+	case !math.IsNaN(want) && !ok:
+		g.t.Errorf("client %d %s[%d]: no value, want %v", client, name, inst, want)
+	case ok && math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)):
+		g.t.Errorf("client %d %s[%d] = %v, want %v", client, name, inst, got, want)
+	}
+}
+
+var t0 = time.Unix(1795320600, 0)
+
+// at is the time of sample k, one second apart.
+func at(k int) time.Time { return t0.Add(time.Duration(k) * time.Second) }
+
+// steady is instance 0 growing by 10*k² (so each step's rate differs),
+// instance 1 by 5 a second, ms by 250 a second, gauge = k.
+func steady(k int) scriptStep {
+	return scriptStep{count: [2]uint64{uint64(10 * k * k), uint64(5 * k)}, ms: uint64(250 * k), gauge: float64(k)}
+}
+
+// Clients fetching every 1, 3 and 10 samples each get the rate over their
+// own interval, exactly: (v_k - v_{k-n}) / n seconds.
+func TestRatesOverEachClientsInterval(t *testing.T) {
+	g := newIntervalRig(t, time.Minute)
+	every := map[int32]int{1: 1, 3: 3, 10: 10}
+	last := map[int32]int{}
+	for k := 0; k <= 30; k++ {
+		g.sample(at(k), steady(k))
+		for c, n := range every {
+			if k%n != 0 {
+				continue
+			}
+			from := last[c]
+			if k == 0 {
+				g.want(c, "hostcache.rate.test.count", 0, math.NaN()) // one sample: no rate
+				g.fetch(c, "hostcache.rate.test.ms")
+				g.fetch(c, "hostcache.test.util")
+				last[c] = 0 // but the next interval starts here
+				continue
+			}
+			if _, seen := last[c]; !seen {
+				from = k - 1 // a first fetch: the newest step
+			}
+			secs := float64(k - from)
+			g.want(c, "hostcache.rate.test.count", 0, float64(10*k*k-10*from*from)/secs)
+			g.want(c, "hostcache.rate.test.count", 1, 5)
+			g.want(c, "hostcache.rate.test.ms", cache.InstNone, 0.25) // ms/s is seconds per second
+			g.want(c, "hostcache.test.util", cache.InstNone, 25)
+			last[c] = k
+		}
+	}
+}
+
+// Each metric keeps its own mark: a client logging one metric every 10 s
+// and another every second gets both over their own intervals.
+func TestMarksAreKeptPerMetric(t *testing.T) {
+	g := newIntervalRig(t, time.Minute)
+	g.sample(at(0), steady(0))
+	g.sample(at(1), steady(1))
+	g.fetch(1, "hostcache.rate.test.count")
+	g.fetch(1, "hostcache.rate.test.ms")
+	for k := 2; k <= 11; k++ {
+		g.sample(at(k), steady(k))
+		g.fetch(1, "hostcache.rate.test.ms") // every second
+	}
+	g.want(1, "hostcache.rate.test.count", 0, float64(10*121-10*1)/10)
+}
+
+// No new sample since the client's last fetch: the newest step again.
+func TestFetchWithoutNewSampleGetsNewestStep(t *testing.T) {
+	g := newIntervalRig(t, time.Minute)
+	for k := 0; k <= 3; k++ {
+		g.sample(at(k), steady(k))
+	}
+	g.want(4, "hostcache.rate.test.count", 0, 10*9-10*4)
+	g.want(4, "hostcache.rate.test.count", 0, 10*9-10*4)
+}
+
+// A counter that goes backwards inside a window costs that step only: the
+// rate is the growth over the good steps per second of them.
+func TestResetInsideWindow(t *testing.T) {
+	g := newIntervalRig(t, time.Minute)
+	g.sample(at(0), scriptStep{count: [2]uint64{100, 100}})
+	g.fetch(1, "hostcache.rate.test.count")
+	g.sample(at(1), scriptStep{count: [2]uint64{110, 105}})
+	g.sample(at(2), scriptStep{count: [2]uint64{3, 110}}) // instance 0 reset
+	g.sample(at(3), scriptStep{count: [2]uint64{13, 115}})
+	g.want(1, "hostcache.rate.test.count", 0, (10.0+10)/2)
+	g.want(1, "hostcache.rate.test.count", 1, 5)
+	g.want(1, "hostcache.max.rate.test.count", 0, 10) // a first fetch: the newest step only
+	if n := g.r.entries[0].resets.Load(); n != 1 {
+		t.Errorf("resets = %d, want 1", n)
+	}
+}
+
+// An instance that appears inside a window is rated over the steps it
+// existed for; one that is gone at the end has no value.
+func TestInstanceAppearsInsideWindow(t *testing.T) {
+	g := newIntervalRig(t, time.Minute)
+	g.sample(at(0), scriptStep{count: [2]uint64{0, noInst}})
+	g.fetch(1, "hostcache.rate.test.count")
+	g.sample(at(1), scriptStep{count: [2]uint64{10, noInst}})
+	g.sample(at(2), scriptStep{count: [2]uint64{20, 1000}})
+	g.sample(at(3), scriptStep{count: [2]uint64{30, 1004}})
+	g.want(1, "hostcache.rate.test.count", 0, 10)
+	g.want(1, "hostcache.rate.test.count", 1, 4) // one step of the three
+}
+
+// Peaks: the highest and lowest per-step rate inside the client's
+// interval, and the highest and lowest sample of an instant.
+func TestPeaksInsideInterval(t *testing.T) {
+	g := newIntervalRig(t, time.Minute)
+	g.sample(at(0), steady(0))
+	g.fetch(1, "hostcache.max.rate.test.count")
+	g.fetch(1, "hostcache.min.rate.test.count")
+	g.fetch(1, "hostcache.max.test.gauge")
+	g.fetch(1, "hostcache.max.test.util")
+	burst := []uint64{0, 10, 1010, 1020, 1030} // a 1000/s second inside 4 s
+	for k := 1; k <= 4; k++ {
+		g.sample(at(k), scriptStep{count: [2]uint64{burst[k], 0}, ms: uint64([]int{0, 100, 1100, 1200, 1300}[k]), gauge: []float64{0, 3, 9, 1, 2}[k]})
+	}
+	g.want(1, "hostcache.max.rate.test.count", 0, 1000)
+	g.want(1, "hostcache.min.rate.test.count", 0, 10)
+	g.want(1, "hostcache.max.test.gauge", cache.InstNone, 9)
+	g.want(1, "hostcache.max.test.util", cache.InstNone, 100)
+	g.want(2, "hostcache.min.test.gauge", cache.InstNone, 2) // first fetch: the newest sample
+}
+
+// After a restart the first step may be a few milliseconds: no figure
+// covers less than half the collector's interval.
+func TestNoRateOverAShortStartupStep(t *testing.T) {
+	g := newIntervalRig(t, time.Minute)
+	g.sample(t0, scriptStep{count: [2]uint64{0, 0}})
+	g.sample(t0.Add(3*time.Millisecond), scriptStep{count: [2]uint64{500, 0}})
+	g.want(1, "hostcache.rate.test.count", 0, math.NaN())
+	g.sample(t0.Add(time.Second), scriptStep{count: [2]uint64{1000, 0}})
+	g.want(2, "hostcache.rate.test.count", 0, 500/0.997) // the last step is long enough
+	g.want(3, "hostcache.rate.test.count", 0, 500/0.997)
+}
+
+// A client whose last fetch is older than the history starts from the
+// oldest sample kept.
+func TestMarkOlderThanHistory(t *testing.T) {
+	g := newIntervalRig(t, 5*time.Second) // 6 samples kept
+	g.sample(at(0), steady(0))
+	g.sample(at(1), steady(1))
+	g.fetch(1, "hostcache.rate.test.count")
+	for k := 2; k <= 20; k++ {
+		g.sample(at(k), steady(k))
+	}
+	g.want(1, "hostcache.rate.test.count", 0, float64(10*400-10*15*15)/5)
+}
+
+// A client that leaves is forgotten, and however many clients arrive the
+// marks kept stay bounded.
+func TestClientsForgottenAndBounded(t *testing.T) {
+	g := newIntervalRig(t, time.Minute)
+	g.sample(at(0), steady(0))
+	g.sample(at(1), steady(1))
+	for c := int32(0); c < 10000; c++ {
+		g.fetch(c*7919, "hostcache.rate.test.count")
+	}
+	if n := g.r.reader.clients.count(); n != 8 {
+		t.Errorf("%d clients remembered, want the bound 8", n)
+	}
+	g.fetch(5, "hostcache.rate.test.count")
+	g.r.Forget(5)
+	if _, ok := g.r.reader.clients.byID[5]; ok {
+		t.Error("client 5 still remembered after Forget")
+	}
+	g.fetch(cache.NoClient, "hostcache.rate.test.count")
+	if _, ok := g.r.reader.clients.byID[cache.NoClient]; ok {
+		t.Error("NoClient remembered")
+	}
+}

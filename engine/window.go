@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"math"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// Window is the span of one source's samples a figure is computed over:
+// from the sample a client saw at its previous fetch (start) to the newest
+// (end), or one sampling step of it when peaks are computed. A step in
+// which some counter of the source went backwards (a reset, a wrap, a
+// re-created device) is left out of every delta and of the seconds, so it
+// costs the figure that step, never a spike or a negative value.
+type Window struct {
+	h          *history
+	part       *cache.Part // the published part the window ends at
+	start, end *sample
+	secs       float64
+	ord        int // the instance's ordinal in its metric: a lookup hint
+}
+
+// set makes w cover start to end and works out its seconds.
+func (w *Window) set(h *history, part *cache.Part, start, end *sample) {
+	w.h, w.part, w.start, w.end, w.ord = h, part, start, end, 0
+	w.secs = w.seconds()
+}
+
+// clean reports whether no step of the window had a reset.
+func (w *Window) clean() bool { return w.start.resets == w.end.resets }
+
+// Seconds is the time the window covers, less its reset steps.
+func (w *Window) Seconds() float64 { return w.secs }
+
+// Span is the whole time from the window's start to its end.
+func (w *Window) Span() float64 { return w.end.at.Sub(w.start.at).Seconds() }
+
+func (w *Window) seconds() float64 {
+	if w.clean() {
+		return w.end.at.Sub(w.start.at).Seconds()
+	}
+	var secs float64
+	prev := w.start
+	for seq := w.start.seq + 1; seq <= w.end.seq; seq++ {
+		s := w.h.at(seq)
+		if s == nil {
+			continue // overwritten while we read: that step is lost
+		}
+		if !s.reset && prev.seq == seq-1 {
+			secs += s.at.Sub(prev.at).Seconds()
+		}
+		prev = s
+	}
+	return secs
+}
+
+// Delta returns how much counter id of instance inst grew over the window,
+// counting only the steps in which the instance existed at both ends.
+func (w *Window) Delta(id cache.MetricID, inst uint32) (uint64, bool) {
+	t, ok := w.h.trackedID(id)
+	if !ok {
+		return 0, false
+	}
+	a, okA := w.valueIn(w.start, t, inst)
+	b, okB := w.valueIn(w.end, t, inst)
+	if w.clean() && okA && okB && b >= a {
+		return b - a, true
+	}
+	return w.walkDelta(t, inst)
+}
+
+// walkDelta sums the growth of (t, inst) step by step over the good steps.
+func (w *Window) walkDelta(t int, inst uint32) (uint64, bool) {
+	var sum uint64
+	counted := false
+	prevV, prevOK := w.valueIn(w.start, t, inst)
+	for seq := w.start.seq + 1; seq <= w.end.seq; seq++ {
+		s := w.h.at(seq)
+		if seq == w.end.seq {
+			s = w.end
+		}
+		if s == nil {
+			prevOK = false
+			continue
+		}
+		v, ok := w.valueIn(s, t, inst)
+		if ok && prevOK && !s.reset && v >= prevV {
+			sum += v - prevV
+			counted = true
+		}
+		prevV, prevOK = v, ok
+	}
+	return sum, counted
+}
+
+// Rate is the counter's growth per second, scaled by its rate factor,
+// over the steps in which this instance existed at both ends and did not
+// go backwards: another instance's reset costs this one nothing, and an
+// instance that appeared inside the window is rated from then on.
+func (w *Window) Rate(id cache.MetricID, inst uint32, factor float64) (float64, bool) {
+	t, ok := w.h.trackedID(id)
+	if !ok {
+		return 0, false
+	}
+	a, okA := w.valueIn(w.start, t, inst)
+	b, okB := w.valueIn(w.end, t, inst)
+	if w.clean() && okA && okB && b >= a {
+		if w.secs <= 0 {
+			return 0, false
+		}
+		return float64(b-a) / w.secs * factor, true
+	}
+	var sum uint64
+	var secs float64
+	prev := w.start
+	prevV, prevOK := a, okA
+	for seq := w.start.seq + 1; seq <= w.end.seq; seq++ {
+		s := w.h.at(seq)
+		if seq == w.end.seq {
+			s = w.end
+		}
+		if s == nil {
+			prevOK = false
+			continue
+		}
+		v, ok := w.valueIn(s, t, inst)
+		if ok && prevOK && v >= prevV {
+			sum += v - prevV
+			secs += s.at.Sub(prev.at).Seconds()
+		}
+		prev, prevV, prevOK = s, v, ok
+	}
+	if secs <= 0 {
+		return 0, false
+	}
+	return float64(sum) / secs * factor, true
+}
+
+// Published returns a value of the part the window ends at: a discrete
+// metric such as hinv.ncpu that a figure divides by.
+func (w *Window) Published(id cache.MetricID, inst uint32) (cache.Value, bool) {
+	i, ok := w.h.schema.Index(id)
+	if !ok {
+		return cache.Value{}, false
+	}
+	for _, v := range w.part.ValuesAt(i) {
+		if v.Inst == inst {
+			return v, true
+		}
+	}
+	return cache.Value{}, false
+}
+
+// valueIn returns the raw value of (t, inst) in sample s.
+func (w *Window) valueIn(s *sample, t int, inst uint32) (uint64, bool) {
+	p, ok := s.layout.find(t, inst, w.ord)
+	if !ok {
+		return 0, false
+	}
+	return s.vals[p], true
+}
+
+// decode reads raw bits of a value of type typ as a float64, to compare.
+func decode(typ cache.Type, bits uint64) float64 {
+	switch typ {
+	case cache.TypeI32, cache.TypeI64:
+		return float64(int64(bits))
+	case cache.TypeFloat:
+		return float64(math.Float32frombits(uint32(bits)))
+	case cache.TypeDouble:
+		return math.Float64frombits(bits)
+	}
+	return float64(bits)
+}
