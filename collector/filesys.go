@@ -27,7 +27,7 @@ var (
 	fsUsedFiles = engine.Metric("hostcache.filesys.usedfiles", clusterFilesys, 5, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
 	fsFreeFiles = engine.Metric("hostcache.filesys.freefiles", clusterFilesys, 6, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
 	fsMountDir  = engine.Metric("hostcache.filesys.mountdir", clusterFilesys, 7, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
-	fsFull      = engine.Metric("hostcache.filesys.full", clusterFilesys, 8, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsFull      = engine.WithPeaks(engine.Metric("hostcache.filesys.full", clusterFilesys, 8, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, indomFilesys))
 	fsBlockSize = engine.Metric("hostcache.filesys.blocksize", clusterFilesys, 9, cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomFilesys)
 	fsAvail     = engine.Metric("hostcache.filesys.avail", clusterFilesys, 10, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
 	fsReadOnly  = engine.Metric("hostcache.filesys.readonly", clusterFilesys, 11, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)

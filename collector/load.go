@@ -16,7 +16,7 @@ import (
 // count, the "87" of "1/87" (pmdalinux: "total number of processes
 // (lightweight)").
 var (
-	loadAvg      = engine.Metric("hostcache.kernel.all.load", clusterLoadavg, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomLoadavg)
+	loadAvg      = engine.WithPeaks(engine.Metric("hostcache.kernel.all.load", clusterLoadavg, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomLoadavg))
 	loadLastPID  = engine.Metric("hostcache.kernel.all.lastpid", clusterLoadavg, 1, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
 	loadRunnable = engine.Metric("hostcache.kernel.all.runnable", clusterLoadavg, 2, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
 	loadNProcs   = engine.Metric("hostcache.kernel.all.nprocs", clusterLoadavg, 3, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)

@@ -28,7 +28,7 @@ var memMetrics = []struct {
 	value memValue
 }{
 	{engine.Metric("hostcache.mem.physmem", clusterMeminfo, 0, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, cache.InDomNone), field(kernel.MemTotal)},
-	{engine.Metric("hostcache.mem.util.used", clusterMeminfo, 1, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), memUsed},
+	{engine.WithPeaks(engine.Metric("hostcache.mem.util.used", clusterMeminfo, 1, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone)), memUsed},
 	{engine.Metric("hostcache.mem.util.free", clusterMeminfo, 2, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemFree)},
 	{engine.Metric("hostcache.mem.util.bufmem", clusterMeminfo, 4, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemBuffers)},
 	{engine.Metric("hostcache.mem.util.cached", clusterMeminfo, 5, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemCached)},
@@ -73,7 +73,7 @@ var memMetrics = []struct {
 	{engine.Metric("hostcache.mem.util.directMap1G", clusterMeminfo, 57, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemDirectMap1G)},
 	// Kernels before 3.14 lack MemAvailable; pmdalinux then estimates it from
 	// /proc/zoneinfo, which we do not read, so there it has no value.
-	{engine.Metric("hostcache.mem.util.available", clusterMeminfo, 58, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemAvailable)},
+	{engine.WithPeaks(engine.Metric("hostcache.mem.util.available", clusterMeminfo, 58, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone)), field(kernel.MemAvailable)},
 	{engine.Metric("hostcache.mem.util.hugepagesTotalBytes", clusterMeminfo, 60, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone), hugeBytes(kernel.MemHugePagesTotal)},
 	{engine.Metric("hostcache.mem.util.hugepagesFreeBytes", clusterMeminfo, 61, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone), hugeBytes(kernel.MemHugePagesFree)},
 	{engine.Metric("hostcache.mem.util.hugepagesRsvdBytes", clusterMeminfo, 62, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone), hugeBytes(kernel.MemHugePagesRsvd)},

@@ -34,22 +34,22 @@ var psiLines = []struct {
 	avg, total cache.Desc
 }{
 	{"cpu", false,
-		engine.Metric("hostcache.kernel.all.pressure.cpu.some.avg", clusterPSI, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure),
+		engine.WithPeaks(engine.Metric("hostcache.kernel.all.pressure.cpu.some.avg", clusterPSI, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure)),
 		engine.Metric("hostcache.kernel.all.pressure.cpu.some.total", clusterPSI, 1, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
 	{"memory", false,
-		engine.Metric("hostcache.kernel.all.pressure.memory.some.avg", clusterPSI, 10, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure),
+		engine.WithPeaks(engine.Metric("hostcache.kernel.all.pressure.memory.some.avg", clusterPSI, 10, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure)),
 		engine.Metric("hostcache.kernel.all.pressure.memory.some.total", clusterPSI, 11, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
 	{"memory", true,
-		engine.Metric("hostcache.kernel.all.pressure.memory.full.avg", clusterPSI, 12, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure),
+		engine.WithPeaks(engine.Metric("hostcache.kernel.all.pressure.memory.full.avg", clusterPSI, 12, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure)),
 		engine.Metric("hostcache.kernel.all.pressure.memory.full.total", clusterPSI, 13, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
 	{"io", false,
-		engine.Metric("hostcache.kernel.all.pressure.io.some.avg", clusterPSI, 20, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure),
+		engine.WithPeaks(engine.Metric("hostcache.kernel.all.pressure.io.some.avg", clusterPSI, 20, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure)),
 		engine.Metric("hostcache.kernel.all.pressure.io.some.total", clusterPSI, 21, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
 	{"io", true,
-		engine.Metric("hostcache.kernel.all.pressure.io.full.avg", clusterPSI, 22, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure),
+		engine.WithPeaks(engine.Metric("hostcache.kernel.all.pressure.io.full.avg", clusterPSI, 22, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure)),
 		engine.Metric("hostcache.kernel.all.pressure.io.full.total", clusterPSI, 23, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
 	{"irq", true,
-		engine.Metric("hostcache.kernel.all.pressure.irq.full.avg", clusterPSI, 30, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure),
+		engine.WithPeaks(engine.Metric("hostcache.kernel.all.pressure.irq.full.avg", clusterPSI, 30, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure)),
 		engine.Metric("hostcache.kernel.all.pressure.irq.full.total", clusterPSI, 31, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
 }
 

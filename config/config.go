@@ -43,7 +43,10 @@ type Config struct {
 	// StaleIntervals: a collector's data older than this many of its
 	// intervals is withheld (no values) until it samples again; 0 never.
 	StaleIntervals int
-	IDDir          string // where stable instance ids persist
+	// History is how far back each source keeps its samples, for the
+	// figures computed over each client's interval.
+	History time.Duration
+	IDDir   string // where stable instance ids persist
 	// Include and Exclude select instances by name, per instance domain
 	// name ("disk", "interface", "filesys", ...).
 	Include map[string]*regexp.Regexp
@@ -63,6 +66,7 @@ func Default() Config {
 		Intervals:      map[string]time.Duration{},
 		Disabled:       map[string]bool{},
 		StaleIntervals: 5,
+		History:        15 * time.Minute,
 		IDDir:          defaultIDDir(),
 		Include:        map[string]*regexp.Regexp{},
 		Exclude:        map[string]*regexp.Regexp{},

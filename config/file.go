@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // readFile reads the configuration file: "key = value" lines, "#" comments.
@@ -19,6 +20,7 @@ import (
 //	proc_root = /proc
 //	sys_root = /sys
 //	stale_intervals = 5            # withhold data this many intervals old
+//	history = 900                  # seconds of samples kept for client intervals
 //	id_dir = /var/lib/pcp/config/pmda
 //	instances.disk.exclude = ^(loop|ram)   # by instance domain name
 //	instances.interface.include = ^(eth|en)
@@ -67,6 +69,13 @@ func (c *Config) setKey(key, val string) error {
 		return nil
 	case "id_dir":
 		c.IDDir = val
+		return nil
+	case "history":
+		secs, err := strconv.Atoi(val)
+		if err != nil || secs < 10 || secs > 86400 {
+			return fmt.Errorf("history: want whole seconds from 10 to 86400, got %q", val)
+		}
+		c.History = time.Duration(secs) * time.Second
 		return nil
 	case "stale_intervals":
 		n, err := strconv.Atoi(val)

@@ -40,6 +40,10 @@ var (
 	ctlLastOK     = Metric("hostcache.control.collector.last_success", clusterControl, 17, cache.TypeI64, cache.SemDiscrete, cache.UnitsMSec, indomCollectors)
 	ctlPanics     = Metric("hostcache.control.collector.panics", clusterControl, 18, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
 	ctlStalls     = Metric("hostcache.control.collector.stalls", clusterControl, 19, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlHistory    = Metric("hostcache.control.history", clusterControl, 3, cache.TypeU32, cache.SemDiscrete, cache.UnitsSec, cache.InDomNone)
+	ctlClients    = Metric("hostcache.control.clients", clusterControl, 4, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	ctlHSamples   = Metric("hostcache.control.collector.history_samples", clusterControl, 20, cache.TypeU32, cache.SemInstant, cache.UnitsCount, indomCollectors)
+	ctlHBytes     = Metric("hostcache.control.collector.history_bytes", clusterControl, 21, cache.TypeU64, cache.SemInstant, cache.UnitsByte, indomCollectors)
 	ctlGoroutines = Metric("hostcache.control.goroutines", clusterControl, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
 )
 
@@ -84,6 +88,24 @@ func (r *Runner) controlSource() cache.Source {
 			perEntry(ctlStalls, always(func(e *entry) int64 { return int64(e.stalls.Load()) })),
 			perEntry(ctlLastOK, func(e *entry) (int64, bool) { v := e.lastOKms.Load(); return v, v != 0 }),
 			computed(ctlAge, r.appendAges),
+			computed(ctlHistory, func(_ *cache.Request, dst []cache.Value) []cache.Value {
+				return append(dst, cache.U32Value(cache.InstNone, uint32(r.history/time.Second)))
+			}),
+			computed(ctlClients, func(_ *cache.Request, dst []cache.Value) []cache.Value {
+				return append(dst, cache.U32Value(cache.InstNone, uint32(r.reader.clients.count())))
+			}),
+			perEntry(ctlHSamples, func(e *entry) (int64, bool) {
+				if e.hist == nil {
+					return 0, false
+				}
+				return int64(min(e.hist.next.Load(), uint64(e.hist.depth()))), true
+			}),
+			perEntry(ctlHBytes, func(e *entry) (int64, bool) {
+				if e.hist == nil {
+					return 0, false
+				}
+				return e.hist.bytes.Load(), true
+			}),
 			computed(ctlGoroutines, appendGoroutines),
 		},
 		InDoms: []cache.InDomDesc{{ID: indomCollectors, Name: "collectors"}},

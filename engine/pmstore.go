@@ -7,6 +7,14 @@ import (
 // PMStore applies a pmstore to the control metrics. Only the intervals are
 // writable. Every request is checked before any is applied, so a bad value
 // changes nothing.
+//
+// hostcache.control.interval is the default of the collectors that have no
+// interval of their own; a collector's own interval (shipped, as netproto's
+// 5 s, set in the configuration file, or stored into
+// hostcache.control.collector.interval) survives a store of the default.
+// Storing 0 goes back to what the agent started with: 0 into a collector's
+// interval restores that collector's own (or none), 0 into the default
+// restores the default and every collector's own.
 func (r *Runner) PMStore(reqs []cache.PMStoreRequest) error {
 	for _, q := range reqs {
 		if err := r.checkStore(q); err != nil {
@@ -15,14 +23,22 @@ func (r *Runner) PMStore(reqs []cache.PMStoreRequest) error {
 	}
 	for _, q := range reqs {
 		ms := int64(int32(uint32(q.Value.Bits)))
-		if q.ID == ctlInterval.ID {
-			r.defaultMS.Store(ms)
-			for _, e := range r.entries {
-				e.setInterval(ms)
+		switch {
+		case q.ID == ctlCInterval.ID:
+			e := r.entries[q.Inst]
+			if ms == 0 {
+				ms = e.startOwnMS
 			}
-		} else {
-			r.entries[q.Inst].setInterval(ms)
+			e.ownMS.Store(ms)
+		case ms == 0:
+			r.defaultMS.Store(r.startDefaultMS)
+			for _, e := range r.entries {
+				e.ownMS.Store(e.startOwnMS)
+			}
+		default:
+			r.defaultMS.Store(ms)
 		}
+		r.reschedule()
 		r.log.Info().Str("metric", q.ID.String()).Uint32("inst", q.Inst).Int64("interval_ms", ms).Msg("interval stored")
 	}
 	return nil
@@ -45,16 +61,28 @@ func (r *Runner) checkStore(q cache.PMStoreRequest) error {
 	switch {
 	case ms < 0:
 		return cache.ErrNegative
+	case ms == 0:
+		return nil // back to the start-up setting
 	case ms < MinIntervalMS || ms > MaxIntervalMS:
 		return cache.ErrOutOfRange
 	}
 	return nil
 }
 
-func (e *entry) setInterval(ms int64) {
-	e.intervalMS.Store(ms)
-	select {
-	case e.wake <- struct{}{}:
-	default:
+// reschedule works out every collector's interval after a store, and
+// wakes those whose interval changed.
+func (r *Runner) reschedule() {
+	for _, e := range r.entries {
+		ms := e.ownMS.Load()
+		if ms == 0 {
+			ms = r.defaultMS.Load()
+		}
+		if e.intervalMS.Swap(ms) == ms {
+			continue
+		}
+		select {
+		case e.wake <- struct{}{}:
+		default:
+		}
 	}
 }

@@ -19,7 +19,9 @@ type entry struct {
 	c          Collector
 	source     int
 	log        zerolog.Logger
-	intervalMS atomic.Int64
+	intervalMS atomic.Int64  // in force: ownMS, or the runner's default
+	ownMS      atomic.Int64  // the collector's own interval; 0 follows the default
+	startOwnMS int64         // ownMS at start-up, restored by a store of 0
 	wake       chan struct{} // the interval changed: reschedule now
 	samples    atomic.Uint64
 	errors     atomic.Uint64
@@ -49,7 +51,8 @@ type Runner struct {
 	entries        []*entry
 	instances      *cache.Instances
 	controlIndex   int
-	defaultMS      atomic.Int64
+	defaultMS      atomic.Int64 // interval of collectors without their own
+	startDefaultMS int64        // defaultMS at start-up, restored by a store of 0
 	staleIntervals int64         // data older than this many intervals is withheld
 	ids            *cache.IDMaps // instance id maps, saved after each sample
 	pending        atomic.Int64  // collectors yet to finish their first sample
@@ -61,8 +64,10 @@ type Runner struct {
 
 // Schedule says how often collectors sample and when their data is stale.
 type Schedule struct {
-	Default   time.Duration            // interval of collectors not listed
-	Intervals map[string]time.Duration // by collector name
+	Default time.Duration // interval of collectors without their own
+	// Intervals are the collectors' own intervals, by name (shipped or
+	// configured): a change of the default leaves them alone.
+	Intervals map[string]time.Duration
 	// StaleIntervals is how many of its intervals a collector's data stays
 	// servable without a new sample; 0 serves it however old.
 	StaleIntervals int
@@ -96,11 +101,15 @@ func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
 	r.reader = &reader{clients: newClients(0, maxClients)}
 	defaultInterval, intervals := sched.Default, sched.Intervals
 	r.defaultMS.Store(defaultInterval.Milliseconds())
+	r.startDefaultMS = defaultInterval.Milliseconds()
 	list := make([]cache.Instance, len(cs))
 	for i, c := range cs {
 		e := &entry{c: c, log: log.With().Str("collector", c.Name()).Logger(), wake: make(chan struct{}, 1)}
-		iv, ok := intervals[c.Name()]
-		if !ok {
+		iv, own := intervals[c.Name()]
+		if own {
+			e.startOwnMS = iv.Milliseconds()
+			e.ownMS.Store(e.startOwnMS)
+		} else {
 			iv = defaultInterval
 		}
 		e.intervalMS.Store(iv.Milliseconds())
@@ -212,14 +221,16 @@ func (e *entry) interval() time.Duration {
 // the ticks it covered be skipped and counted, never queued.
 func (r *Runner) loop(ctx context.Context, e *entry) {
 	timer := time.NewTimer(0) // the first sample at once, then on the grid
-	next := aligned(time.Now(), e.interval()).Add(-e.interval())
+	// The second sample comes at the first grid point at least half an
+	// interval after the first, so the first step is never a sliver.
+	next := aligned(time.Now().Add(e.interval()/2), e.interval()).Add(-e.interval())
 	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-e.wake:
-			next = aligned(time.Now(), e.interval())
+			next = aligned(time.Now().Add(e.interval()/2), e.interval())
 		case <-timer.C:
 			panicked := r.sampleOnce(e)
 			if e.samples.Load() == 1 && r.pending.Add(-1) == 0 {
@@ -231,13 +242,26 @@ func (r *Runner) loop(ctx context.Context, e *entry) {
 	}
 }
 
-// aligned returns the first multiple of iv after t. Every collector ticks
-// on the same grid, so the collectors sharing an interval (and, every few
-// seconds, all of them) wake together: waking an idle Go process costs far
-// more CPU than the sample of a small /proc file, so one wake-up a second
-// instead of one per collector is most of the background cost saved.
+// aligned returns the first grid point of interval iv after t: a multiple
+// of iv plus gridPhase(iv). Every collector ticks on the same grid, so the
+// collectors sharing an interval (and, every few seconds, all of them)
+// wake together: waking an idle Go process costs far more CPU than the
+// sample of a small /proc file, so one wake-up a second instead of one per
+// collector is most of the background cost saved.
 func aligned(t time.Time, iv time.Duration) time.Time {
-	return t.Truncate(iv).Add(iv)
+	phase := gridPhase(iv)
+	return t.Add(-phase).Truncate(iv).Add(iv + phase)
+}
+
+// gridPhase puts samples half a second after each whole second (half the
+// interval when that is under a second): clients that fetch on a
+// wall-clock grid (pmrep -A, pmie, cron jobs) fetch at whole seconds, and a
+// sample taken at the very moment a fetch arrives is a coin toss between
+// a repeated counter and a doubled step. Half a second for every interval
+// of a second or more keeps the 5 s and 10 s collectors waking with the
+// 1 s ones.
+func gridPhase(iv time.Duration) time.Duration {
+	return min(iv, time.Second) / 2
 }
 
 // maxBackoff caps how long a collector that keeps panicking is rested.

@@ -189,3 +189,62 @@ func TestRunnerBacksOffAfterPanics(t *testing.T) {
 		t.Errorf("panics %d, tries %d", p, calls)
 	}
 }
+
+// A collector's own interval survives a store of the default; 0 restores
+// what the agent started with.
+func TestIntervalDefaultAndOwn(t *testing.T) {
+	r := NewRunner(zerolog.Nop(), []Collector{&scripted{name: "a"}, &scriptSource{}}, Schedule{Default: time.Second,
+		Intervals: map[string]time.Duration{"script": 5 * time.Second}})
+	schema, err := cache.NewSchema(r.Sources()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Attach(cache.NewFront(schema)); err != nil {
+		t.Fatal(err)
+	}
+	intervals := func() [2]int64 { return [2]int64{r.entries[0].intervalMS.Load(), r.entries[1].intervalMS.Load()} }
+	steps := []struct {
+		id   cache.MetricID
+		inst uint32
+		ms   int32
+		want [2]int64
+	}{
+		{ctlInterval.ID, cache.InstNone, 500, [2]int64{500, 5000}}, // b keeps its own
+		{ctlCInterval.ID, 0, 2000, [2]int64{2000, 5000}},           // a gets its own
+		{ctlInterval.ID, cache.InstNone, 250, [2]int64{2000, 5000}},
+		{ctlCInterval.ID, 0, 0, [2]int64{250, 5000}}, // a follows the default again
+		{ctlCInterval.ID, 1, 300, [2]int64{250, 300}},
+		{ctlInterval.ID, cache.InstNone, 0, [2]int64{1000, 5000}}, // everything as started
+	}
+	for i, s := range steps {
+		if err := r.PMStore(storeReq(s.id, s.inst, s.ms)); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if got := intervals(); got != s.want {
+			t.Errorf("step %d: intervals %v, want %v", i, got, s.want)
+		}
+	}
+}
+
+// The grid is half a second past each whole second, away from where
+// wall-clock clients fetch; a 5 s or 10 s collector's points are 1 s ones.
+func TestGridAwayFromWholeSeconds(t *testing.T) {
+	base := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		t    time.Time
+		iv   time.Duration
+		want time.Time
+	}{
+		{base.Add(200 * time.Microsecond), time.Second, base.Add(500 * time.Millisecond)},
+		{base.Add(500 * time.Millisecond), time.Second, base.Add(1500 * time.Millisecond)},
+		{base.Add(200 * time.Microsecond), 10 * time.Second, base.Add(500 * time.Millisecond)},
+		{base.Add(time.Second), 5 * time.Second, base.Add(5500 * time.Millisecond)},
+		{base.Add(time.Millisecond), 500 * time.Millisecond, base.Add(250 * time.Millisecond)},
+	}
+	for _, c := range cases {
+		if got := aligned(c.t, c.iv); !got.Equal(c.want) {
+			t.Errorf("aligned(%s, %v) = %s, want %s", c.t.Format("15:04:05.000000"), c.iv,
+				got.Format("15:04:05.000000"), c.want.Format("15:04:05.000000"))
+		}
+	}
+}

@@ -186,10 +186,15 @@ func testPmstore(t *testing.T) {
 	}
 	out = mustRun(t, 20*time.Second, "pmstore", "-i", "cpu", "hostcache.control.collector.interval", "2000")
 	iv := values(t, "hostcache.control.collector.interval")
-	if iv["cpu"] != "2000" || iv["memory"] != "750" {
-		t.Errorf("per-collector store: %s then %v", out, iv)
+	if iv["cpu"] != "2000" || iv["memory"] != "750" || iv["netproto"] != "5000" || iv["filesys"] != "10000" {
+		t.Errorf("per-collector store: %s then %v (netproto and filesys keep their own)", out, iv)
 	}
-	mustRun(t, 20*time.Second, "pmstore", m, "1000")
+	// 0 goes back to what the agent started with, everywhere.
+	mustRun(t, 20*time.Second, "pmstore", m, "0")
+	iv = values(t, "hostcache.control.collector.interval")
+	if values(t, m)[""] != "1000" || iv["cpu"] != "1000" || iv["netproto"] != "5000" {
+		t.Errorf("after storing 0: default %v, collectors %v", values(t, m), iv)
+	}
 	t.Logf("pmstore round trip: %s", strings.TrimSpace(out))
 }
 
