@@ -41,15 +41,20 @@ var cpuTimes = []struct {
 
 const percpuItemOffset = 20
 
-// cpuUtil lists PCP's derived CPU utilisation metrics (cpu-util.conf) that we
-// compute natively: 100 * rate(kernel.all.cpu.X) / hinv.ncpu.
+// cpuUtil lists PCP's derived CPU utilisation metrics (cpu-util.conf),
+// computed over each client's own interval as the conf computes them from
+// the raw counters: 100 * rate(kernel.all.cpu.X) / hinv.ncpu.
 var cpuUtil = []struct {
-	item    uint32
-	name    string
+	desc    cache.Desc
 	counter uint32 // item of the kernel.all.cpu counter
 }{
-	{60, "user", 0}, {61, "nice", 1}, {62, "sys", 2}, {63, "idle", 3},
-	{64, "intr", 4}, {65, "wait", 5}, {66, "steal", 8},
+	{engine.Metric("hostcache.kernel.cpu.util.user", clusterStat, 60, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 0},
+	{engine.Metric("hostcache.kernel.cpu.util.nice", clusterStat, 61, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 1},
+	{engine.Metric("hostcache.kernel.cpu.util.sys", clusterStat, 62, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 2},
+	{engine.Metric("hostcache.kernel.cpu.util.idle", clusterStat, 63, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 3},
+	{engine.Metric("hostcache.kernel.cpu.util.intr", clusterStat, 64, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 4},
+	{engine.Metric("hostcache.kernel.cpu.util.wait", clusterStat, 65, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 5},
+	{engine.Metric("hostcache.kernel.cpu.util.steal", clusterStat, 66, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 8},
 }
 
 var (
@@ -71,19 +76,14 @@ func perCPUDesc(item uint32, name string) cache.Desc {
 	return engine.Metric(engine.Prefix+"kernel.percpu.cpu."+name, clusterStat, item+percpuItemOffset, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU)
 }
 
-func utilDesc(item uint32, name string) cache.Desc {
-	return engine.Metric(engine.Prefix+"kernel.cpu.util."+name, clusterStat, item, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-}
-
 // cpuCollector reads /proc/stat: CPU time, all and per CPU, and kernel activity.
 type cpuCollector struct {
-	path  string // <proc>/stat
-	file  *kernel.File
-	buf   []byte            // the file's text, reused
-	st    kernel.StatSample // parsed, reused
-	all   []cache.Desc      // kernel.all.cpu.*, in cpuTimes order
-	per   []cache.Desc      // kernel.percpu.cpu.*, in cpuTimes order
-	rates *engine.Rates
+	path string // <proc>/stat
+	file *kernel.File
+	buf  []byte            // the file's text, reused
+	st   kernel.StatSample // parsed, reused
+	all  []cache.Desc      // kernel.all.cpu.*, in cpuTimes order
+	per  []cache.Desc      // kernel.percpu.cpu.*, in cpuTimes order
 	// cpus caches the CPU instance table while the set of CPUs is unchanged.
 	cpus *cache.Instances
 }
@@ -94,7 +94,7 @@ func NewCPUCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("cpu: %w", err) // the root must be a directory
 	}
 	path := filepath.Join(env.Proc, "stat")
-	c := &cpuCollector{path: path, file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 16*1024), rates: engine.NewRates()}
+	c := &cpuCollector{path: path, file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 16*1024)}
 	for _, t := range cpuTimes {
 		c.all = append(c.all, allCPUDesc(t.item, t.name))
 		c.per = append(c.per, perCPUDesc(t.item, t.name))
@@ -104,14 +104,9 @@ func NewCPUCollector(env engine.Env) (engine.Collector, error) {
 
 func (c *cpuCollector) Name() string { return "cpu" }
 
-func (c *cpuCollector) Resets() uint64 { return c.rates.Resets }
-
 func (c *cpuCollector) Source() cache.Source {
 	descs := append(append([]cache.Desc(nil), c.all...), c.per...)
 	descs = append(descs, statPswitch, statSysfork, statIntr)
-	for _, u := range cpuUtil {
-		descs = append(descs, utilDesc(u.item, u.name))
-	}
 	descs = append(descs, statRunning, statBlocked, statBoottime, statNCPU, statHZ)
 	return cache.Source{
 		Name:    c.Name(),
@@ -130,24 +125,23 @@ func (c *cpuCollector) Sample(b *cache.Builder, now time.Time) error {
 	if err := kernel.ParseStat(c.buf, st); err != nil {
 		return fmt.Errorf("parsing stat: %w", err)
 	}
-	c.rates.Begin(now)
 	for i, t := range cpuTimes {
-		c.rates.Counter(b, &c.all[i], cache.InstNone, toMS(t.ms(st.Total)))
+		b.SetU64(c.all[i].ID, cache.InstNone, toMS(t.ms(st.Total)))
 	}
 	c.publishCPUs(b, st.CPUs)
 	for _, cpu := range st.CPUs {
 		for i, t := range cpuTimes {
-			c.rates.Counter(b, &c.per[i], uint32(cpu.ID), toMS(t.ms(cpu.Stat)))
+			b.SetU64(c.per[i].ID, uint32(cpu.ID), toMS(t.ms(cpu.Stat)))
 		}
 	}
 	if st.HasCtxt {
-		c.rates.Counter(b, &statPswitch, cache.InstNone, st.Ctxt)
+		b.SetU64(statPswitch.ID, cache.InstNone, st.Ctxt)
 	}
 	if st.HasProcesses {
-		c.rates.Counter(b, &statSysfork, cache.InstNone, st.Processes)
+		b.SetU64(statSysfork.ID, cache.InstNone, st.Processes)
 	}
 	if st.HasIntr {
-		c.rates.Counter(b, &statIntr, cache.InstNone, st.Intr)
+		b.SetU64(statIntr.ID, cache.InstNone, st.Intr)
 	}
 	b.SetU64(statRunning.ID, cache.InstNone, st.Running)
 	b.SetU64(statBlocked.ID, cache.InstNone, st.Blocked)
@@ -156,8 +150,6 @@ func (c *cpuCollector) Sample(b *cache.Builder, now time.Time) error {
 	}
 	b.SetU64(statNCPU.ID, cache.InstNone, uint64(len(st.CPUs)))
 	b.SetU64(statHZ.ID, cache.InstNone, kernel.UserHZ)
-	c.publishUtil(b, len(st.CPUs))
-	c.rates.Commit()
 	return nil
 }
 
@@ -186,20 +178,26 @@ func sameCPUs(in *cache.Instances, cpus []kernel.CPUStat) bool {
 	return true
 }
 
-// publishUtil derives the utilisation percentages from this interval's deltas.
-func (c *cpuCollector) publishUtil(b *cache.Builder, ncpu int) {
-	secs, ok := c.rates.Interval()
-	if !ok || ncpu == 0 {
-		return
-	}
+// Derived declares the utilisation percentages: the growth of each CPU
+// time counter over the client's interval, in seconds, per second of
+// interval and per CPU (hinv.ncpu as last sampled). The busiest and idlest
+// sampling step inside the interval are their peaks.
+func (c *cpuCollector) Derived() []engine.Derived {
+	out := make([]engine.Derived, 0, len(cpuUtil))
 	for _, u := range cpuUtil {
-		d, ok := c.rates.Delta(cache.NewMetricID(clusterStat, u.counter), cache.InstNone)
-		if !ok {
-			continue
-		}
-		// d is milliseconds of CPU time over secs seconds of ncpu CPUs.
-		b.SetDouble(cache.NewMetricID(clusterStat, u.item), cache.InstNone, 100*float64(d)/1000/secs/float64(ncpu))
+		counter := cache.NewMetricID(clusterStat, u.counter)
+		out = append(out, engine.Derived{Desc: u.desc, Like: counter, Peaks: true,
+			Value: func(w *engine.Window, inst uint32) (float64, bool) {
+				ncpu, ok := w.Published(statNCPU.ID, cache.InstNone)
+				d, secs, okD := w.DeltaSeconds(counter, inst)
+				if !ok || !okD || ncpu.Bits == 0 || secs <= 0 {
+					return 0, false
+				}
+				// d is milliseconds of CPU time over secs seconds of ncpu CPUs.
+				return 100 * float64(d) / 1000 / secs / float64(ncpu.Bits), true
+			}})
 	}
+	return out
 }
 
 // toMS converts procfs's seconds (ticks/USER_HZ) to whole milliseconds as

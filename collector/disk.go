@@ -48,9 +48,7 @@ type diskCollector struct {
 	iostat [diskNTrees][]cache.Desc     // disk.dev and disk.dm only
 	indoms [diskNTrees]*cache.Instances // last published, reused while unchanged
 	meta   map[string]diskMeta          // by kernel name
-	rates  *engine.Rates
-	deltas diskDeltas // reused for every instance's iostat figures
-	path   string     // <proc>/diskstats
+	path   string                       // <proc>/diskstats
 	file   *kernel.File
 	buf    []byte // its text, reused
 	stats  []blockdevice.Diskstats
@@ -68,7 +66,7 @@ func NewDiskCollector(env engine.Env) (engine.Collector, error) {
 	}
 	c := &diskCollector{
 		fs: fs, sys: diskSys{root: sysRoot, fs: fs}, filter: env.Filter,
-		meta: map[string]diskMeta{}, rates: engine.NewRates(),
+		meta: map[string]diskMeta{},
 		path: filepath.Join(env.Proc, "diskstats"),
 		file: kernel.NewFile(env.Proc, filepath.Join(env.Proc, "diskstats")),
 	}
@@ -85,15 +83,11 @@ func NewDiskCollector(env engine.Env) (engine.Collector, error) {
 
 func (c *diskCollector) Name() string { return "disk" }
 
-func (c *diskCollector) Resets() uint64 { return c.rates.Resets }
-
 func (c *diskCollector) Source() cache.Source {
 	var descs []cache.Desc
 	for t := range diskNTrees {
 		descs = append(descs, c.descs[t]...)
 	}
-	descs = append(descs, c.iostat[diskDev]...)
-	descs = append(descs, c.iostat[diskDM]...)
 	return cache.Source{
 		Name:    c.Name(),
 		Metrics: descs,
@@ -118,14 +112,11 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 		return fmt.Errorf("reading diskstats: %w", err)
 	}
 	stats := c.stats
-	c.rates.Begin(now)
-	c.deltas.secs, _ = c.rates.Interval()
 	lists, sum := c.publishDevices(b, stats)
 	for _, t := range []diskTree{diskDev, diskPart, diskDM} {
 		b.SetInDom(diskIndoms[t].id, c.instances(t, lists[t]))
 	}
-	sum.publish(b, c.rates, c.descs[diskAll])
-	c.rates.Commit()
+	sum.publish(b, c.descs[diskAll])
 	return nil
 }
 
@@ -209,25 +200,22 @@ func (c *diskCollector) labels(s *blockdevice.Diskstats, t diskTree) []cache.Lab
 	return m.labels
 }
 
-// publishDevice publishes one device's values in tree t, and its iostat
-// figures where the tree has them.
+// publishDevice publishes one device's values in tree t.
 func (c *diskCollector) publishDevice(b *cache.Builder, t diskTree, inst uint32, s *blockdevice.Diskstats) {
 	descs := c.descs[t]
 	for i := range diskFields {
 		f := &diskFields[i]
 		v, ok := diskFieldValue(f, t, s)
-		switch {
-		case !ok:
-		case f.sem == cache.SemCounter:
-			c.rates.Counter(b, &descs[i], inst, v)
-		default:
+		if ok {
 			b.SetU64(descs[i].ID, inst, v)
 		}
 	}
-	if c.iostat[t] != nil {
-		c.deltas.r, c.deltas.descs, c.deltas.inst = c.rates, descs, inst
-		iostatPublish(b, c.iostat[t], &c.deltas)
-	}
+}
+
+// Derived declares the iostat figures of disk.dev and disk.dm, computed
+// over each client's interval (see disk_iostat.go).
+func (c *diskCollector) Derived() []engine.Derived {
+	return append(iostatDerived(c.iostat[diskDev], c.descs[diskDev]), iostatDerived(c.iostat[diskDM], c.descs[diskDM])...)
 }
 
 // instances returns the instance table of tree t, reusing the last one
@@ -277,16 +265,11 @@ func (sum *diskSum) add(s *blockdevice.Diskstats) {
 	}
 }
 
-// publish sets disk.all. Its rates are those of the sums, so an interval in
-// which a disk vanished usually has none (the sum went backwards).
-func (sum *diskSum) publish(b *cache.Builder, r *engine.Rates, descs []cache.Desc) {
+// publish sets disk.all. Its rates are those of the sums, so a step in
+// which a disk vanished has none (the sum went backwards).
+func (sum *diskSum) publish(b *cache.Builder, descs []cache.Desc) {
 	for i := range diskFields {
-		f := &diskFields[i]
-		switch {
-		case sum.fields < f.since:
-		case f.sem == cache.SemCounter:
-			r.Counter(b, &descs[i], cache.InstNone, sum.v[i])
-		default:
+		if sum.fields >= diskFields[i].since {
 			b.SetU64(descs[i].ID, cache.InstNone, sum.v[i])
 		}
 	}

@@ -12,60 +12,64 @@ var (
 )
 
 // iostatFigure is one of the derived metrics of /etc/pcp/derived/iostat.conf,
-// computed here from the counter deltas of one sampling interval, with the
-// conf's name below disk.dev and disk.dm. They are instant values (no rate
-// twin) and exist from the second sample on.
+// computed at read time from the counter deltas over the asking client's
+// interval, with the conf's name below disk.dev and disk.dm. They are
+// instant values with no rate twin; util also has peaks.
 type iostatFigure struct {
 	name    string
 	dev, dm uint32 // items in clusterDisk and clusterDM, clear of pmdalinux's
 	units   cache.Units
 	value   func(d *diskDeltas) (float64, bool)
+	peaks   bool
 }
 
 var iostatFigures = []iostatFigure{
 	// await = delta(total_rawactive) / delta(total), and so on: the mean
 	// milliseconds a completed request spent queued and in service.
-	{"await", 110, 40, iostatUnitsAwait, iostatPerRequest([]int{dfTotalRaw}, []int{dfTotal})},
-	{"r_await", 111, 41, iostatUnitsAwait, iostatPerRequest([]int{dfReadRaw}, []int{dfRead})},
-	{"w_await", 112, 42, iostatUnitsAwait, iostatPerRequest([]int{dfWriteRaw}, []int{dfWrite})},
-	{"d_await", 113, 43, iostatUnitsAwait, iostatPerRequest([]int{dfDiscardRaw}, []int{dfDiscard})},
-	{"f_await", 114, 44, iostatUnitsAwait, iostatPerRequest([]int{dfFlushRaw}, []int{dfFlush})},
+	{"await", 110, 40, iostatUnitsAwait, iostatPerRequest([]int{dfTotalRaw}, []int{dfTotal}), false},
+	{"r_await", 111, 41, iostatUnitsAwait, iostatPerRequest([]int{dfReadRaw}, []int{dfRead}), false},
+	{"w_await", 112, 42, iostatUnitsAwait, iostatPerRequest([]int{dfWriteRaw}, []int{dfWrite}), false},
+	{"d_await", 113, 43, iostatUnitsAwait, iostatPerRequest([]int{dfDiscardRaw}, []int{dfDiscard}), false},
+	{"f_await", 114, 44, iostatUnitsAwait, iostatPerRequest([]int{dfFlushRaw}, []int{dfFlush}), false},
 	// avg_qlen = rate(read_rawactive) + rate(write_rawactive): PCP's rate()
 	// of a millisecond counter is in seconds per second.
-	{"avg_qlen", 115, 45, cache.UnitsNone, iostatBusy(1, dfReadRaw, dfWriteRaw)},
+	{"avg_qlen", 115, 45, cache.UnitsNone, iostatBusy(1, dfReadRaw, dfWriteRaw), false},
 	// avg_rqsz = (delta(read_bytes) + delta(write_bytes)) / (delta(read) +
 	// delta(write)), in Kbyte per request; the conf's rescale to Kbyte is a
 	// no-op, the byte counters being in Kbyte already.
-	{"avg_rqsz", 116, 46, iostatUnitsSize, iostatPerRequest([]int{dfReadBytes, dfWriteBytes}, []int{dfRead, dfWrite})},
-	{"r_avg_rqsz", 117, 47, iostatUnitsSize, iostatPerRequest([]int{dfReadBytes}, []int{dfRead})},
-	{"w_avg_rqsz", 118, 48, iostatUnitsSize, iostatPerRequest([]int{dfWriteBytes}, []int{dfWrite})},
-	{"d_avg_rqsz", 119, 49, iostatUnitsSize, iostatPerRequest([]int{dfDiscardBytes}, []int{dfDiscard})},
+	{"avg_rqsz", 116, 46, iostatUnitsSize, iostatPerRequest([]int{dfReadBytes, dfWriteBytes}, []int{dfRead, dfWrite}), false},
+	{"r_avg_rqsz", 117, 47, iostatUnitsSize, iostatPerRequest([]int{dfReadBytes}, []int{dfRead}), false},
+	{"w_avg_rqsz", 118, 48, iostatUnitsSize, iostatPerRequest([]int{dfWriteBytes}, []int{dfWrite}), false},
+	{"d_avg_rqsz", 119, 49, iostatUnitsSize, iostatPerRequest([]int{dfDiscardBytes}, []int{dfDiscard}), false},
 	// util = 100 * rate(avactive): the percentage of the interval during
 	// which the device had at least one request in progress.
-	{"util", 120, 50, cache.UnitsNone, iostatBusy(100, dfAvactive)},
+	{"util", 120, 50, cache.UnitsNone, iostatBusy(100, dfAvactive), true},
 }
 
-// diskDeltas gives one instance's counter growth over this interval, read
-// back from the rates its counters were just published through.
+// diskDeltas gives one instance's counter growth over a client's window.
 type diskDeltas struct {
-	r     *engine.Rates
+	w     *engine.Window
 	descs []cache.Desc // the tree's descriptors, in diskFields order
 	inst  uint32
-	secs  float64
 }
 
-// sum adds the deltas of fields, false if any has none (not published, new
-// this sample, or gone backwards).
-func (d *diskDeltas) sum(fields []int) (uint64, bool) {
+// sum adds the deltas of fields, false if any has none (not published at
+// both ends of any step, or gone backwards in every step), with the
+// seconds the first field's delta covers.
+func (d *diskDeltas) sum(fields []int) (uint64, float64, bool) {
 	var total uint64
-	for _, f := range fields {
-		v, ok := d.r.Delta(d.descs[f].ID, d.inst)
+	var secs float64
+	for i, f := range fields {
+		v, s, ok := d.w.DeltaSeconds(d.descs[f].ID, d.inst)
 		if !ok {
-			return 0, false
+			return 0, 0, false
+		}
+		if i == 0 {
+			secs = s
 		}
 		total += v
 	}
-	return total, true
+	return total, secs, true
 }
 
 // perRequest divides the growth of num by that of den. As in iostat.conf,
@@ -73,14 +77,14 @@ func (d *diskDeltas) sum(fields []int) (uint64, bool) {
 // no value; one without a delta for den gives no value.
 func iostatPerRequest(num, den []int) func(d *diskDeltas) (float64, bool) {
 	return func(d *diskDeltas) (float64, bool) {
-		q, ok := d.sum(den)
+		q, _, ok := d.sum(den)
 		if !ok {
 			return 0, false
 		}
 		if q == 0 {
 			return 0, true
 		}
-		n, ok := d.sum(num)
+		n, _, ok := d.sum(num)
 		if !ok {
 			return 0, false
 		}
@@ -92,11 +96,11 @@ func iostatPerRequest(num, den []int) func(d *diskDeltas) (float64, bool) {
 // per second as PCP's rate() gives time counters.
 func iostatBusy(scale float64, fields ...int) func(d *diskDeltas) (float64, bool) {
 	return func(d *diskDeltas) (float64, bool) {
-		ms, ok := d.sum(fields)
-		if !ok || d.secs <= 0 {
+		ms, secs, ok := d.sum(fields)
+		if !ok || secs <= 0 {
 			return 0, false
 		}
-		return scale * float64(ms) / 1000 / d.secs, true
+		return scale * float64(ms) / 1000 / secs, true
 	}
 }
 
@@ -113,11 +117,21 @@ func iostatDescs(t diskTree) []cache.Desc {
 	return out
 }
 
-// iostatPublish sets the figures of one instance from this interval's deltas.
-func iostatPublish(b *cache.Builder, descs []cache.Desc, d *diskDeltas) {
+// iostatDerived declares the figures of one tree (descs from iostatDescs)
+// over its counters (counters in diskFields order). Their instances are
+// the tree's at the window's end.
+func iostatDerived(descs, counters []cache.Desc) []engine.Derived {
+	out := make([]engine.Derived, len(iostatFigures))
 	for i := range iostatFigures {
-		if v, ok := iostatFigures[i].value(d); ok {
-			b.SetDouble(descs[i].ID, d.inst, v)
-		}
+		f := &iostatFigures[i]
+		// One scratch per figure: the engine computes figures one at a
+		// time, so reusing it keeps a fetch free of allocations.
+		d := &diskDeltas{descs: counters}
+		out[i] = engine.Derived{Desc: descs[i], Like: counters[dfTotal].ID, Peaks: f.peaks,
+			Value: func(w *engine.Window, inst uint32) (float64, bool) {
+				d.w, d.inst = w, inst
+				return f.value(d)
+			}}
 	}
+	return out
 }

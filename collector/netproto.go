@@ -24,7 +24,6 @@ type netProtoCollector struct {
 	descs []cache.Desc // in snmpFields order
 	// index finds the snmpFields (usually one) that read a field.
 	index map[snmpKey][]int
-	rates *engine.Rates
 	seen  []bool // by snmpFields index: set in the current sample
 	found int    // fields set in the current sample
 }
@@ -55,7 +54,6 @@ func NewNetProtoCollector(env engine.Env) (engine.Collector, error) {
 	c := &netProtoCollector{
 		buf:   make([]byte, 0, 8192),
 		index: map[snmpKey][]int{},
-		rates: engine.NewRates(),
 		seen:  make([]bool, len(snmpFields)),
 	}
 	for _, name := range []string{"snmp", "netstat"} {
@@ -72,8 +70,6 @@ func NewNetProtoCollector(env engine.Env) (engine.Collector, error) {
 
 func (c *netProtoCollector) Name() string { return "netproto" }
 
-func (c *netProtoCollector) Resets() uint64 { return c.rates.Resets }
-
 func (c *netProtoCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: c.descs}
 }
@@ -83,7 +79,6 @@ func (c *netProtoCollector) Source() cache.Source {
 // fails when neither gives a single field we know.
 func (c *netProtoCollector) Sample(b *cache.Builder, now time.Time) error {
 	var errs []error
-	c.rates.Begin(now)
 	c.found = 0
 	clear(c.seen)
 	for _, f := range c.files {
@@ -109,7 +104,6 @@ func (c *netProtoCollector) Sample(b *cache.Builder, now time.Time) error {
 	if c.found == 0 {
 		return fmt.Errorf("netproto: no TCP or UDP counters read: %w", errors.Join(errs...))
 	}
-	c.rates.Commit()
 	return nil
 }
 
@@ -147,7 +141,7 @@ func (c *netProtoCollector) set(b *cache.Builder, i int, v uint64) {
 	c.found++
 	d := &c.descs[i]
 	if d.Sem == cache.SemCounter {
-		c.rates.Counter(b, d, cache.InstNone, v)
+		b.SetU64(d.ID, cache.InstNone, v)
 		return
 	}
 	b.SetU64(d.ID, cache.InstNone, v)

@@ -73,7 +73,6 @@ type netCollector struct {
 	ids      *cache.IDMap
 	counters [kernel.NetDevColumns]cache.Desc // by column
 	totals   []cache.Desc                     // in netIfTotals order
-	rates    *engine.Rates
 	all      *netAll
 	// ifs holds each listed interface, found by its name's bytes without
 	// allocating; an interface is forgotten when it leaves /proc/net/dev,
@@ -120,7 +119,6 @@ func NewNetworkCollector(env engine.Env) (engine.Collector, error) {
 		sys:    netSysfs{root: env.Sys},
 		filter: env.Filter,
 		ids:    env.IDMap(indomInterface),
-		rates:  engine.NewRates(),
 		all:    newNetAll(env.Filter),
 		ifs:    map[string]*netIf{},
 	}
@@ -171,7 +169,6 @@ func (c *netCollector) Sample(b *cache.Builder, now time.Time) error {
 	if len(c.lines) == 0 && bad > 0 {
 		return fmt.Errorf("net/dev: none of %d interface lines parsed", bad)
 	}
-	c.rates.Begin(now)
 	c.all.begin()
 	c.seq++
 	c.listed = 0
@@ -246,14 +243,14 @@ func (c *netCollector) sampleInterface(b *cache.Builder, l *kernel.NetDevLine) {
 	id := n.id
 	c.list = append(c.list, cache.Instance{ID: id, Name: n.name, Labels: n.fixed.labels})
 	for col := range c.counters {
-		c.rates.Counter(b, &c.counters[col], id, l.V[col])
+		b.SetU64(c.counters[col].ID, id, l.V[col])
 	}
 	for i, t := range netIfTotals {
 		var sum uint64
 		for _, col := range t.columns {
 			sum += l.V[col]
 		}
-		c.rates.Counter(b, &c.totals[i], id, sum)
+		b.SetU64(c.totals[i].ID, id, sum)
 	}
 	if n.stateEpoch != c.epoch {
 		n.state, n.stateEpoch = c.sys.state(n.dir), c.epoch

@@ -74,7 +74,6 @@ type pressureCollector struct {
 	avg   []cache.Desc            // in psiLines order
 	total []cache.Desc            // in psiLines order
 	insts *cache.Instances
-	rates *engine.Rates
 }
 
 // NewPressureCollector checks the /proc root below env.Proc.
@@ -85,7 +84,7 @@ func NewPressureCollector(env engine.Env) (engine.Collector, error) {
 	}
 	c := &pressureCollector{
 		dir: dir, buf: make([]byte, 0, 512),
-		insts: cache.NewInstances(psiWindows), rates: engine.NewRates(),
+		insts: cache.NewInstances(psiWindows),
 	}
 	for r, name := range psiResources {
 		c.files[r] = kernel.NewFile(env.Proc, filepath.Join(dir, name))
@@ -102,8 +101,6 @@ func NewPressureCollector(env engine.Env) (engine.Collector, error) {
 var psiUsecUnits = cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0)
 
 func (c *pressureCollector) Name() string { return "pressure" }
-
-func (c *pressureCollector) Resets() uint64 { return c.rates.Resets }
 
 func (c *pressureCollector) Source() cache.Source {
 	descs := append(append([]cache.Desc(nil), c.avg...), c.total...)
@@ -142,7 +139,6 @@ func (c *pressureCollector) Sample(b *cache.Builder, now time.Time) error {
 	if read == 0 && len(errs) > 0 {
 		return fmt.Errorf("reading pressure: %w", errors.Join(errs...))
 	}
-	c.rates.Begin(now)
 	for i, l := range psiLines {
 		r := c.res[i]
 		st := &c.stats[r]
@@ -156,9 +152,8 @@ func (c *pressureCollector) Sample(b *cache.Builder, now time.Time) error {
 		b.SetDouble(c.avg[i].ID, 10, line.Avg10)
 		b.SetDouble(c.avg[i].ID, 60, line.Avg60)
 		b.SetDouble(c.avg[i].ID, 300, line.Avg300)
-		c.rates.Counter(b, &c.total[i], cache.InstNone, line.Total)
+		b.SetU64(c.total[i].ID, cache.InstNone, line.Total)
 	}
-	c.rates.Commit()
 	return nil
 }
 

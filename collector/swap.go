@@ -59,7 +59,6 @@ type swapCollector struct {
 	// its lines each instance is, in instance order.
 	key, nextKey []byte
 	shown        []swapShown
-	rates        *engine.Rates
 }
 
 // swapShown is a published swap area: its line in /proc/swaps and its id.
@@ -80,13 +79,11 @@ func NewSwapCollector(env engine.Env) (engine.Collector, error) {
 		swaps:   kernel.NewFile(env.Proc, swaps),
 		buf:     make([]byte, 0, 8192),
 		vm:      kernel.NewVMStat("pswpin", "pswpout"),
-		filter:  env.Filter, ids: env.IDMap(indomSwapdev), rates: engine.NewRates(),
+		filter:  env.Filter, ids: env.IDMap(indomSwapdev),
 	}, nil
 }
 
 func (c *swapCollector) Name() string { return "swap" }
-
-func (c *swapCollector) Resets() uint64 { return c.rates.Resets }
 
 func (c *swapCollector) Source() cache.Source {
 	return cache.Source{
@@ -111,16 +108,14 @@ func (c *swapCollector) Sample(b *cache.Builder, now time.Time) error {
 	if err := c.readSwaps(); err != nil {
 		return err
 	}
-	c.rates.Begin(now)
 	if hasIn {
-		c.rates.Counter(b, &swapPagesIn, cache.InstNone, pswpin)
+		b.SetU64(swapPagesIn.ID, cache.InstNone, pswpin)
 	}
 	if hasOut {
-		c.rates.Counter(b, &swapPagesOut, cache.InstNone, pswpout)
+		b.SetU64(swapPagesOut.ID, cache.InstNone, pswpout)
 	}
 	setSwapSpace(b, &c.mem)
 	c.publishSwapdevs(b, c.areas)
-	c.rates.Commit()
 	return nil
 }
 

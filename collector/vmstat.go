@@ -150,7 +150,6 @@ type vmstatCollector struct {
 	vm    *kernel.VMStat
 	src   []vmstatSource // in vmstatMetrics order
 	descs []cache.Desc   // in vmstatMetrics order
-	rates *engine.Rates
 }
 
 // NewVMStatCollector checks the /proc root below env.Proc.
@@ -159,7 +158,7 @@ func NewVMStatCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vmstat: %w", err)
 	}
-	c := &vmstatCollector{file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 8192), rates: engine.NewRates()}
+	c := &vmstatCollector{file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 8192)}
 	c.src, c.vm = newVMStatSources()
 	for _, m := range vmstatMetrics {
 		c.descs = append(c.descs, m.desc)
@@ -168,8 +167,6 @@ func NewVMStatCollector(env engine.Env) (engine.Collector, error) {
 }
 
 func (c *vmstatCollector) Name() string { return "vmstat" }
-
-func (c *vmstatCollector) Resets() uint64 { return c.rates.Resets }
 
 func (c *vmstatCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: c.descs}
@@ -180,19 +177,17 @@ func (c *vmstatCollector) Sample(b *cache.Builder, now time.Time) error {
 	if err := readVMStat(c.file, &c.buf, c.vm); err != nil {
 		return err
 	}
-	c.rates.Begin(now)
 	for i := range c.descs {
 		d := &c.descs[i]
 		v, ok := c.src[i].value(c.vm)
 		switch {
 		case !ok:
 		case d.Sem == cache.SemCounter:
-			c.rates.Counter(b, d, cache.InstNone, v)
+			b.SetU64(d.ID, cache.InstNone, v)
 		default:
 			b.SetU64(d.ID, cache.InstNone, v)
 		}
 	}
-	c.rates.Commit()
 	return nil
 }
 

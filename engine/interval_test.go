@@ -52,11 +52,11 @@ func (s *scriptSource) Sample(b *cache.Builder, _ time.Time) error {
 // percentage of one CPU, as cpu-util.conf derives it.
 func (s *scriptSource) Derived() []Derived {
 	return []Derived{{Desc: ivUtil, Like: ivMS.ID, Peaks: true, Value: func(w *Window, inst uint32) (float64, bool) {
-		d, ok := w.Delta(ivMS.ID, inst)
-		if !ok || w.Seconds() <= 0 {
+		d, secs, ok := w.DeltaSeconds(ivMS.ID, inst)
+		if !ok || secs <= 0 {
 			return 0, false
 		}
-		return 100 * float64(d) / 1000 / w.Seconds(), true
+		return 100 * float64(d) / 1000 / secs, true
 	}}}
 }
 
@@ -283,5 +283,31 @@ func TestClientsForgottenAndBounded(t *testing.T) {
 	g.fetch(cache.NoClient, "hostcache.rate.test.count")
 	if _, ok := g.r.reader.clients.byID[cache.NoClient]; ok {
 		t.Error("NoClient remembered")
+	}
+}
+
+// Reading the windowed metrics allocates nothing once a client is known:
+// the fetch path stays allocation-free.
+func TestWindowedReadsDoNotAllocate(t *testing.T) {
+	g := newIntervalRig(t, time.Minute)
+	for k := 0; k <= 12; k++ {
+		g.sample(at(k), steady(k))
+	}
+	var descs []*cache.Desc
+	for _, n := range []string{"hostcache.rate.test.count", "hostcache.max.rate.test.count",
+		"hostcache.test.util", "hostcache.max.test.util", "hostcache.max.test.gauge"} {
+		d, _ := g.front.Schema().Lookup(n)
+		descs = append(descs, d)
+	}
+	q := cache.Request{Snap: g.front.Load(), Now: g.now, Client: 3}
+	dst := make([]cache.Value, 0, 64)
+	read := func() {
+		for _, d := range descs {
+			dst = q.AppendValues(dst[:0], d)
+		}
+	}
+	read() // the client's marks are made on its first fetch
+	if n := testing.AllocsPerRun(100, read); n != 0 {
+		t.Errorf("%v allocations per read of the windowed metrics", n)
 	}
 }

@@ -51,8 +51,8 @@ type Runner struct {
 	entries        []*entry
 	instances      *cache.Instances
 	controlIndex   int
-	defaultMS      atomic.Int64 // interval of collectors without their own
-	startDefaultMS int64        // defaultMS at start-up, restored by a store of 0
+	defaultMS      atomic.Int64  // interval of collectors without their own
+	startDefaultMS int64         // defaultMS at start-up, restored by a store of 0
 	staleIntervals int64         // data older than this many intervals is withheld
 	ids            *cache.IDMaps // instance id maps, saved after each sample
 	pending        atomic.Int64  // collectors yet to finish their first sample

@@ -55,65 +55,34 @@ func (w *Window) seconds() float64 {
 }
 
 // Delta returns how much counter id of instance inst grew over the window,
-// counting only the steps in which the instance existed at both ends.
+// counting only the steps in which the instance existed at both ends and
+// did not go backwards: another instance's reset costs this one nothing.
 func (w *Window) Delta(id cache.MetricID, inst uint32) (uint64, bool) {
+	d, _, ok := w.DeltaSeconds(id, inst)
+	return d, ok
+}
+
+// DeltaSeconds is Delta with the seconds of the steps it counted: the
+// denominator of a per-second figure of this instance.
+func (w *Window) DeltaSeconds(id cache.MetricID, inst uint32) (uint64, float64, bool) {
 	t, ok := w.h.trackedID(id)
 	if !ok {
-		return 0, false
+		return 0, 0, false
 	}
 	a, okA := w.valueIn(w.start, t, inst)
 	b, okB := w.valueIn(w.end, t, inst)
 	if w.clean() && okA && okB && b >= a {
-		return b - a, true
+		return b - a, w.secs, true
 	}
-	return w.walkDelta(t, inst)
+	return w.walk(t, inst, a, okA)
 }
 
-// walkDelta sums the growth of (t, inst) step by step over the good steps.
-func (w *Window) walkDelta(t int, inst uint32) (uint64, bool) {
-	var sum uint64
-	counted := false
-	prevV, prevOK := w.valueIn(w.start, t, inst)
-	for seq := w.start.seq + 1; seq <= w.end.seq; seq++ {
-		s := w.h.at(seq)
-		if seq == w.end.seq {
-			s = w.end
-		}
-		if s == nil {
-			prevOK = false
-			continue
-		}
-		v, ok := w.valueIn(s, t, inst)
-		if ok && prevOK && !s.reset && v >= prevV {
-			sum += v - prevV
-			counted = true
-		}
-		prevV, prevOK = v, ok
-	}
-	return sum, counted
-}
-
-// Rate is the counter's growth per second, scaled by its rate factor,
-// over the steps in which this instance existed at both ends and did not
-// go backwards: another instance's reset costs this one nothing, and an
-// instance that appeared inside the window is rated from then on.
-func (w *Window) Rate(id cache.MetricID, inst uint32, factor float64) (float64, bool) {
-	t, ok := w.h.trackedID(id)
-	if !ok {
-		return 0, false
-	}
-	a, okA := w.valueIn(w.start, t, inst)
-	b, okB := w.valueIn(w.end, t, inst)
-	if w.clean() && okA && okB && b >= a {
-		if w.secs <= 0 {
-			return 0, false
-		}
-		return float64(b-a) / w.secs * factor, true
-	}
+// walk sums the growth of (t, inst) and the seconds over the good steps.
+func (w *Window) walk(t int, inst uint32, prevV uint64, prevOK bool) (uint64, float64, bool) {
 	var sum uint64
 	var secs float64
+	counted := false
 	prev := w.start
-	prevV, prevOK := a, okA
 	for seq := w.start.seq + 1; seq <= w.end.seq; seq++ {
 		s := w.h.at(seq)
 		if seq == w.end.seq {
@@ -127,13 +96,22 @@ func (w *Window) Rate(id cache.MetricID, inst uint32, factor float64) (float64, 
 		if ok && prevOK && v >= prevV {
 			sum += v - prevV
 			secs += s.at.Sub(prev.at).Seconds()
+			counted = true
 		}
 		prev, prevV, prevOK = s, v, ok
 	}
-	if secs <= 0 {
+	return sum, secs, counted
+}
+
+// Rate is the counter's growth per second over the steps Delta counts,
+// scaled by its rate factor: an instance that appeared inside the window
+// is rated from then on.
+func (w *Window) Rate(id cache.MetricID, inst uint32, factor float64) (float64, bool) {
+	d, secs, ok := w.DeltaSeconds(id, inst)
+	if !ok || secs <= 0 {
 		return 0, false
 	}
-	return float64(sum) / secs * factor, true
+	return float64(d) / secs * factor, true
 }
 
 // Published returns a value of the part the window ends at: a discrete
