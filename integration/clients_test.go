@@ -73,11 +73,23 @@ var deliberatelyNoValue = map[string]string{
 // twinOf names the pmdalinux metric a hostcache metric mirrors.
 func twinOf(name string) string {
 	rest := strings.TrimPrefix(name, "hostcache.")
+	rest = strings.TrimPrefix(strings.TrimPrefix(rest, "max."), "min.")
 	rest = strings.TrimPrefix(rest, "rate.")
 	if strings.HasPrefix(rest, "control.") || strings.HasPrefix(rest, "kernel.cpu.util.") {
 		return ""
 	}
 	return rest
+}
+
+// isComputed reports whether a metric is one the agent computes over each
+// client's interval (a rate or a peak): it has no descriptor twin.
+func isComputed(name string) bool {
+	for _, p := range []string{"hostcache.rate.", "hostcache.max.", "hostcache.min."} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 var descRE = regexp.MustCompile(`(?m)^(\S+)\n\s+Data Type: (.+?)  InDom: (\S+).*\n\s+Semantics: (\S+)  Units: (.*)$`)
@@ -99,7 +111,7 @@ func descs(t *testing.T, names []string) map[string]descInfo {
 func testTwins(t *testing.T) {
 	var ours, twins []string
 	for _, n := range metricNames(t) {
-		if tw := twinOf(n); tw != "" && !strings.HasPrefix(n, "hostcache.rate.") {
+		if tw := twinOf(n); tw != "" && !isComputed(n) {
 			ours, twins = append(ours, n), append(twins, tw)
 		}
 	}
