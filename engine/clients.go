@@ -22,6 +22,10 @@ type clients struct {
 	metrics int // windowed metrics: the length of each client's marks
 	max     int
 	clock   uint64
+	// last is the client asked about last: a fetch asks for many metrics
+	// of one client in a row, so most look-ups skip the map.
+	lastID    int32
+	lastMarks *clientMarks
 }
 
 // clientMarks is one client's marks: seen[k] is the end sample's sequence
@@ -53,8 +57,13 @@ func (cs *clients) swap(c int32, k int, end uint64) uint64 {
 // marks returns client c's marks, making room for them if c is new.
 func (cs *clients) marks(c int32) *clientMarks {
 	cs.clock++
+	if cs.lastMarks != nil && cs.lastID == c {
+		cs.lastMarks.used = cs.clock
+		return cs.lastMarks
+	}
 	if m, ok := cs.byID[c]; ok {
 		m.used = cs.clock
+		cs.lastID, cs.lastMarks = c, m
 		return m
 	}
 	if len(cs.byID) >= cs.max {
@@ -62,6 +71,7 @@ func (cs *clients) marks(c int32) *clientMarks {
 	}
 	m := &clientMarks{seen: make([]uint64, cs.metrics), used: cs.clock}
 	cs.byID[c] = m
+	cs.lastID, cs.lastMarks = c, m
 	return m
 }
 
@@ -75,6 +85,9 @@ func (cs *clients) evictOldest() {
 		}
 	}
 	delete(cs.byID, oldest)
+	if cs.lastID == oldest {
+		cs.lastMarks = nil
+	}
 }
 
 // Forget frees what is kept for client c: pmcd says it has gone.
@@ -82,6 +95,9 @@ func (cs *clients) Forget(c int32) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	delete(cs.byID, c)
+	if cs.lastID == c {
+		cs.lastMarks = nil
+	}
 }
 
 // count is how many clients are remembered now.

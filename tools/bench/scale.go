@@ -5,6 +5,9 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/pmda"
+	"github.com/pmdahostcache/pmdahostcache/pmda/driver"
 )
 
 // scaleBase is the 1x host; 16x is 1024 CPUs, 4096 disks, 1024 interfaces
@@ -19,7 +22,14 @@ var (
 		"hostcache.network.interface.in.bytes", "hostcache.filesys.free"}
 )
 
-const controlDuration = "hostcache.control.collector.duration"
+const (
+	controlDuration       = "hostcache.control.collector.duration"
+	controlInterval       = "hostcache.control.collector.interval"
+	controlHistoryBytes   = "hostcache.control.collector.history_bytes"
+	controlHistorySamples = "hostcache.control.collector.history_samples"
+	// historySeconds is the agent's default history (engine.DefaultHistory).
+	historySeconds = 900
+)
 
 // runScale measures sample time, fetch service time and memory at 1x, 4x
 // and 16x the base host, and reports growth relative to 1x.
@@ -37,7 +47,7 @@ func runScale(agent, pmnsPath string) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	b.WriteString("# Scale\n\n| host | sample time (all collectors) | fetch p50, 3 singular metrics | fetch p50, every CPU/disk/interface/mount | values in full fetch | RSS |\n|---|---|---|---|---|---|\n")
+	b.WriteString("# Scale\n\n| host | sample time (all collectors) | fetch p50, 3 singular metrics | fetch p50, every CPU/disk/interface/mount | values in full fetch | RSS | history per sample of every collector | history at 15 min (projected) |\n|---|---|---|---|---|---|---|---|\n")
 	var base scalePoint
 	for _, f := range []int{1, 4, 16} {
 		p, err := measureScale(agent, scaleBase.times(f), pmns, small, full)
@@ -48,19 +58,23 @@ func runScale(agent, pmnsPath string) (string, error) {
 			base = p
 		}
 		s := scaleBase.times(f)
-		fmt.Fprintf(&b, "| %dx: %d CPUs, %d disks, %d ifaces, %d mounts | %s (%.1fx) | %s (%.2fx) | %s (%.1fx) | %d | %.1f MB (%.1fx) |\n",
+		fmt.Fprintf(&b, "| %dx: %d CPUs, %d disks, %d ifaces, %d mounts | %s (%.1fx) | %s (%.2fx) | %s (%.1fx) | %d | %.1f MB (%.1fx) | %.0f KB | %.0f MB |\n",
 			f, s.cpus, s.disks, s.ifaces, s.mounts, p.sample, ratio(p.sample, base.sample), us(p.small),
 			ratio(p.small, base.small), us(p.full), ratio(p.full, base.full), p.values, float64(p.rssKB)/1024,
-			float64(p.rssKB)/float64(base.rssKB))
+			float64(p.rssKB)/float64(base.rssKB), p.histSample/1024, p.histFull/(1<<20))
 	}
 	b.WriteString("\nSample time and full-fetch time grow with the host (linear is 4x and 16x);\n" +
-		"the singular fetch stays flat: fetch cost depends on what is asked, not on the size of the cache.\n")
+		"the singular fetch stays flat: fetch cost depends on what is asked, not on the size of the cache.\n" +
+		"History: the samples each collector keeps for figures over clients' intervals (raw counters and\n" +
+		"instants with peaks, 8 bytes each), one sample of every collector, and projected to the default\n" +
+		"900 s at each collector's interval (the RSS column is after a few seconds, before it fills).\n")
 	return b.String(), nil
 }
 
 type scalePoint struct {
-	sample, small, full time.Duration
-	values, rssKB       int
+	sample, small, full  time.Duration
+	values, rssKB        int
+	histSample, histFull float64 // bytes: one sample of every collector; the full default depth
 }
 
 func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
@@ -107,7 +121,39 @@ func measureScale(agent string, s treeSize, pmns map[string]uint32, small, full 
 		p.values += max(int(set.NumVal), 0)
 	}
 	p.rssKB = procRSS(a.Pid())
-	return p, nil
+	p.histSample, p.histFull, err = historyBytes(a, pmns)
+	return p, err
+}
+
+// historyBytes reads each collector's history size and sample count and
+// returns the bytes of one sample of every collector, and those of a
+// history filled to the default depth at each collector's interval.
+func historyBytes(a *driver.Agent, pmns map[string]uint32) (perSample, full float64, err error) {
+	get := func(name string) (map[string]pmda.ResultValue, error) {
+		return instanceValues(a, pmns[name], 396<<22|0)
+	}
+	bytes, err := get(controlHistoryBytes)
+	if err != nil {
+		return 0, 0, err
+	}
+	samples, err := get(controlHistorySamples)
+	if err != nil {
+		return 0, 0, err
+	}
+	intervals, err := get(controlInterval)
+	if err != nil {
+		return 0, 0, err
+	}
+	for name, b := range bytes {
+		n, iv := float64(samples[name].Word), float64(int32(intervals[name].Word))
+		if len(b.Payload) != 8 || n == 0 || iv <= 0 {
+			continue
+		}
+		one := float64(beUint64(b.Payload)) / n
+		perSample += one
+		full += one * (historySeconds*1000/iv + 1)
+	}
+	return perSample, full, nil
 }
 
 func beUint64(b []byte) uint64 {
