@@ -46,7 +46,10 @@ type Config struct {
 	// History is how far back each source keeps its samples, for the
 	// figures computed over each client's interval.
 	History time.Duration
-	IDDir   string // where stable instance ids persist
+	// HistoryBudget bounds the memory of every history together, in
+	// bytes: a large host keeps a shorter history instead.
+	HistoryBudget int64
+	IDDir         string // where stable instance ids persist
 	// Include and Exclude select instances by name, per instance domain
 	// name ("disk", "interface", "filesys", ...).
 	Include map[string]*regexp.Regexp
@@ -67,6 +70,7 @@ func Default() Config {
 		Disabled:       map[string]bool{},
 		StaleIntervals: 5,
 		History:        15 * time.Minute,
+		HistoryBudget:  128 << 20,
 		IDDir:          defaultIDDir(),
 		Include:        map[string]*regexp.Regexp{},
 		Exclude:        map[string]*regexp.Regexp{},

@@ -21,6 +21,7 @@ import (
 //	sys_root = /sys
 //	stale_intervals = 5            # withhold data this many intervals old
 //	history = 900                  # seconds of samples kept for client intervals
+//	history_max_mb = 128           # memory all histories may hold; less history past it
 //	id_dir = /var/lib/pcp/config/pmda
 //	instances.disk.exclude = ^(loop|ram)   # by instance domain name
 //	instances.interface.include = ^(eth|en)
@@ -76,6 +77,13 @@ func (c *Config) setKey(key, val string) error {
 			return fmt.Errorf("history: want whole seconds from 10 to 86400, got %q", val)
 		}
 		c.History = time.Duration(secs) * time.Second
+		return nil
+	case "history_max_mb":
+		mb, err := strconv.Atoi(val)
+		if err != nil || mb < 1 || mb > 1<<20 {
+			return fmt.Errorf("history_max_mb: want whole megabytes from 1 to 1048576, got %q", val)
+		}
+		c.HistoryBudget = int64(mb) << 20
 		return nil
 	case "stale_intervals":
 		n, err := strconv.Atoi(val)

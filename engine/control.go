@@ -89,7 +89,7 @@ func (r *Runner) controlSource() cache.Source {
 			perEntry(ctlLastOK, func(e *entry) (int64, bool) { v := e.lastOKms.Load(); return v, v != 0 }),
 			computed(ctlAge, r.appendAges),
 			computed(ctlHistory, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-				return append(dst, cache.U32Value(cache.InstNone, uint32(r.history/time.Second)))
+				return append(dst, cache.U32Value(cache.InstNone, uint32(r.span.Load()/1000)))
 			}),
 			computed(ctlClients, func(_ *cache.Request, dst []cache.Value) []cache.Value {
 				return append(dst, cache.U32Value(cache.InstNone, uint32(r.reader.clients.count())))
@@ -98,7 +98,7 @@ func (r *Runner) controlSource() cache.Source {
 				if e.hist == nil {
 					return 0, false
 				}
-				return int64(min(e.hist.next.Load(), uint64(e.hist.depth()))), true
+				return int64(e.hist.held()), true
 			}),
 			perEntry(ctlHBytes, func(e *entry) (int64, bool) {
 				if e.hist == nil {

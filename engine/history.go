@@ -70,6 +70,12 @@ type history struct {
 	bytes    atomic.Int64  // memory the ring's samples hold, roughly
 	last     *sample       // the newest sample (the sampler's own)
 	resetsOf atomic.Uint64 // counter instances seen going backwards
+	// keep is how many of the newest samples are kept, at most the ring's
+	// length: the engine shortens it when the histories of all sources
+	// would outgrow their memory budget.
+	keep      atomic.Int64
+	lastBytes atomic.Int64 // the newest sample's size, for the budget
+	dropFrom  uint64       // the oldest sample not yet dropped (the sampler's)
 }
 
 // newHistory keeps depth samples of the tracked metrics (schema indexes,
@@ -89,6 +95,7 @@ func newHistory(schema *cache.Schema, tracked []int, depth int, ownRate map[cach
 		}
 	}
 	h.slots = make([]atomic.Pointer[sample], max(depth, 2))
+	h.keep.Store(int64(len(h.slots)))
 	return h
 }
 
@@ -113,7 +120,7 @@ func (h *history) trackedIndex(i int) (int, bool) {
 // at returns sample seq, or nil when it is not (or no longer) kept.
 func (h *history) at(seq uint64) *sample {
 	s := h.slots[seq%uint64(len(h.slots))].Load()
-	if s == nil || s.seq != seq {
+	if s == nil || s.seq != seq || seq+uint64(h.keep.Load()) < h.next.Load() {
 		return nil
 	}
 	return s
@@ -147,13 +154,34 @@ func (h *history) add(p *cache.Part, at time.Time) uint64 {
 	}
 	slot := &h.slots[s.seq%uint64(len(h.slots))]
 	if old := slot.Load(); old != nil {
-		h.bytes.Add(-sampleBytes(old))
+		h.bytes.Add(-sampleBytes(old)) // the ring came round to it
 	}
 	h.bytes.Add(sampleBytes(s))
+	h.lastBytes.Store(sampleBytes(s))
 	slot.Store(s)
 	h.next.Store(s.seq + 1)
 	h.last = s
+	h.dropBeyondKeep(s.seq)
 	return s.seq
+}
+
+// dropBeyondKeep frees the samples older than the newest keep, so the
+// memory they held goes back when the budget shortens the history.
+func (h *history) dropBeyondKeep(newest uint64) {
+	keep := uint64(h.keep.Load())
+	seq := max(h.dropFrom, newest-min(newest, uint64(len(h.slots))-1))
+	for ; seq+keep <= newest; seq++ {
+		slot := &h.slots[seq%uint64(len(h.slots))]
+		if old := slot.Load(); old != nil && old.seq == seq && slot.CompareAndSwap(old, nil) {
+			h.bytes.Add(-sampleBytes(old))
+		}
+	}
+	h.dropFrom = seq
+}
+
+// held is how many samples the history holds now.
+func (h *history) held() int {
+	return int(min(h.next.Load(), uint64(h.keep.Load())))
 }
 
 // capture copies the tracked values out of p, reusing the last layout

@@ -311,3 +311,39 @@ func TestWindowedReadsDoNotAllocate(t *testing.T) {
 		t.Errorf("%v allocations per read of the windowed metrics", n)
 	}
 }
+
+// Past its memory budget the history is shortened: older samples are
+// dropped and a client whose mark is older starts from the oldest kept.
+func TestHistoryBudget(t *testing.T) {
+	g := &intervalRig{t: t, src: &scriptSource{}}
+	// A sample of the script source holds 4 values: 32 + 96 bytes.
+	g.r = NewRunner(zerolog.Nop(), []Collector{g.src}, Schedule{Default: time.Second, History: time.Minute, HistoryBudget: 128 * 5})
+	schema, err := cache.NewSchema(g.r.Sources()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.front = cache.NewFront(schema)
+	if err := g.r.Attach(g.front); err != nil {
+		t.Fatal(err)
+	}
+	g.sample(at(0), steady(0))
+	g.sample(at(1), steady(1))
+	g.fetch(1, "hostcache.rate.test.count")
+	for k := 2; k <= 20; k++ {
+		g.sample(at(k), steady(k))
+	}
+	h := g.r.entries[0].hist
+	if n := h.held(); n != 6 {
+		t.Errorf("%d samples held, want 6 (5 s of budget + 1)", n)
+	}
+	if b := h.bytes.Load(); b > 128*6 {
+		t.Errorf("history holds %d bytes, over its budget", b)
+	}
+	if h.at(14) != nil || h.at(15) == nil {
+		t.Error("samples older than the kept span are still served")
+	}
+	g.want(1, "hostcache.rate.test.count", 0, float64(10*400-10*15*15)/5)
+	if got := g.fetch(1, "hostcache.control.history")[cache.InstNone]; got != 5 {
+		t.Errorf("control.history = %v, want the 5 s the budget allows", got)
+	}
+}

@@ -58,6 +58,8 @@ type Runner struct {
 	pending        atomic.Int64  // collectors yet to finish their first sample
 	ready          chan struct{} // closed when pending reaches zero
 	history        time.Duration // how far back each source's history reaches
+	budget         int64         // bytes all histories may hold together
+	span           atomic.Int64  // the history actually kept, in ms: history or less
 	reader         *reader       // computes the windowed metrics at read time
 	nWindowed      int           // windowed metrics over all sources
 }
@@ -79,11 +81,19 @@ type Schedule struct {
 	// MaxClients bounds the pmcd clients whose intervals are remembered;
 	// DefaultMaxClients when 0.
 	MaxClients int
+	// HistoryBudget bounds the bytes all histories hold together;
+	// DefaultHistoryBudget when 0.
+	HistoryBudget int64
 }
 
 // DefaultHistory keeps 15 minutes of samples: enough for pmlogger's
 // longest usual interval (10 minutes) with room to spare.
 const DefaultHistory = 15 * time.Minute
+
+// DefaultHistoryBudget bounds the memory of every source's history
+// together: 15 minutes fit on a host of 64 CPUs and 256 disks (about 100
+// MB); a larger host keeps a shorter history rather than more memory.
+const DefaultHistoryBudget = 128 << 20
 
 // DefaultStaleIntervals withholds data older than this many intervals.
 const DefaultStaleIntervals = 5
@@ -94,6 +104,11 @@ func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
 	if r.history <= 0 {
 		r.history = DefaultHistory
 	}
+	r.budget = sched.HistoryBudget
+	if r.budget <= 0 {
+		r.budget = DefaultHistoryBudget
+	}
+	r.span.Store(r.history.Milliseconds())
 	maxClients := sched.MaxClients
 	if maxClients <= 0 {
 		maxClients = DefaultMaxClients
@@ -176,8 +191,12 @@ func (r *Runner) Attach(front *cache.Front) error {
 		if e.source, ok = r.schema.SourceIndex(e.c.Name()); !ok {
 			return fmt.Errorf("schema has no source for collector %s", e.c.Name())
 		}
+		tracked := trackedOf(r.schema, e.source)
 		depth := int(r.history/e.interval()) + 1
-		e.hist = newHistory(r.schema, trackedOf(r.schema, e.source), depth, e.derivedRates)
+		if len(tracked) == 0 {
+			depth = 2 // nothing to compute figures from (uptime): keep no history
+		}
+		e.hist = newHistory(r.schema, tracked, depth, e.derivedRates)
 	}
 	r.publishControl()
 	return nil
@@ -326,6 +345,7 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	}
 	part.StaleAfter = time.Duration(r.staleIntervals) * e.interval()
 	part.Seq = e.hist.add(part, now)
+	r.budgetHistory()
 	r.front.Publish(e.source, part)
 	if r.ids != nil {
 		r.ids.SaveAll() // new instance ids, written once per sample
@@ -335,4 +355,31 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 		e.stalls.Store(sc.Stalls())
 	}
 	return nil
+}
+
+// budgetHistory shortens every history to the span their newest samples
+// can all be kept for within the budget, or restores the configured
+// history when they fit. Samples past a shorter span are dropped as new
+// ones come.
+func (r *Runner) budgetHistory() {
+	var perSecond float64 // bytes a second of every source's history costs
+	for _, e := range r.entries {
+		if e.hist != nil && e.hist.depth() > 2 {
+			perSecond += float64(e.hist.lastBytes.Load()) / e.interval().Seconds()
+		}
+	}
+	span := r.history
+	if perSecond > 0 {
+		span = min(span, time.Duration(float64(r.budget)/perSecond*float64(time.Second)))
+	}
+	if old := r.span.Swap(span.Milliseconds()); old/1000 != span.Milliseconds()/1000 && span < r.history {
+		r.log.Debug().Dur("history", span).Int64("budget", r.budget).Msg("history shortened to fit its memory budget")
+	}
+	for _, e := range r.entries {
+		if e.hist == nil || e.hist.depth() <= 2 {
+			continue
+		}
+		keep := min(int64(e.hist.depth()), max(2, int64(span/e.interval())+1))
+		e.hist.keep.Store(keep)
+	}
 }

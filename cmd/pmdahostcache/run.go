@@ -81,7 +81,7 @@ func buildCache(cfg config.Config, log zerolog.Logger) (*engine.Runner, *cache.F
 	}
 	runner := engine.NewRunner(log, collectors, engine.Schedule{
 		Default: cfg.Interval, Intervals: intervals, StaleIntervals: cfg.StaleIntervals, IDs: ids,
-		History: cfg.History,
+		History: cfg.History, HistoryBudget: cfg.HistoryBudget,
 	})
 	schema, err := cache.NewSchema(runner.Sources()...)
 	if err != nil {
