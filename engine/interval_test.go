@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"context"
 	"math"
+	"sync"
 	"testing"
 	"time"
 
@@ -345,5 +347,49 @@ func TestHistoryBudget(t *testing.T) {
 	g.want(1, "hostcache.rate.test.count", 0, float64(10*400-10*15*15)/5)
 	if got := g.fetch(1, "hostcache.control.history")[cache.InstNone]; got != 5 {
 		t.Errorf("control.history = %v, want the 5 s the budget allows", got)
+	}
+}
+
+// Reads race the sampler: the ring is read without locks while samples are
+// added and dropped (run with -race).
+func TestWindowedReadsRaceSampling(t *testing.T) {
+	src := &scriptSource{}
+	r := NewRunner(zerolog.Nop(), []Collector{src}, Schedule{Default: 100 * time.Millisecond, History: time.Second, HistoryBudget: 1024})
+	schema, err := cache.NewSchema(r.Sources()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := cache.NewFront(schema)
+	if err := r.Attach(front); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	var names []*cache.Desc
+	for _, n := range []string{"hostcache.rate.test.count", "hostcache.max.rate.test.count", "hostcache.test.util", "hostcache.min.test.gauge"} {
+		d, _ := schema.Lookup(n)
+		names = append(names, d)
+	}
+	var wg sync.WaitGroup
+	reads := make([]int, 2)
+	for c := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				q := cache.Request{Snap: front.Load(), Now: time.Now(), Client: int32(c)}
+				for _, d := range names {
+					reads[c] += len(q.AppendValues(nil, d))
+				}
+				r.Forget(int32(c + 10))
+			}
+		}()
+	}
+	wg.Wait()
+	<-done
+	if reads[0] == 0 || reads[1] == 0 {
+		t.Errorf("no values read while sampling: %v", reads)
 	}
 }
