@@ -63,7 +63,8 @@ func (l *layout) find(t int, inst uint32, ordinal int) (int, bool) {
 type history struct {
 	schema   *cache.Schema
 	tracked  []int   // schema indexes of the tracked metrics, ascending
-	counter  []bool  // tracked[t] is a counter
+	counter  []bool  // tracked[t] is a counter watched for resets
+	half     []uint64 // tracked[t]'s plausible step: half its type's range
 	trackOf  []int32 // tracked position + 1 by schema index - tracked[0]
 	slots    []atomic.Pointer[sample]
 	next     atomic.Uint64 // sequence number of the next sample
@@ -87,6 +88,7 @@ func newHistory(schema *cache.Schema, tracked []int, depth int, ownRate map[cach
 	for _, i := range tracked {
 		d := schema.Descs()[i]
 		h.counter = append(h.counter, d.Sem == cache.SemCounter && !ownRate[RateID(d.ID)])
+		h.half = append(h.half, halfRange(d.Type))
 	}
 	if len(tracked) > 0 {
 		h.trackOf = make([]int32, tracked[len(tracked)-1]-tracked[0]+1)
@@ -230,7 +232,7 @@ func (h *history) countResets(prev, s *sample) uint64 {
 		lo, hi := s.layout.span(t)
 		for p := lo; p < hi; p++ {
 			q, ok := prev.layout.find(t, s.layout.insts[p], p-lo)
-			if ok && s.vals[p] < prev.vals[q] {
+			if ok && !plausible(prev.vals[q], s.vals[p], h.half[t]) {
 				n++
 			}
 		}
@@ -243,4 +245,23 @@ func (h *history) countResets(prev, s *sample) uint64 {
 // out.
 func sampleBytes(s *sample) int64 {
 	return int64(8*len(s.vals)) + 96
+}
+
+// halfRange is half the range of a counter type: the largest step a
+// counter can plausibly take in one interval.
+func halfRange(t cache.Type) uint64 {
+	if t == cache.TypeU32 || t == cache.TypeI32 {
+		return 1 << 31
+	}
+	return 1 << 63
+}
+
+// plausible reports whether a counter's step from a to b is growth. A
+// counter that went backwards was reset or wrapped; one that jumped by more
+// than half its type's range in one step was reset too (a driver that
+// reports -1, a re-created device starting high): counting either as
+// growth would publish a rate such as 7e19/s. Such a step is left out,
+// never a rate.
+func plausible(a, b, half uint64) bool {
+	return b >= a && b-a <= half
 }

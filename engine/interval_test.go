@@ -393,3 +393,25 @@ func TestWindowedReadsRaceSampling(t *testing.T) {
 		t.Errorf("no values read while sampling: %v", reads)
 	}
 }
+
+// A counter that jumps by more than half its range in one step (a driver
+// reporting 2^64-1) is a reset: that step gives no rate, never 7e19/s.
+func TestImplausibleJumpIsAReset(t *testing.T) {
+	g := newIntervalRig(t, time.Minute)
+	g.sample(at(0), scriptStep{count: [2]uint64{100, 100}, ms: 0})
+	g.sample(at(1), scriptStep{count: [2]uint64{110, 105}, ms: 500})
+	g.fetch(1, "hostcache.rate.test.count")
+	g.fetch(1, "hostcache.test.util")
+	g.sample(at(2), scriptStep{count: [2]uint64{math.MaxUint64 - 1, 110}, ms: math.MaxUint64})
+	g.want(1, "hostcache.rate.test.count", 0, math.NaN())
+	g.want(1, "hostcache.rate.test.count", 1, 5)
+	g.want(1, "hostcache.test.util", cache.InstNone, math.NaN())
+	g.sample(at(3), scriptStep{count: [2]uint64{120, 115}, ms: 1000})
+	g.want(2, "hostcache.rate.test.count", 0, math.NaN()) // back down: a reset again
+	g.sample(at(4), scriptStep{count: [2]uint64{130, 120}, ms: 1500})
+	g.want(2, "hostcache.rate.test.count", 0, 10)
+	g.want(2, "hostcache.test.util", cache.InstNone, 50)
+	if n := g.r.entries[0].resets.Load(); n != 4 {
+		t.Errorf("resets = %d, want 4 (two jumps up, two down)", n)
+	}
+}

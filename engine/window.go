@@ -72,7 +72,7 @@ func (w *Window) DeltaSeconds(id cache.MetricID, inst uint32) (uint64, float64, 
 	a, okA := w.valueIn(w.start, t, inst)
 	b, okB := w.valueIn(w.end, t, inst)
 	if w.clean() && okA && okB && b >= a {
-		return b - a, w.secs, true
+		return b - a, w.secs, true // no step of the source was implausible
 	}
 	return w.walk(t, inst, a, okA)
 }
@@ -93,7 +93,7 @@ func (w *Window) walk(t int, inst uint32, prevV uint64, prevOK bool) (uint64, fl
 			continue
 		}
 		v, ok := w.valueIn(s, t, inst)
-		if ok && prevOK && v >= prevV {
+		if ok && prevOK && plausible(prevV, v, w.h.half[t]) {
 			sum += v - prevV
 			secs += s.at.Sub(prev.at).Seconds()
 			counted = true

@@ -171,8 +171,9 @@ func writeRateHelp(b *strings.Builder, s *cache.Schema, texts *help.Texts, name,
 	fmt.Fprintf(b, "\n@ %s per-second rate of the counter over the client's own interval\n", name)
 	fmt.Fprintf(b, "Per-second rate of %s, %s, over the asking client's\n", counter, unit)
 	b.WriteString("interval. " + intervalText)
-	b.WriteString("A step in which the counter went backwards (a reset or wrap) is left\n" +
-		"out: the rate is that of the good steps, never negative, never a spike.\n")
+	b.WriteString("A step in which the counter went backwards (a reset or wrap) or jumped\n" +
+		"by more than half its type's range (a reset to a high value) is left out:\n" +
+		"the rate is that of the good steps, never negative, never a spike.\n")
 	if one != "" {
 		fmt.Fprintf(b, "The counter: %s.\n", strings.TrimSuffix(one, "."))
 	}
