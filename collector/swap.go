@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -95,28 +96,33 @@ func (c *swapCollector) Source() cache.Source {
 }
 
 // Sample reads the three files once. /proc/swaps is read last: the areas
-// point into the shared buffer.
+// point into the shared buffer. Each file's metrics come and go with that
+// file alone: without /proc/vmstat, swap.length and swapdev still come from
+// meminfo and /proc/swaps, as pmdalinux gives them. Only when all three
+// fail does nothing get published; a partial failure is still counted.
 func (c *swapCollector) Sample(b *cache.Builder, now time.Time) error {
-	if err := readVMStat(c.vmstat, &c.buf, c.vm); err != nil {
+	errVM := readVMStat(c.vmstat, &c.buf, c.vm)
+	if errVM == nil {
+		if v, ok := c.vm.Get("pswpin"); ok {
+			b.SetU64(swapPagesIn.ID, cache.InstNone, v)
+		}
+		if v, ok := c.vm.Get("pswpout"); ok {
+			b.SetU64(swapPagesOut.ID, cache.InstNone, v)
+		}
+	}
+	errMem := readMeminfo(c.meminfo, &c.buf, &c.mem)
+	if errMem == nil {
+		setSwapSpace(b, &c.mem)
+	}
+	errSwaps := c.readSwaps()
+	if errSwaps == nil {
+		c.publishSwapdevs(b, c.areas)
+	}
+	err := errors.Join(errVM, errMem, errSwaps)
+	if errVM != nil && errMem != nil && errSwaps != nil {
 		return err
 	}
-	pswpin, hasIn := c.vm.Get("pswpin")
-	pswpout, hasOut := c.vm.Get("pswpout")
-	if err := readMeminfo(c.meminfo, &c.buf, &c.mem); err != nil {
-		return err
-	}
-	if err := c.readSwaps(); err != nil {
-		return err
-	}
-	if hasIn {
-		b.SetU64(swapPagesIn.ID, cache.InstNone, pswpin)
-	}
-	if hasOut {
-		b.SetU64(swapPagesOut.ID, cache.InstNone, pswpout)
-	}
-	setSwapSpace(b, &c.mem)
-	c.publishSwapdevs(b, c.areas)
-	return nil
+	return engine.Partial(err)
 }
 
 // setSwapSpace publishes swap.length/used/free in bytes from meminfo's kB.

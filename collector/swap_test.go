@@ -187,16 +187,30 @@ func TestSwapdevFilter(t *testing.T) {
 }
 
 func TestSwapMalformedAndMissing(t *testing.T) {
-	for _, tree := range []string{"malformed", "empty"} {
-		t.Run(tree, func(t *testing.T) {
-			h := newHostHarness(t, NewSwapCollector, tree, engine.Env{})
-			if err := h.sample(t0); err == nil {
-				t.Fatal("sample succeeded")
-			}
-			h.nothingPublished()
-		})
-	}
-	// Only /proc/swaps bad: the sample fails rather than drop the areas.
+	// Malformed vmstat and swaps: reported, and only what meminfo gives
+	// is published.
+	t.Run("malformed", func(t *testing.T) {
+		h := newHostHarness(t, NewSwapCollector, "malformed", engine.Env{})
+		if err := h.sample(t0); err == nil {
+			t.Fatal("sample succeeded")
+		}
+		h.wantAbsent("swap.pagesin", cache.InstNone)
+		if n := h.published("swapdev."); n != 0 {
+			t.Errorf("%d swapdev values from a malformed /proc/swaps", n)
+		}
+	})
+	// No meminfo nor vmstat, and no /proc/swaps (no swap at all): the
+	// failure counts, and there is no swap space to report.
+	t.Run("empty", func(t *testing.T) {
+		h := newHostHarness(t, NewSwapCollector, "empty", engine.Env{})
+		if err := h.sample(t0); err == nil {
+			t.Fatal("sample succeeded")
+		}
+		h.wantAbsent("swap.length", cache.InstNone)
+		h.wantAbsent("swap.pagesin", cache.InstNone)
+	})
+	// Only /proc/swaps bad: its areas have no values this sample; what
+	// meminfo and vmstat give is still published.
 	h := newHostHarness(t, NewSwapCollector, "t0", engine.Env{})
 	bad, err := os.ReadFile(filepath.Join(testdataDir, hostTestdataDir, "malformed", "proc", "swaps"))
 	if err != nil {
@@ -206,7 +220,28 @@ func TestSwapMalformedAndMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := h.sample(t0); err == nil {
-		t.Error("a malformed /proc/swaps was accepted")
+		t.Error("a malformed /proc/swaps went unreported")
+	}
+	if n := h.published("swapdev."); n != 0 {
+		t.Errorf("%d swapdev values from a malformed /proc/swaps", n)
+	}
+	h.wantU64("swap.length", cache.InstNone, 5368700928)
+}
+
+// Each file fails alone: without /proc/vmstat, swap.length and the swap
+// areas still come from meminfo and /proc/swaps, as pmdalinux gives them.
+func TestSwapWithoutVMStat(t *testing.T) {
+	h := newHostHarness(t, NewSwapCollector, "t0", engine.Env{})
+	if err := os.Remove(filepath.Join(h.proc, "vmstat")); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.sample(t0); err == nil {
+		t.Error("the missing /proc/vmstat went unreported")
+	}
+	h.wantAbsent("swap.pagesin", cache.InstNone)
+	h.wantU64("swap.length", cache.InstNone, 5368700928)
+	if n := h.published("swapdev.length"); n == 0 {
+		t.Error("no swapdev.length without /proc/vmstat")
 	}
 }
 

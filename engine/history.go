@@ -62,10 +62,10 @@ func (l *layout) find(t int, inst uint32, ordinal int) (int, bool) {
 // the one it wanted is gone.
 type history struct {
 	schema   *cache.Schema
-	tracked  []int   // schema indexes of the tracked metrics, ascending
-	counter  []bool  // tracked[t] is a counter watched for resets
+	tracked  []int    // schema indexes of the tracked metrics, ascending
+	counter  []bool   // tracked[t] is a counter watched for resets
 	half     []uint64 // tracked[t]'s plausible step: half its type's range
-	trackOf  []int32 // tracked position + 1 by schema index - tracked[0]
+	trackOf  []int32  // tracked position + 1 by schema index - tracked[0]
 	slots    []atomic.Pointer[sample]
 	next     atomic.Uint64 // sequence number of the next sample
 	bytes    atomic.Int64  // memory the ring's samples hold, roughly

@@ -33,6 +33,9 @@ type entry struct {
 	lastOKms   atomic.Int64 // wall clock of the last good sample, ms since epoch
 	// panicStreak counts consecutive panics; only the entry's loop uses it.
 	panicStreak int
+	// lastErr and lastErrAt are the failure logged last (the loop's own).
+	lastErr   string
+	lastErrAt time.Time
 	// builder is reused from sample to sample (only the entry's loop uses
 	// it), so its buffers are not allocated again each time.
 	builder *cache.Builder
@@ -315,10 +318,17 @@ func (r *Runner) sampleOnce(e *entry) (panicked bool) {
 	err := r.collect(e, start)
 	e.durationUS.Store(time.Since(start).Microseconds())
 	e.samples.Add(1)
-	if err != nil {
+	var partial *PartialError
+	switch {
+	case errors.As(err, &partial):
 		e.errors.Add(1)
-		e.log.Warn().Err(err).Msg("sample failed")
-	} else {
+		e.lastOKms.Store(start.UnixMilli())
+		e.warnOnce(err, "part of the sample failed; the rest is published")
+	case err != nil:
+		e.errors.Add(1)
+		e.warnOnce(err, "sample failed")
+	default:
+		e.lastErr = ""
 		e.lastOKms.Store(start.UnixMilli())
 	}
 	return e.panics.Load() != panicsBefore
@@ -336,9 +346,16 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	}
 	b := e.builder
 	b.Reset(now)
-	if err := e.c.Sample(b, now); err != nil {
-		return err
+	sampleErr := e.c.Sample(b, now)
+	var partial *PartialError
+	if sampleErr != nil && !errors.As(sampleErr, &partial) {
+		return sampleErr
 	}
+	defer func() {
+		if err == nil {
+			err = sampleErr // published what it had; the failure still counts
+		}
+	}()
 	part, err := b.Part()
 	if err != nil {
 		return err
@@ -382,4 +399,34 @@ func (r *Runner) budgetHistory() {
 		keep := min(int64(e.hist.depth()), max(2, int64(span/e.interval())+1))
 		e.hist.keep.Store(keep)
 	}
+}
+
+// PartialError is a collector's report that some of its sources failed
+// while others gave values: what was set is published, and the failure is
+// counted and logged. A collector whose files fail independently (swap's
+// vmstat, meminfo and swaps) returns one, so one bad file costs only its
+// own metrics.
+type PartialError struct{ Err error }
+
+func (e *PartialError) Error() string { return e.Err.Error() }
+func (e *PartialError) Unwrap() error { return e.Err }
+
+// Partial wraps err, if any, as a PartialError.
+func Partial(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &PartialError{Err: err}
+}
+
+// warnOnce logs a failure when it differs from the last one logged, or a
+// minute after: a file missing for good is said once a minute, not once a
+// sample.
+func (e *entry) warnOnce(err error, msg string) {
+	text := err.Error()
+	if text == e.lastErr && time.Since(e.lastErrAt) < time.Minute {
+		return
+	}
+	e.lastErr, e.lastErrAt = text, time.Now()
+	e.log.Warn().Err(err).Msg(msg)
 }

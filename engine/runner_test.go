@@ -248,3 +248,27 @@ func TestGridAwayFromWholeSeconds(t *testing.T) {
 		}
 	}
 }
+
+// partialSource publishes one value and reports that another source failed.
+type partialSource struct{ scripted }
+
+func (p *partialSource) Sample(b *cache.Builder, _ time.Time) error {
+	b.SetU64(scriptedValue.ID, cache.InstNone, 42)
+	return Partial(errors.New("one file missing"))
+}
+
+// A partial failure publishes what the collector set and still counts.
+func TestPartialSampleIsPublishedAndCounted(t *testing.T) {
+	r, st := newTestRunner(t, &partialSource{scripted{name: "p"}}, time.Second)
+	if err := r.SampleAt(time.Now()); err == nil {
+		t.Error("the partial failure was not reported")
+	}
+	d, _ := st.Schema().Desc(scriptedValue.ID)
+	if v := st.Load().AppendValues(nil, d, time.Now()); len(v) != 1 || v[0].Bits != 42 {
+		t.Errorf("published %v, want 42", v)
+	}
+	r.SampleAll()
+	if n := controlValue(t, st, ctlErrors); n != 1 {
+		t.Errorf("errors = %d after one partial sample by the loop, want 1", n)
+	}
+}
