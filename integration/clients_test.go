@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -141,6 +142,14 @@ func testTwins(t *testing.T) {
 	for _, n := range []string{"hinv.ncpu", "mem.physmem", "kernel.all.hz", "kernel.all.boottime"} {
 		if got, want := values(t, "hostcache."+n)[""], values(t, n)[""]; got != want {
 			t.Errorf("hostcache.%s = %s, pmdalinux %s", n, got, want)
+		}
+	}
+	// Same name, same quantity, instance by instance. pmdalinux 6.0.3's
+	// network.interface.type is the ARPHRD number of /sys/class/net/X/type
+	// (lo is 772), whatever its help text says about name_assign_type.
+	for _, n := range []string{"network.interface.type", "network.interface.virtual"} {
+		if got, want := values(t, "hostcache."+n), values(t, n); !maps.Equal(got, want) {
+			t.Errorf("hostcache.%s = %v, pmdalinux %v", n, got, want)
 		}
 	}
 	t.Logf("compared %d metrics with their pmdalinux twins, %d matched", compared, matched)
