@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
@@ -205,13 +205,34 @@ func (r *Runner) Attach(front *cache.Front) error {
 	return nil
 }
 
-// Run samples every collector until ctx ends.
+// stopGrace is how long Run waits, once ctx ends, for collectors still in
+// a sample: one stuck on a read that never returns (a FIFO, a hung mount)
+// must never keep the agent from exiting.
+const stopGrace = 100 * time.Millisecond
+
+// Run samples every collector until ctx ends, then returns within
+// stopGrace whatever the collectors are doing.
 func (r *Runner) Run(ctx context.Context) error {
-	g, ctx := errgroup.WithContext(ctx)
+	var wg sync.WaitGroup
 	for _, e := range r.entries {
-		g.Go(func() error { r.loop(ctx, e); return nil })
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.loop(ctx, e)
+		}()
 	}
-	return g.Wait()
+	<-ctx.Done()
+	stopped := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+	case <-time.After(stopGrace):
+		r.log.Info().Msg("stopping while a collector is still in a sample")
+	}
+	return nil
 }
 
 // SampleAt takes one sample of every collector, in order, as if taken at

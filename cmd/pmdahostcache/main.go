@@ -37,6 +37,9 @@ func main() {
 	defer stop()
 	err = run(ctx, cfg, log)
 	switch {
+	case ctx.Err() != nil:
+		// A signal: whatever the server was doing was cut short on purpose.
+		log.Info().Msg("exiting on signal")
 	case err == nil, errors.Is(err, pmda.ErrPeerClosed), errors.Is(err, context.Canceled):
 		log.Info().Msg("exiting")
 	default:

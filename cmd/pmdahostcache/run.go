@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -33,7 +34,6 @@ func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
 	srv := pmda.NewServer(pmda.Config{
 		Name: config.Name, Domain: cfg.Domain, Front: front, Texts: texts,
 		PMStore: runner, Clients: runner, Log: log, Trace: cfg.HasDebug("pdu"),
@@ -63,13 +63,35 @@ func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 		// cancels the collectors instead of leaving their tickers running.
 		return srv.Serve(gctx)
 	})
-	g.Go(func() error {
-		<-gctx.Done()
-		conn.Close() // unblock a read in Serve when a signal arrives
-		return nil
-	})
-	return g.Wait()
+	return waitOrStop(ctx, g, conn)
 }
+
+// waitOrStop waits for the server and the collectors, and closes the
+// connection once the server has returned. On a signal it waits at most
+// stopGrace: a read of pmcd's pipe in progress cannot be interrupted (and
+// closing the descriptor under it would only turn a clean exit into a read
+// error), and the process exits with the reader still parked in it.
+func waitOrStop(ctx context.Context, g *errgroup.Group, conn io.Closer) error {
+	done := make(chan error, 1)
+	go func() { done <- g.Wait() }()
+	select {
+	case err := <-done:
+		conn.Close()
+		return err
+	case <-ctx.Done():
+	}
+	select {
+	case err := <-done:
+		conn.Close()
+		return err
+	case <-time.After(stopGrace):
+		return ctx.Err()
+	}
+}
+
+// stopGrace bounds how long a signal waits for the server to finish the
+// request in hand.
+const stopGrace = 200 * time.Millisecond
 
 // buildCache makes the collectors, the schema of everything they publish,
 // and the front they publish into.
