@@ -2,7 +2,6 @@ package collector
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -10,36 +9,66 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
-	"github.com/prometheus/procfs"
-
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
 // cpuTimes lists the CPU time metrics, pmdalinux's names below kernel.all.cpu
-// (item n) and kernel.percpu.cpu (item n+percpuItemOffset), with the field
-// of /proc/stat each one reads. vuser and vnice exclude guest time, as in
-// pmdalinux; user and nice include it.
+// (item n) and kernel.percpu.cpu (item n+20), with the ticks of /proc/stat
+// each one reads. vuser and vnice exclude guest time, as in pmdalinux; user
+// and nice include it.
 var cpuTimes = []struct {
-	item uint32
-	name string
-	ms   func(s procfs.CPUStat) float64
+	all, per cache.Desc
+	ticks    func(t *kernel.CPUTicks) uint64
 }{
-	{0, "user", func(s procfs.CPUStat) float64 { return s.User }},
-	{1, "nice", func(s procfs.CPUStat) float64 { return s.Nice }},
-	{2, "sys", func(s procfs.CPUStat) float64 { return s.System }},
-	{3, "idle", func(s procfs.CPUStat) float64 { return s.Idle }},
-	{4, "intr", func(s procfs.CPUStat) float64 { return s.IRQ + s.SoftIRQ }},
-	{5, "wait.total", func(s procfs.CPUStat) float64 { return s.Iowait }},
-	{6, "irq.hard", func(s procfs.CPUStat) float64 { return s.IRQ }},
-	{7, "irq.soft", func(s procfs.CPUStat) float64 { return s.SoftIRQ }},
-	{8, "steal", func(s procfs.CPUStat) float64 { return s.Steal }},
-	{9, "guest", func(s procfs.CPUStat) float64 { return s.Guest }},
-	{10, "guest_nice", func(s procfs.CPUStat) float64 { return s.GuestNice }},
-	{11, "vuser", func(s procfs.CPUStat) float64 { return s.User - s.Guest }},
-	{12, "vnice", func(s procfs.CPUStat) float64 { return s.Nice - s.GuestNice }},
+	{engine.Metric("hostcache.kernel.all.cpu.user", clusterStat, 0, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
+		engine.Metric("hostcache.kernel.percpu.cpu.user", clusterStat, 20, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+		func(t *kernel.CPUTicks) uint64 { return t.User }},
+	{engine.Metric("hostcache.kernel.all.cpu.nice", clusterStat, 1, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
+		engine.Metric("hostcache.kernel.percpu.cpu.nice", clusterStat, 21, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+		func(t *kernel.CPUTicks) uint64 { return t.Nice }},
+	{engine.Metric("hostcache.kernel.all.cpu.sys", clusterStat, 2, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
+		engine.Metric("hostcache.kernel.percpu.cpu.sys", clusterStat, 22, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+		func(t *kernel.CPUTicks) uint64 { return t.System }},
+	{engine.Metric("hostcache.kernel.all.cpu.idle", clusterStat, 3, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
+		engine.Metric("hostcache.kernel.percpu.cpu.idle", clusterStat, 23, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+		func(t *kernel.CPUTicks) uint64 { return t.Idle }},
+	{engine.Metric("hostcache.kernel.all.cpu.intr", clusterStat, 4, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
+		engine.Metric("hostcache.kernel.percpu.cpu.intr", clusterStat, 24, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+		func(t *kernel.CPUTicks) uint64 { return t.IRQ + t.SoftIRQ }},
+	{engine.Metric("hostcache.kernel.all.cpu.wait.total", clusterStat, 5, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
+		engine.Metric("hostcache.kernel.percpu.cpu.wait.total", clusterStat, 25, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+		func(t *kernel.CPUTicks) uint64 { return t.Iowait }},
+	{engine.Metric("hostcache.kernel.all.cpu.irq.hard", clusterStat, 6, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
+		engine.Metric("hostcache.kernel.percpu.cpu.irq.hard", clusterStat, 26, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+		func(t *kernel.CPUTicks) uint64 { return t.IRQ }},
+	{engine.Metric("hostcache.kernel.all.cpu.irq.soft", clusterStat, 7, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
+		engine.Metric("hostcache.kernel.percpu.cpu.irq.soft", clusterStat, 27, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+		func(t *kernel.CPUTicks) uint64 { return t.SoftIRQ }},
+	{engine.Metric("hostcache.kernel.all.cpu.steal", clusterStat, 8, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
+		engine.Metric("hostcache.kernel.percpu.cpu.steal", clusterStat, 28, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+		func(t *kernel.CPUTicks) uint64 { return t.Steal }},
+	{engine.Metric("hostcache.kernel.all.cpu.guest", clusterStat, 9, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
+		engine.Metric("hostcache.kernel.percpu.cpu.guest", clusterStat, 29, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+		func(t *kernel.CPUTicks) uint64 { return t.Guest }},
+	{engine.Metric("hostcache.kernel.all.cpu.guest_nice", clusterStat, 10, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
+		engine.Metric("hostcache.kernel.percpu.cpu.guest_nice", clusterStat, 30, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+		func(t *kernel.CPUTicks) uint64 { return t.GuestNice }},
+	{engine.Metric("hostcache.kernel.all.cpu.vuser", clusterStat, 11, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
+		engine.Metric("hostcache.kernel.percpu.cpu.vuser", clusterStat, 31, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+		func(t *kernel.CPUTicks) uint64 { return clampedTicks(t.User, t.Guest) }},
+	{engine.Metric("hostcache.kernel.all.cpu.vnice", clusterStat, 12, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
+		engine.Metric("hostcache.kernel.percpu.cpu.vnice", clusterStat, 32, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+		func(t *kernel.CPUTicks) uint64 { return clampedTicks(t.Nice, t.GuestNice) }},
 }
 
-const percpuItemOffset = 20
+// clampedTicks is a - b, or 0 should b exceed a (guest time is sampled
+// apart from user time and may briefly run ahead).
+func clampedTicks(a, b uint64) uint64 {
+	if b > a {
+		return 0
+	}
+	return a - b
+}
 
 // cpuUtil lists PCP's derived CPU utilisation metrics (cpu-util.conf),
 // computed over each client's own interval as the conf computes them from
@@ -68,14 +97,6 @@ var (
 	statHZ       = engine.Metric("hostcache.kernel.all.hz", clusterStat, 47, cache.TypeU32, cache.SemDiscrete, cache.UnitsCountPerSec, cache.InDomNone)
 )
 
-func allCPUDesc(item uint32, name string) cache.Desc {
-	return engine.Metric(engine.Prefix+"kernel.all.cpu."+name, clusterStat, item, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone)
-}
-
-func perCPUDesc(item uint32, name string) cache.Desc {
-	return engine.Metric(engine.Prefix+"kernel.percpu.cpu."+name, clusterStat, item+percpuItemOffset, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU)
-}
-
 // cpuCollector reads /proc/stat: CPU time, all and per CPU, and kernel activity.
 type cpuCollector struct {
 	path string // <proc>/stat
@@ -90,14 +111,14 @@ type cpuCollector struct {
 
 // NewCPUCollector opens /proc below env.Proc.
 func NewCPUCollector(env engine.Env) (engine.Collector, error) {
-	if _, err := procfs.NewFS(env.Proc); err != nil {
-		return nil, fmt.Errorf("cpu: %w", err) // the root must be a directory
+	if err := checkDir(env.Proc); err != nil {
+		return nil, fmt.Errorf("cpu: %w", err)
 	}
 	path := filepath.Join(env.Proc, "stat")
 	c := &cpuCollector{path: path, file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 16*1024)}
 	for _, t := range cpuTimes {
-		c.all = append(c.all, allCPUDesc(t.item, t.name))
-		c.per = append(c.per, perCPUDesc(t.item, t.name))
+		c.all = append(c.all, t.all)
+		c.per = append(c.per, t.per)
 	}
 	return c, nil
 }
@@ -126,12 +147,12 @@ func (c *cpuCollector) Sample(b *cache.Builder, now time.Time) error {
 		return fmt.Errorf("parsing stat: %w", err)
 	}
 	for i, t := range cpuTimes {
-		b.SetU64(c.all[i].ID, cache.InstNone, toMS(t.ms(st.Total)))
+		b.SetU64(c.all[i].ID, cache.InstNone, toMS(t.ticks(&st.Total)))
 	}
 	c.publishCPUs(b, st.CPUs)
 	for _, cpu := range st.CPUs {
 		for i, t := range cpuTimes {
-			b.SetU64(c.per[i].ID, uint32(cpu.ID), toMS(t.ms(cpu.Stat)))
+			b.SetU64(c.per[i].ID, uint32(cpu.ID), toMS(t.ticks(&cpu.Ticks)))
 		}
 	}
 	if st.HasCtxt {
@@ -200,11 +221,8 @@ func (c *cpuCollector) Derived() []engine.Derived {
 	return out
 }
 
-// toMS converts procfs's seconds (ticks/USER_HZ) to whole milliseconds as
-// pmdalinux does (1000 * ticks / HZ); rounding undoes float error.
-func toMS(secs float64) uint64 {
-	if secs <= 0 {
-		return 0
-	}
-	return uint64(math.Round(secs * 1000))
+// toMS converts USER_HZ ticks to milliseconds as pmdalinux does, in
+// integers: 1000 * ticks / HZ.
+func toMS(ticks uint64) uint64 {
+	return ticks * 1000 / kernel.UserHZ
 }

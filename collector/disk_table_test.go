@@ -1,5 +1,10 @@
 package collector
 
+import (
+	"strings"
+	"testing"
+)
+
 // diskDescs is the verified pmdalinux descriptor table of this area (see
 // pmdalinux_test.go for the row format), transcribed from `pminfo -d -m` of
 // disk.dev, disk.all, disk.partitions and disk.dm against pmdalinux (PCP
@@ -136,4 +141,24 @@ var diskDescs = []pmdalinuxDesc{
 	{"disk.dm.w_avg_rqsz", "7.48", "double", "instant", "Kbyte / count", "60.24"},
 	{"disk.dm.d_avg_rqsz", "7.49", "double", "instant", "Kbyte / count", "60.24"},
 	{"disk.dm.util", "7.50", "double", "instant", "none", "60.24"},
+}
+
+// Every row writes out its four full names (so a search for one finds its
+// declaration); they must be the row's field below each tree, and the
+// iostat figures' dev and dm names must agree.
+func TestDiskNamesWrittenOut(t *testing.T) {
+	for _, f := range diskFields {
+		for tr, at := range f.in {
+			if want := diskTreePrefixes[tr] + f.name; at.name != want {
+				t.Errorf("%s in tree %d is named %s, want %s", f.name, tr, at.name, want)
+			}
+		}
+	}
+	for _, fig := range iostatFigures {
+		dev, ok1 := strings.CutPrefix(fig.dev, diskTreePrefixes[diskDev])
+		dm, ok2 := strings.CutPrefix(fig.dm, diskTreePrefixes[diskDM])
+		if !ok1 || !ok2 || dev != dm {
+			t.Errorf("iostat figure %s / %s", fig.dev, fig.dm)
+		}
+	}
 }

@@ -48,7 +48,7 @@ type snmpHeading struct {
 
 // NewNetProtoCollector reads below env.Proc.
 func NewNetProtoCollector(env engine.Env) (engine.Collector, error) {
-	if err := netCheckRoot(env.Proc); err != nil {
+	if err := checkDir(env.Proc); err != nil {
 		return nil, fmt.Errorf("netproto: %w", err)
 	}
 	c := &netProtoCollector{

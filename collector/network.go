@@ -3,7 +3,6 @@ package collector
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -110,7 +109,7 @@ type netIf struct {
 
 // NewNetworkCollector reads below env.Proc and env.Sys ("" skips /sys).
 func NewNetworkCollector(env engine.Env) (engine.Collector, error) {
-	if err := netCheckRoot(env.Proc); err != nil {
+	if err := checkDir(env.Proc); err != nil {
 		return nil, fmt.Errorf("network: %w", err)
 	}
 	c := &netCollector{
@@ -127,18 +126,6 @@ func NewNetworkCollector(env engine.Env) (engine.Collector, error) {
 		c.totals = append(c.totals, t.desc)
 	}
 	return c, nil
-}
-
-// netCheckRoot fails unless dir is a directory, so a bad root fails at start-up.
-func netCheckRoot(dir string) error {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return err
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
-	}
-	return nil
 }
 
 func (c *netCollector) Name() string { return "network" }

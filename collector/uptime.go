@@ -1,10 +1,7 @@
 package collector
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/engine"
@@ -54,21 +51,4 @@ func (c *uptimeCollector) Sample(b *cache.Builder, _ time.Time) error {
 	b.SetDouble(uptimeUp.ID, cache.InstNone, up)
 	b.SetDouble(uptimeIdle.ID, cache.InstNone, idle)
 	return nil
-}
-
-// procFile returns the path of file name below the /proc root, for the
-// collectors that read a file themselves (uptime, load). It checks the root
-// now, as procfs.NewFS does for the others, so a bad root fails at start-up.
-func procFile(env engine.Env, name string) (string, error) {
-	if env.Proc == "" {
-		return "", errors.New("no proc root")
-	}
-	st, err := os.Stat(env.Proc)
-	if err != nil {
-		return "", err
-	}
-	if !st.IsDir() {
-		return "", fmt.Errorf("proc root %s is not a directory", env.Proc)
-	}
-	return filepath.Join(env.Proc, name), nil
 }
