@@ -32,8 +32,9 @@ test: vet
 unit:
 	$(GO) test -race -count=1 -short $(PKGS)
 
+# pmns, help/rates.help and docs/metrics.md, from the metric schema.
 generate:
-	$(GO) test ./cmd/pmdahostcache -run 'TestGenerated' -update
+	$(GO) run ./tools/genmetrics
 
 # Measures against pmdalinux in one run and writes docs/performance.md (root).
 bench:

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/help"
+)
+
+// genFile is one generated file: its path below the root and its text.
+type genFile struct {
+	path, text string
+}
+
+// generate builds the schema and returns every generated file's text.
+func generate(root string) ([]genFile, error) {
+	schema, err := buildSchema(root)
+	if err != nil {
+		return nil, err
+	}
+	base, err := readHelp(root, false)
+	if err != nil {
+		return nil, err
+	}
+	rates := rateHelp(schema, base)
+	all, err := help.Parse(base.source + "\n" + rates)
+	if err != nil {
+		return nil, fmt.Errorf("generated help: %w", err)
+	}
+	files, err := declarations(root)
+	if err != nil {
+		return nil, err
+	}
+	index, err := metricIndex(schema, files, all)
+	if err != nil {
+		return nil, err
+	}
+	return []genFile{
+		{"pmns", pmnsSource(schema)},
+		{filepath.Join("help", help.RateFile), rates},
+		{filepath.Join("docs", "metrics.md"), index},
+	}, nil
+}
+
+// buildSchema makes every registered collector and the engine around
+// them, as the agent does, and returns the schema of all they publish.
+func buildSchema(root string) (*cache.Schema, error) {
+	env := engine.Env{Proc: filepath.Join(root, "testdata", "proc-t0"), Filter: engine.Filter{}}
+	var cs []engine.Collector
+	intervals := map[string]time.Duration{}
+	for _, reg := range collector.Registry() {
+		c, err := reg.Factory(env)
+		if err != nil {
+			return nil, fmt.Errorf("collector %s: %w", reg.Name, err)
+		}
+		cs = append(cs, c)
+		if reg.Interval != 0 {
+			intervals[reg.Name] = reg.Interval
+		}
+	}
+	runner := engine.NewRunner(zerolog.Nop(), cs, engine.Schedule{Default: time.Second, Intervals: intervals})
+	return cache.NewSchema(runner.Sources()...)
+}
+
+// helpSource is the hand-written help, read from the work tree (not the
+// copy embedded in the help package, which may predate an edit).
+type helpSource struct {
+	source string
+	texts  *help.Texts
+}
+
+func readHelp(root string, withRates bool) (helpSource, error) {
+	matches, err := filepath.Glob(filepath.Join(root, "help", "*.help"))
+	if err != nil {
+		return helpSource{}, err
+	}
+	var src string
+	for _, m := range matches { // Glob sorts, as the embedded files are
+		if filepath.Base(m) == help.RateFile && !withRates {
+			continue
+		}
+		data, err := os.ReadFile(m)
+		if err != nil {
+			return helpSource{}, err
+		}
+		src += string(data) + "\n"
+	}
+	texts, err := help.Parse(src)
+	if err != nil {
+		return helpSource{}, err
+	}
+	return helpSource{source: src, texts: texts}, nil
+}
