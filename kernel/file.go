@@ -81,6 +81,9 @@ func (f *File) Read(buf []byte) ([]byte, error) {
 func PreadAll(fd int, buf []byte) ([]byte, error) {
 	buf = buf[:0]
 	for {
+		if len(buf) >= MaxFileSize {
+			return buf[:0], ErrTooBig
+		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}

@@ -1,25 +1,23 @@
 package kernel
 
-import (
-	"fmt"
-)
+import "errors"
 
-// We parse /proc/meminfo ourselves rather than with procfs's Meminfo(),
-// which scans it with bufio, strings.Fields and strconv and gives every
-// line its strings and two heap-allocated values: some 175 allocations
-// per read of a file the memory collector reads every second and the swap
-// collector as well.
-// This parser fills a fixed array in place. It accepts and refuses
-// exactly what procfs did, so that the same files give the same values
-// and the same failures:
-//   - every line has two or three fields (else the file is refused), the
-//     value is read as strconv.ParseUint base 0 reads it, and a third
-//     field must be "kB"; the value is kept as printed, in kB, or as a
-//     count for the lines without a unit (HugePages_*);
-//   - the first field, colon included, names the line; a name we do not
-//     use is checked but ignored, and a repeated name keeps its last value;
-//   - only the first MiB is read, and a line of 64 KiB or more ends the
-//     file without an error, as bufio.Scanner's error went unchecked.
+// /proc/meminfo, as Documentation/filesystems/proc.rst ("meminfo")
+// describes it, is one "Name:   value kB" line per quantity ("Name: value"
+// for the counts, HugePages_*). pmdalinux (proc_meminfo.c) reads each line
+// as a name and a decimal number and skips what it does not know; so does
+// this parser, in place, without allocating:
+//   - the first field, colon included, names the line; the second is the
+//     value, an unsigned decimal, kept as printed (kB, or a count); a
+//     third field, if any, must be "kB"; fields after it are ignored;
+//   - a line that does not read so (a missing or non-decimal value,
+//     another unit) costs only itself; a repeated name keeps its last
+//     value; names we do not use are skipped;
+//   - the file is refused only when no line reads.
+//
+// procfs's Meminfo() is the oracle in the tests for the text the kernel
+// writes; it reads values in base 0 (010 is 8) and refuses a whole file
+// for one odd line, which we do not.
 
 // MemField names a /proc/meminfo line the collectors use.
 type MemField uint8
@@ -151,28 +149,28 @@ func (m *Meminfo) Set(f MemField, v uint64) {
 // ParseMeminfo fills m from /proc/meminfo's text (see above for the rules).
 func ParseMeminfo(data []byte, m *Meminfo) error {
 	*m = Meminfo{}
-	data = truncateProcfs(data)
+	good := false
 	for len(data) > 0 {
-		line, rest, tooLong := nextScanLine(data)
-		if tooLong {
-			return nil
-		}
+		line, rest := nextTextLine(data)
 		data = rest
 		var f [3][]byte
 		n := fieldsOf(line, f[:])
-		if n < 2 || n > 3 {
-			return fmt.Errorf("meminfo: malformed line %q", line)
+		if n < 2 || n >= 3 && string(f[2]) != "kB" {
+			continue
 		}
-		v, err := parseUintBase0(f[1])
-		if err != nil {
-			return fmt.Errorf("meminfo: %w", err)
+		v, ok := ParseDecimal(f[1])
+		if !ok {
+			continue
 		}
-		if n == 3 && string(f[2]) != "kB" {
-			return fmt.Errorf("meminfo: unsupported unit %q", f[2])
-		}
+		good = true
 		if i, ok := memFieldByName[string(f[0])]; ok {
 			m.Set(i, v)
 		}
 	}
+	if !good {
+		return errNoMeminfoLine
+	}
 	return nil
 }
+
+var errNoMeminfoLine = errors.New("meminfo: no \"Name: value\" line")

@@ -4,9 +4,10 @@ import (
 	"fmt"
 )
 
-// The /proc/pressure files used to be read with procfs, which scans each
-// line with fmt.Sscanf: some 150 µs a sample for four two-line files.
-// This parser reads the lines as the kernel prints them
+// The /proc/pressure files (Documentation/accounting/psi.rst) used to be
+// read with procfs, which scans each line with fmt.Sscanf: some 150 µs a
+// sample for four two-line files. This parser reads the lines as the
+// kernel prints them
 //
 //	some avg10=0.12 avg60=0.34 avg300=0.56 total=7890
 //
@@ -15,9 +16,7 @@ import (
 //   - a line whose first word (up to the first space) is "some" or "full"
 //     must scan as "avg10=%f avg60=%f avg300=%f total=%d" after that word,
 //     else the whole file is refused; other lines are ignored, and a
-//     repeated line keeps its last values;
-//   - only the first MiB is read, and a line of 64 KiB or more silently
-//     ends the file, as bufio.Scanner's error went unchecked.
+//     repeated line keeps its last values; procfs is the oracle in the tests.
 
 // psiLine is one "some" or "full" line: averages in percent, total in µs.
 type psiLine struct {
@@ -34,12 +33,8 @@ type PSIStats struct {
 // ParsePSI fills st from a /proc/pressure file's text (rules above).
 func ParsePSI(data []byte, st *PSIStats) error {
 	*st = PSIStats{}
-	data = truncateProcfs(data)
 	for len(data) > 0 {
-		line, rest, tooLong := nextScanLine(data)
-		if tooLong {
-			return nil
-		}
+		line, rest := nextTextLine(data)
 		data = rest
 		word, after := line, []byte(nil)
 		for i, c := range line {

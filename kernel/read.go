@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"syscall"
 )
@@ -22,6 +23,9 @@ func ReadFileInto(path string, buf []byte) ([]byte, error) {
 	defer syscall.Close(fd)
 	buf = buf[:0]
 	for {
+		if len(buf) >= MaxFileSize {
+			return buf[:0], &fs.PathError{Op: "read", Path: path, Err: ErrTooBig}
+		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
@@ -38,6 +42,15 @@ func ReadFileInto(path string, buf []byte) ([]byte, error) {
 		buf = buf[:len(buf)+n]
 	}
 }
+
+// MaxFileSize bounds what is read of one /proc or /sys file: far above
+// any file the collectors read (the largest, /proc/net/netstat or a big
+// host's diskstats, are tens to hundreds of KB), low enough that a file
+// that never ends (a device node given as a root) cannot eat the memory.
+const MaxFileSize = 16 << 20
+
+// ErrTooBig is returned for a file longer than MaxFileSize.
+var ErrTooBig = errors.New("file larger than 16 MiB")
 
 // ReadFile reads a whole /proc or /sys file (see ReadFileInto).
 func ReadFile(path string) ([]byte, error) {

@@ -1,18 +1,17 @@
 package kernel
 
 import (
-	"bufio"
 	"fmt"
 )
 
-// /proc/swaps used to be read with procfs's Swaps(), which allocates a
-// struct and strings for every area and a scanner for the file on each
-// call. This parser keeps the areas in a reused slice, their name and type
-// pointing into the file's text. It accepts what procfs accepted: the
-// first line (the header) is skipped whatever it says; every other line
-// needs at least five fields (split as strings.Fields splits), the last
-// three strconv.Atoi numbers; only the first MiB is read; and a line of
-// 64 KiB or more, where bufio.Scanner failed, refuses the file.
+// /proc/swaps (proc(5), mm/swapfile.c's swap_show) is a header line, then
+// one line per swap area: filename, type, size and used in kB, priority.
+// This parser keeps the areas in a reused slice, their name and type
+// pointing into the file's text: the first line (the header) is skipped
+// whatever it says; every other line needs at least five fields (fields
+// after them are ignored), the last three decimal integers, else the file
+// is refused, so that a damaged file never makes areas vanish. procfs's
+// Swaps() is its oracle in the tests.
 
 // SwapArea is one /proc/swaps line. name and typ alias the parsed text:
 // they are valid until the buffer is reused.
@@ -24,12 +23,8 @@ type SwapArea struct {
 // ParseSwaps returns the areas of /proc/swaps's text, reusing areas.
 func ParseSwaps(data []byte, areas []SwapArea) ([]SwapArea, error) {
 	areas = areas[:0]
-	data = truncateProcfs(data)
 	for first := true; len(data) > 0; first = false {
-		line, rest, tooLong := nextScanLine(data)
-		if tooLong {
-			return areas[:0], bufio.ErrTooLong
-		}
+		line, rest := nextTextLine(data)
 		data = rest
 		if first {
 			continue // the header

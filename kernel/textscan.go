@@ -1,44 +1,24 @@
 package kernel
 
 import (
-	"bufio"
-	"strconv"
 	"strings"
 )
 
 // Line and field helpers for the own parsers of /proc/meminfo, vmstat,
-// swaps and pressure (and NextWord for net/dev and snmp). Those files used to be read with procfs (or with
-// bufio.Scanner and strings.Fields), which gave each value its own string
-// and allocation. These helpers work on the file's bytes in place yet
-// split lines and fields exactly as bufio.Scanner and strings.Fields do,
-// so that what is published, and which files are refused, stay the same
-// even for text the kernel never writes.
+// swaps and pressure (and NextWord for net/dev and snmp). They work on the
+// file's bytes in place and split fields as strings.Fields does (the
+// kernel separates fields with spaces and tabs), so a steady-state parse
+// allocates nothing.
 
-// maxScanLine is the length (newline excluded) from which bufio.Scanner,
-// with its default buffer, gives up on a line with bufio.ErrTooLong.
-const maxScanLine = bufio.MaxScanTokenSize
-
-// procfsReadLimit is how much of a file procfs reads (and parses); it
-// ignores anything after the first MiB.
-const procfsReadLimit = 1 << 20
-
-// truncateProcfs cuts data where procfs would stop reading it.
-func truncateProcfs(data []byte) []byte {
-	return data[:min(len(data), procfsReadLimit)]
-}
-
-// nextScanLine returns the first line of b and the rest as bufio.ScanLines
-// does: without its newline and one carriage return before it. tooLong
-// reports a line bufio.Scanner refuses (it then stops scanning).
-func nextScanLine(b []byte) (line, rest []byte, tooLong bool) {
+// nextTextLine returns the first line of b and the rest: without its
+// newline and one carriage return before it. A line may be of any length:
+// the file's size is bounded where it is read (MaxFileSize).
+func nextTextLine(b []byte) (line, rest []byte) {
 	line, rest = nextLine(b)
-	if len(line) >= maxScanLine {
-		return nil, nil, true
-	}
 	if n := len(line); n > 0 && line[n-1] == '\r' {
 		line = line[:n-1]
 	}
-	return line, rest, false
+	return line, rest
 }
 
 // byteClass sorts bytes for splitFields: the ASCII bytes unicode.IsSpace
@@ -151,19 +131,6 @@ func parseAtoi(b []byte) (int64, bool) {
 		return 0, false
 	}
 	return int64(u), true
-}
-
-// parseUintBase0 is strconv.ParseUint(string(b), 0, 64), as procfs reads
-// meminfo values: plain decimal without allocating, and the forms base 0
-// also accepts (a leading 0 for octal, 0x, 0o, 0b, underscores) through
-// strconv.
-func parseUintBase0(b []byte) (uint64, error) {
-	if len(b) > 0 && (b[0] != '0' || len(b) == 1) {
-		if v, ok := parseUint(b); ok {
-			return v, nil
-		}
-	}
-	return strconv.ParseUint(string(b), 0, 64)
 }
 
 // NextWord returns the next field of b separated by ASCII white space (as

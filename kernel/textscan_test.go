@@ -20,37 +20,33 @@ func scanLinesRef(data []byte) ([]string, bool) {
 	return lines, sc.Err() != nil
 }
 
-// scanLinesOwn is the same through nextScanLine.
-func scanLinesOwn(data []byte) ([]string, bool) {
+// scanLinesOwn is the same through nextTextLine.
+func scanLinesOwn(data []byte) []string {
 	var lines []string
 	for len(data) > 0 {
-		line, rest, tooLong := nextScanLine(data)
-		if tooLong {
-			return lines, true
-		}
+		line, rest := nextTextLine(data)
 		lines = append(lines, string(line))
 		data = rest
 	}
-	return lines, false
+	return lines
 }
 
-func TestNextScanLineMatchesScanner(t *testing.T) {
-	long := strings.Repeat("x", maxScanLine)
+// Lines split as bufio.ScanLines splits them (a carriage return before
+// the newline dropped), and a line longer than bufio.Scanner takes is
+// just a line.
+func TestNextTextLineMatchesScanner(t *testing.T) {
 	for _, in := range []string{
 		"", "\n", "\n\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "a\r\r\n", "\r", "\r\n",
 		" a \n\tb\t\n", "a\n\nb\n",
-		long[1:] + "\nok\n", // the longest line bufio.Scanner takes
-		long[1:],
-		"first\n" + long + "\nlast\n", // one byte too long: scanning stops
-		"first\n" + long,
-		long + "\r\n",
 	} {
-		want, wantLong := scanLinesRef([]byte(in))
-		got, gotLong := scanLinesOwn([]byte(in))
-		if !reflect.DeepEqual(got, want) || gotLong != wantLong {
-			t.Errorf("%.40q: got %d lines, too long %v; bufio.Scanner %d lines, too long %v",
-				in, len(got), gotLong, len(want), wantLong)
+		want, _ := scanLinesRef([]byte(in))
+		if got := scanLinesOwn([]byte(in)); !reflect.DeepEqual(got, want) {
+			t.Errorf("%.40q: got %q; bufio.Scanner %q", in, got, want)
 		}
+	}
+	long := strings.Repeat("x", 1<<17)
+	if got := scanLinesOwn([]byte("a\n" + long + "\r\nb")); len(got) != 3 || got[1] != long {
+		t.Errorf("a long line: %d lines", len(got))
 	}
 }
 
@@ -102,26 +98,11 @@ func TestParseUintMatchesStrconv(t *testing.T) {
 		"0", "00", "1", "10", "010", "08", "0x1f", "0X1F", "0o17", "0b101", "1_000", "_1", "+1", "-1", "",
 		"18446744073709551615", "18446744073709551616", "000000000000000000000000001", "1e3", "1.0",
 	} {
-		want0, err0 := strconv.ParseUint(in, 0, 64)
-		got0, err := parseUintBase0([]byte(in))
-		if (err == nil) != (err0 == nil) || got0 != want0 {
-			t.Errorf("parseUintBase0(%q) = %d, %v; strconv base 0 gives %d, %v", in, got0, err, want0, err0)
-		}
 		want10, err10 := strconv.ParseUint(in, 10, 64)
 		got10, ok := ParseDecimal([]byte(in))
 		if ok != (err10 == nil) || (ok && got10 != want10) {
 			t.Errorf("parseDecimal(%q) = %d, %v; strconv base 10 gives %d, %v", in, got10, ok, want10, err10)
 		}
-	}
-}
-
-func TestTruncateProcfs(t *testing.T) {
-	data := make([]byte, procfsReadLimit+10)
-	if n := len(truncateProcfs(data)); n != 1<<20 {
-		t.Errorf("kept %d bytes, want 1 MiB", n)
-	}
-	if n := len(truncateProcfs(data[:5])); n != 5 {
-		t.Errorf("kept %d bytes of 5", n)
 	}
 }
 

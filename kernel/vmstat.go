@@ -1,19 +1,18 @@
 package kernel
 
 import (
-	"bufio"
 	"errors"
 )
 
-// /proc/vmstat has some 180 "name value" lines, of which the vmstat and
-// swap collectors use a few dozen. They used to be read into a map with a
-// string per name (bufio.Scanner, strings.Fields, strconv): two allocations
-// a line. This parser looks each name up without converting it and keeps
-// only the wanted values, in place. What it accepts is unchanged: a line
-// that is not exactly two fields (split as strings.Fields splits) with an
-// unsigned decimal value is skipped, a repeated name keeps its last value,
-// and the file is refused when no line is good or a line is 64 KiB or
-// longer (where bufio.Scanner failed).
+// /proc/vmstat (Documentation/admin-guide/mm, and proc.rst) has some 180
+// "name value" lines, of which the vmstat and swap collectors use a few
+// dozen. pmdalinux (proc_vmstat.c) reads each as a name and a decimal and
+// skips the names it does not know; so does this parser, looking each name
+// up without converting it and keeping only the wanted values, in place:
+// a line that is not exactly two fields with an unsigned decimal value is
+// skipped, a repeated name keeps its last value, and the file is refused
+// only when no line is good. procfs has no vmstat parser: the tests hold
+// this one against the map-based parser it replaced.
 
 // VMStat holds the wanted fields of a parsed /proc/vmstat.
 type VMStat struct {
@@ -52,10 +51,7 @@ func ParseVMStat(data []byte, s *VMStat) error {
 	clear(s.Has)
 	good := false
 	for len(data) > 0 {
-		line, rest, tooLong := nextScanLine(data)
-		if tooLong {
-			return bufio.ErrTooLong
-		}
+		line, rest := nextTextLine(data)
 		data = rest
 		var f [2][]byte
 		if fieldsOf(line, f[:]) != 2 {
