@@ -51,7 +51,7 @@ type diskCollector struct {
 	path   string                       // <proc>/diskstats
 	file   *kernel.File
 	buf    []byte // its text, reused
-	stats  []blockdevice.Diskstats
+	stats  []kernel.Diskstats
 }
 
 // NewDiskCollector opens /proc and /sys below env.Proc and env.Sys.
@@ -122,7 +122,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 
 // publishDevices publishes every device we keep, returning the members of
 // each tree and the disk.all sums.
-func (c *diskCollector) publishDevices(b *cache.Builder, stats []blockdevice.Diskstats) ([diskNTrees][]cache.Instance, *diskSum) {
+func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstats) ([diskNTrees][]cache.Instance, *diskSum) {
 	var lists [diskNTrees][]cache.Instance
 	sum := newDiskSum(stats)
 	seen := make(map[string]bool, len(stats))      // kernel names published
@@ -134,7 +134,7 @@ func (c *diskCollector) publishDevices(b *cache.Builder, stats []blockdevice.Dis
 			continue // not ours, or a second dm device claiming a mapped name
 		}
 		placed[diskPlace{t, name}] = true
-		seen[s.DeviceName] = true
+		seen[s.Name] = true
 		inst := cache.Instance{ID: c.ids[t].ID(name), Name: name, Labels: c.labels(s, t)}
 		lists[t] = append(lists[t], inst)
 		c.publishDevice(b, t, inst.ID, s)
@@ -160,8 +160,8 @@ type diskPlace struct {
 // we do not publish: not ours (see classifyDisk), filtered out by the
 // administrator, or dm devices without a mapped name in /sys (pmdalinux
 // skips those too; it would then try /dev/mapper, which we do not read).
-func (c *diskCollector) place(s *blockdevice.Diskstats) (diskTree, string, bool) {
-	name := s.DeviceName
+func (c *diskCollector) place(s *kernel.Diskstats) (diskTree, string, bool) {
+	name := s.Name
 	var t diskTree
 	switch classifyDisk(name) {
 	case diskWhole:
@@ -182,26 +182,26 @@ func (c *diskCollector) place(s *blockdevice.Diskstats) (diskTree, string, bool)
 
 // labels returns a device's instance labels, read from /sys only for a
 // device new since the last sample (see diskMeta).
-func (c *diskCollector) labels(s *blockdevice.Diskstats, t diskTree) []cache.Label {
+func (c *diskCollector) labels(s *kernel.Diskstats, t diskTree) []cache.Label {
 	if t == diskPart {
 		return nil
 	}
 	ios := s.ReadIOs + s.WriteIOs
-	m, ok := c.meta[s.DeviceName]
-	if !ok || m.major != s.MajorNumber || m.minor != s.MinorNumber || ios < m.ios {
+	m, ok := c.meta[s.Name]
+	if !ok || m.major != s.Major || m.minor != s.Minor || ios < m.ios {
 		kind := diskWhole
 		if t == diskDM {
 			kind = diskMapped
 		}
-		m = diskMeta{major: s.MajorNumber, minor: s.MinorNumber, labels: c.sys.labels(s.DeviceName, kind)}
+		m = diskMeta{major: s.Major, minor: s.Minor, labels: c.sys.labels(s.Name, kind)}
 	}
 	m.ios = ios
-	c.meta[s.DeviceName] = m
+	c.meta[s.Name] = m
 	return m.labels
 }
 
 // publishDevice publishes one device's values in tree t.
-func (c *diskCollector) publishDevice(b *cache.Builder, t diskTree, inst uint32, s *blockdevice.Diskstats) {
+func (c *diskCollector) publishDevice(b *cache.Builder, t diskTree, inst uint32, s *kernel.Diskstats) {
 	descs := c.descs[t]
 	for i := range diskFields {
 		f := &diskFields[i]
@@ -245,17 +245,17 @@ type diskSum struct {
 	disks  int
 }
 
-func newDiskSum(stats []blockdevice.Diskstats) *diskSum {
+func newDiskSum(stats []kernel.Diskstats) *diskSum {
 	sum := &diskSum{v: make([]uint64, len(diskFields))}
 	for i := range stats {
-		sum.fields = max(sum.fields, stats[i].IoStatsCount)
+		sum.fields = max(sum.fields, stats[i].Fields)
 	}
 	return sum
 }
 
-func (sum *diskSum) add(s *blockdevice.Diskstats) {
-	if sum.disks == 0 || s.IoStatsCount < sum.fields {
-		sum.fields = s.IoStatsCount
+func (sum *diskSum) add(s *kernel.Diskstats) {
+	if sum.disks == 0 || s.Fields < sum.fields {
+		sum.fields = s.Fields
 	}
 	sum.disks++
 	for i := range diskFields {

@@ -2,7 +2,7 @@ package collector
 
 import (
 	"github.com/pmdahostcache/pmdahostcache/engine"
-	"github.com/prometheus/procfs/blockdevice"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
@@ -53,7 +53,7 @@ type diskField struct {
 	// since is the field count a line needs for this quantity to exist:
 	// lines from older kernels publish no value for it, never 0.
 	since int
-	value func(s *blockdevice.IOStats) uint64
+	value func(s *kernel.Diskstats) uint64
 	// in gives the item and type in each tree, pmdalinux's own item numbers:
 	// its cluster 0 items for disk.dev and disk.all, and its partitions (10)
 	// and dm (54) cluster items for the other two.
@@ -64,76 +64,76 @@ type diskField struct {
 // (rounded down per value, as pmdalinux does: total_bytes halves the sum).
 var diskFields = []diskField{
 	{"read", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.ReadIOs },
+		func(s *kernel.Diskstats) uint64 { return s.ReadIOs },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.read", 4), diskU64("hostcache.disk.all.read", 24), diskU64("hostcache.disk.partitions.read", 0), diskU64("hostcache.disk.dm.read", 0)}},
 	{"write", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.WriteIOs },
+		func(s *kernel.Diskstats) uint64 { return s.WriteIOs },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.write", 5), diskU64("hostcache.disk.all.write", 25), diskU64("hostcache.disk.partitions.write", 1), diskU64("hostcache.disk.dm.write", 1)}},
 	{"total", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.ReadIOs + s.WriteIOs },
+		func(s *kernel.Diskstats) uint64 { return s.ReadIOs + s.WriteIOs },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.total", 28), diskU64("hostcache.disk.all.total", 29), diskU64("hostcache.disk.partitions.total", 2), diskU64("hostcache.disk.dm.total", 2)}},
 	{"blkread", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.ReadSectors },
+		func(s *kernel.Diskstats) uint64 { return s.ReadSectors },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.blkread", 6), diskU64("hostcache.disk.all.blkread", 26), diskU64("hostcache.disk.partitions.blkread", 3), diskU64("hostcache.disk.dm.blkread", 3)}},
 	{"blkwrite", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.WriteSectors },
+		func(s *kernel.Diskstats) uint64 { return s.WriteSectors },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.blkwrite", 7), diskU64("hostcache.disk.all.blkwrite", 27), diskU64("hostcache.disk.partitions.blkwrite", 4), diskU64("hostcache.disk.dm.blkwrite", 4)}},
 	{"blktotal", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.ReadSectors + s.WriteSectors },
+		func(s *kernel.Diskstats) uint64 { return s.ReadSectors + s.WriteSectors },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.blktotal", 36), diskU64("hostcache.disk.all.blktotal", 37), diskU64("hostcache.disk.partitions.blktotal", 5), diskU64("hostcache.disk.dm.blktotal", 5)}},
 	{"read_bytes", cache.SemCounter, cache.UnitsKByte, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.ReadSectors / 2 },
+		func(s *kernel.Diskstats) uint64 { return s.ReadSectors / 2 },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.read_bytes", 38), diskU64("hostcache.disk.all.read_bytes", 41), diskU64("hostcache.disk.partitions.read_bytes", 6), diskU32("hostcache.disk.dm.read_bytes", 6)}},
 	{"write_bytes", cache.SemCounter, cache.UnitsKByte, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.WriteSectors / 2 },
+		func(s *kernel.Diskstats) uint64 { return s.WriteSectors / 2 },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.write_bytes", 39), diskU64("hostcache.disk.all.write_bytes", 42), diskU64("hostcache.disk.partitions.write_bytes", 7), diskU32("hostcache.disk.dm.write_bytes", 7)}},
 	{"total_bytes", cache.SemCounter, cache.UnitsKByte, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return (s.ReadSectors + s.WriteSectors) / 2 },
+		func(s *kernel.Diskstats) uint64 { return (s.ReadSectors + s.WriteSectors) / 2 },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.total_bytes", 40), diskU64("hostcache.disk.all.total_bytes", 43), diskU64("hostcache.disk.partitions.total_bytes", 8), diskU32("hostcache.disk.dm.total_bytes", 8)}},
 	{"read_merge", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.ReadMerges },
+		func(s *kernel.Diskstats) uint64 { return s.ReadMerges },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.read_merge", 49), diskU64("hostcache.disk.all.read_merge", 51), diskU64("hostcache.disk.partitions.read_merge", 9), diskU64("hostcache.disk.dm.read_merge", 9)}},
 	{"write_merge", cache.SemCounter, cache.UnitsCount, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.WriteMerges },
+		func(s *kernel.Diskstats) uint64 { return s.WriteMerges },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.write_merge", 50), diskU64("hostcache.disk.all.write_merge", 52), diskU64("hostcache.disk.partitions.write_merge", 10), diskU64("hostcache.disk.dm.write_merge", 10)}},
 	{"avactive", cache.SemCounter, cache.UnitsMSec, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.IOsTotalTicks },
+		func(s *kernel.Diskstats) uint64 { return s.IOTicks },
 		[diskNTrees]diskItem{diskU32("hostcache.disk.dev.avactive", 46), diskU64("hostcache.disk.all.avactive", 44), diskU32("hostcache.disk.partitions.avactive", 11), diskU32("hostcache.disk.dm.avactive", 11)}},
 	{"aveq", cache.SemCounter, cache.UnitsMSec, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.WeightedIOTicks },
+		func(s *kernel.Diskstats) uint64 { return s.WeightedIOTicks },
 		[diskNTrees]diskItem{diskU32("hostcache.disk.dev.aveq", 47), diskU64("hostcache.disk.all.aveq", 45), diskU32("hostcache.disk.partitions.aveq", 12), diskU32("hostcache.disk.dm.aveq", 12)}},
 	{"read_rawactive", cache.SemCounter, cache.UnitsMSec, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.ReadTicks },
+		func(s *kernel.Diskstats) uint64 { return s.ReadTicks },
 		[diskNTrees]diskItem{diskU32("hostcache.disk.dev.read_rawactive", 72), diskU64("hostcache.disk.all.read_rawactive", 74), diskU32("hostcache.disk.partitions.read_rawactive", 13), diskU32("hostcache.disk.dm.read_rawactive", 14)}},
 	{"write_rawactive", cache.SemCounter, cache.UnitsMSec, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.WriteTicks },
+		func(s *kernel.Diskstats) uint64 { return s.WriteTicks },
 		[diskNTrees]diskItem{diskU32("hostcache.disk.dev.write_rawactive", 73), diskU64("hostcache.disk.all.write_rawactive", 75), diskU32("hostcache.disk.partitions.write_rawactive", 14), diskU32("hostcache.disk.dm.write_rawactive", 15)}},
 	{"total_rawactive", cache.SemCounter, cache.UnitsMSec, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.ReadTicks + s.WriteTicks },
+		func(s *kernel.Diskstats) uint64 { return s.ReadTicks + s.WriteTicks },
 		[diskNTrees]diskItem{diskU32("hostcache.disk.dev.total_rawactive", 79), diskU64("hostcache.disk.all.total_rawactive", 80), diskU32("hostcache.disk.partitions.total_rawactive", 15), diskU32("hostcache.disk.dm.total_rawactive", 16)}},
 	{"discard", cache.SemCounter, cache.UnitsCount, diskFieldsDiscard,
-		func(s *blockdevice.IOStats) uint64 { return s.DiscardIOs },
+		func(s *kernel.Diskstats) uint64 { return s.DiscardIOs },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.discard", 88), diskU64("hostcache.disk.all.discard", 96), diskU64("hostcache.disk.partitions.discard", 17), diskU64("hostcache.disk.dm.discard", 18)}},
 	{"blkdiscard", cache.SemCounter, cache.UnitsCount, diskFieldsDiscard,
-		func(s *blockdevice.IOStats) uint64 { return s.DiscardSectors },
+		func(s *kernel.Diskstats) uint64 { return s.DiscardSectors },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.blkdiscard", 89), diskU64("hostcache.disk.all.blkdiscard", 97), diskU64("hostcache.disk.partitions.blkdiscard", 18), diskU64("hostcache.disk.dm.blkdiscard", 19)}},
 	{"discard_bytes", cache.SemCounter, cache.UnitsKByte, diskFieldsDiscard,
-		func(s *blockdevice.IOStats) uint64 { return s.DiscardSectors / 2 },
+		func(s *kernel.Diskstats) uint64 { return s.DiscardSectors / 2 },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.discard_bytes", 90), diskU64("hostcache.disk.all.discard_bytes", 98), diskU64("hostcache.disk.partitions.discard_bytes", 19), diskU64("hostcache.disk.dm.discard_bytes", 20)}},
 	{"discard_merge", cache.SemCounter, cache.UnitsCount, diskFieldsDiscard,
-		func(s *blockdevice.IOStats) uint64 { return s.DiscardMerges },
+		func(s *kernel.Diskstats) uint64 { return s.DiscardMerges },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.discard_merge", 91), diskU64("hostcache.disk.all.discard_merge", 99), diskU64("hostcache.disk.partitions.discard_merge", 20), diskU64("hostcache.disk.dm.discard_merge", 21)}},
 	{"discard_rawactive", cache.SemCounter, cache.UnitsMSec, diskFieldsDiscard,
-		func(s *blockdevice.IOStats) uint64 { return s.DiscardTicks },
+		func(s *kernel.Diskstats) uint64 { return s.DiscardTicks },
 		[diskNTrees]diskItem{diskU32("hostcache.disk.dev.discard_rawactive", 92), diskU32("hostcache.disk.all.discard_rawactive", 100), diskU32("hostcache.disk.partitions.discard_rawactive", 21), diskU32("hostcache.disk.dm.discard_rawactive", 22)}},
 	{"flush", cache.SemCounter, cache.UnitsCount, diskFieldsFlush,
-		func(s *blockdevice.IOStats) uint64 { return s.FlushRequestsCompleted },
+		func(s *kernel.Diskstats) uint64 { return s.FlushIOs },
 		[diskNTrees]diskItem{diskU64("hostcache.disk.dev.flush", 93), diskU64("hostcache.disk.all.flush", 101), diskU64("hostcache.disk.partitions.flush", 22), diskU64("hostcache.disk.dm.flush", 23)}},
 	{"flush_rawactive", cache.SemCounter, cache.UnitsMSec, diskFieldsFlush,
-		func(s *blockdevice.IOStats) uint64 { return s.TimeSpentFlushing },
+		func(s *kernel.Diskstats) uint64 { return s.FlushTicks },
 		[diskNTrees]diskItem{diskU32("hostcache.disk.dev.flush_rawactive", 94), diskU32("hostcache.disk.all.flush_rawactive", 102), diskU32("hostcache.disk.partitions.flush_rawactive", 23), diskU32("hostcache.disk.dm.flush_rawactive", 24)}},
 	{"inflight", cache.SemInstant, cache.UnitsNone, diskFieldsBase,
-		func(s *blockdevice.IOStats) uint64 { return s.IOsInProgress },
+		func(s *kernel.Diskstats) uint64 { return s.InProgress },
 		[diskNTrees]diskItem{diskU32("hostcache.disk.dev.inflight", 95), diskU64("hostcache.disk.all.inflight", 104), diskU32("hostcache.disk.partitions.inflight", 24), diskU32("hostcache.disk.dm.inflight", 25)}},
 }
 
@@ -186,11 +186,11 @@ func diskTreeDescs(t diskTree) []cache.Desc {
 
 // diskFieldValue returns field f of a line, false when the line is too old to
 // carry it, clipped to the width of its type in tree t.
-func diskFieldValue(f *diskField, t diskTree, s *blockdevice.Diskstats) (uint64, bool) {
-	if s.IoStatsCount < f.since {
+func diskFieldValue(f *diskField, t diskTree, s *kernel.Diskstats) (uint64, bool) {
+	if s.Fields < f.since {
 		return 0, false
 	}
-	v := f.value(&s.IOStats)
+	v := f.value(s)
 	if f.in[t].typ == cache.TypeU32 {
 		v &= 0xffffffff
 	}

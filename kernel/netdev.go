@@ -46,7 +46,9 @@ func ParseNetDev(data []byte, lines []NetDevLine) (_ []NetDevLine, bad int) {
 }
 
 // parseNetDevCounters reads the sixteen counters after an interface's
-// colon: exactly sixteen decimal fields, or false.
+// colon: sixteen decimal fields, or false. Columns a future kernel adds
+// after them are ignored, as pmdalinux (proc_net_dev.c) reads the ones it
+// knows.
 func parseNetDevCounters(rest []byte, v *[NetDevColumns]uint64) bool {
 	for i := range v {
 		var f []byte
@@ -59,8 +61,7 @@ func parseNetDevCounters(rest []byte, v *[NetDevColumns]uint64) bool {
 		}
 		v[i] = n
 	}
-	extra, _ := NextWord(rest)
-	return extra == nil
+	return true
 }
 
 // validNetDevName rejects what the kernel never names an interface. The

@@ -33,7 +33,7 @@ func TestParseNetDev(t *testing.T) {
 		{"missing columns skip the line, not the file",
 			"  short: 1 2 3\n  ok: 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 2\n",
 			[]want{{"ok", [16]uint64{0: 1, 15: 2}}}, 1},
-		{"an extra column", "  x: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 7\n", nil, 1},
+		{"an extra column is ignored", "  x: 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 2 7\n", []want{{"x", [16]uint64{0: 1, 15: 2}}}, 0},
 		{"negative", "  neg: -1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", nil, 1},
 		{"beyond 64 bits", "  huge: 18446744073709551616 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", nil, 1},
 		{"not a number", "  eth0: 1 2 3 4 5 6 7 8 x 10 11 12 13 14 15 16\n", nil, 1},

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make fuzz: run each PDU fuzz target for FUZZTIME.
+# make fuzz: run each fuzz target (the PDU codec and server, and the
+# kernel parsers against procfs) for FUZZTIME.
 #
 # Go 1.26's fuzz coordinator can fail a run with a bare "context deadline
 # exceeded" as -fuzztime expires, with no failing input (golang/go#75804,
@@ -11,11 +12,17 @@ cd "$top"
 GO=${GO:-go}
 FUZZTIME=${FUZZTIME:-2m}
 status=0
-for target in FuzzDecode FuzzStore FuzzServe; do
-  corpus=pmda/testdata/fuzz/$target
+# package:target, one a line.
+targets="pmda:FuzzDecode pmda:FuzzStore pmda:FuzzServe
+kernel:FuzzParseStatMatchesProcfs kernel:FuzzParseMeminfoMatchesProcfs kernel:FuzzParseVMStatMatchesOldParser
+kernel:FuzzParseSwapsMatchesProcfs kernel:FuzzParsePSIMatchesProcfs kernel:FuzzParseDiskstatsMatchesProcfs
+kernel:FuzzParseNetDevMatchesProcfs kernel:FuzzParseLoadavgMatchesProcfs"
+for entry in $targets; do
+  pkg=${entry%%:*} target=${entry#*:}
+  corpus=$pkg/testdata/fuzz/$target
   before=$(ls "$corpus" 2>/dev/null | sort)
   out=$(mktemp)
-  $GO test -run '^$' -fuzz "^$target\$" -fuzztime "$FUZZTIME" ./pmda/ 2>&1 | tee "$out"
+  $GO test -run '^$' -fuzz "^$target\$" -fuzztime "$FUZZTIME" "./$pkg/" 2>&1 | tee "$out"
   rc=${PIPESTATUS[0]}
   after=$(ls "$corpus" 2>/dev/null | sort)
   if [ "$rc" -ne 0 ]; then
