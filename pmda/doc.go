@@ -4,6 +4,6 @@
 // family with Decode and Append functions on bounds-checked primitives. The
 // server files (server.go, handle_*.go) know the conversation: the CREDS
 // handshake, the dispatch table, per-context profiles, and reading exactly
-// one cache snapshot per request. The protocol reference this follows is
-// shared/ref/pmda-protocol.md (PCP 6.0.3, checked against a real pmcd).
+// one cache snapshot per request. docs/protocol.md is the project's account
+// of the protocol as this package speaks it, checked against pmcd 6.0.3.
 package pmda
