@@ -85,6 +85,11 @@ func pcpVar(t *testing.T, name string) string {
 // process under pmcd fail the run too (they are reported in its log).
 func buildPMDA(t *testing.T) string {
 	t.Helper()
+	// HOSTCACHE_TEST_AGENT runs the tests against a binary built elsewhere
+	// (an older commit, to measure a change against).
+	if bin := os.Getenv("HOSTCACHE_TEST_AGENT"); bin != "" {
+		return bin
+	}
 	bin := filepath.Join(t.TempDir(), "pmdahostcache")
 	cmd := exec.Command("go", "build", "-race", "-o", bin, "./cmd/pmdahostcache")
 	cmd.Dir = repoRoot
@@ -173,6 +178,7 @@ func TestPCP(t *testing.T) {
 	t.Run("pmval", func(t *testing.T) { testPmval(t) })
 	t.Run("dbpmda", func(t *testing.T) { testDbpmda(t, pmdaDir) })
 	t.Run("pmlogger", func(t *testing.T) { testPmlogger(t) })
+	t.Run("figures over each client's interval", func(t *testing.T) { testIntervalFigures(t, bin) })
 	t.Run("restart keeps instance ids", func(t *testing.T) { testRestartIDs(t, bin) })
 	t.Run("logs clean", func(t *testing.T) { testLogs(t, logDir, pmcdLogStart) })
 	t.Run("Remove", func(t *testing.T) {
