@@ -1,8 +1,10 @@
 package pmda
 
 // dispatchTable maps each PDU type pmcd may send to its handler. PROFILE,
-// ATTR and ERROR are never answered: a reply pmcd does not expect would be
-// read as the answer to its next request.
+// ATTR and ERROR are never answered, and a type not in the table (a reply
+// type, CONTROL_REQ, HIGHRES_FETCH, DESC_IDS, anything unknown) is ignored
+// unanswered (Server.ignore): a reply pmcd does not expect would be read as
+// the answer to its next request.
 func dispatchTable() map[Type]handler {
 	return map[Type]handler{
 		TypeProfile:      (*Server).handleProfile,

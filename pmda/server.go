@@ -55,6 +55,9 @@ type Server struct {
 	out      []byte
 	fetch    fetchState
 	profiles profiles
+	// ignored remembers when an unexpected PDU type was last logged, so a
+	// peer that keeps sending one does not fill the log.
+	ignored map[Type]time.Time
 }
 
 // handler answers one request. A nil reply means none is due; an error
@@ -128,6 +131,10 @@ func (s *Server) serveOne() error {
 		if _, cerr := io.CopyN(io.Discard, s.r, int64(h.Len)-HeaderLen); cerr != nil {
 			return ErrPeerClosed
 		}
+		if _, ok := s.handlers[h.Type]; !ok {
+			s.ignore(h)
+			return nil
+		}
 		s.cfg.Log.Warn().Err(err).Stringer("type", h.Type).Msg("request refused")
 		return s.reply(h, nil, ErrIPC)
 	case err != nil:
@@ -139,8 +146,10 @@ func (s *Server) serveOne() error {
 	s.trace("recv", pdu)
 	hd, ok := s.handlers[h.Type]
 	if !ok {
-		s.cfg.Log.Warn().Stringer("type", h.Type).Int32("len", h.Len).Msg("request refused: unexpected PDU type")
-		return s.reply(h, nil, ErrIPC)
+		// Not a request pmcd sends a PMDA: it expects no answer, and one
+		// would be read as the answer to its next request.
+		s.ignore(h)
+		return nil
 	}
 	reply, herr := hd(s, h, pdu)
 	return s.reply(h, reply, herr)
@@ -203,4 +212,21 @@ func (s *Server) indomOf(indom uint32) (cache.InDomID, bool) {
 	}
 	id := cache.InDomID(indom & 0x3fffff)
 	return id, s.cfg.Front.Schema().HasInDom(id)
+}
+
+// ignore logs a PDU of a type that gets no reply, at most once a minute
+// per type.
+func (s *Server) ignore(h Header) {
+	if s.ignored == nil {
+		s.ignored = map[Type]time.Time{}
+	}
+	now := s.cfg.Now()
+	if last, ok := s.ignored[h.Type]; ok && now.Sub(last) < time.Minute {
+		return
+	}
+	if len(s.ignored) < 64 { // a peer cycling through types cannot grow it
+		s.ignored[h.Type] = now
+	}
+	s.cfg.Log.Warn().Stringer("type", h.Type).Int32("len", h.Len).Int32("from", h.From).
+		Msg("ignored a PDU that is not a request: no reply is due")
 }

@@ -81,7 +81,19 @@ func TestMalformedPDUsGetErrors(t *testing.T) {
 		want pmda.Errno // 0 with noReply: nothing comes back
 		none bool
 	}{
-		{"unknown type", []byte{0, 0, 0, 12, 0, 0, 0x70, 0x99, 0, 0, 0, 0}, pmda.ErrIPC, false},
+		// Not requests: pmcd expects no reply, and one would be read as
+		// the answer to its next request.
+		{"unknown type", []byte{0, 0, 0, 12, 0, 0, 0x70, 0x99, 0, 0, 0, 0}, 0, true},
+		{"type 0", []byte{0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0}, 0, true},
+		{"type 0x7fff", []byte{0, 0, 0, 12, 0, 0, 0x7f, 0xff, 0, 0, 0, 0}, 0, true},
+		{"type 0x12345678", []byte{0, 0, 0, 12, 0x12, 0x34, 0x56, 0x78, 0, 0, 0, 0}, 0, true},
+		{"CONTROL_REQ", []byte{0, 0, 0, 16, 0, 0, 0x70, 0x0a, 0, 0, 0, 0, 0, 0, 0, 1}, 0, true},
+		{"HIGHRES_FETCH", word(word(fetch, 4, 0x7014), 0, uint32(len(fetch))), 0, true},
+		{"DESC_IDS", []byte{0, 0, 0, 20, 0, 0, 0x70, 0x16, 0, 0, 0, 0, 0, 0, 0, 1, 0x63, 0, 0x04, 0x2a}, 0, true},
+		{"DESC, a reply type", (&pmda.Desc{PMID: interval}).Append(nil), 0, true},
+		{"INSTANCE, a reply type", word(instReq, 4, uint32(pmda.TypeInstance)), 0, true},
+		{"TEXT, a reply type", word(descReq("hostcache.hinv.ncpu"), 4, uint32(pmda.TypeText)), 0, true},
+		{"LABEL, a reply type", word(descReq("hostcache.hinv.ncpu"), 4, uint32(pmda.TypeLabel)), 0, true},
 		{"len not matching numpmid", word(fetch, 24, 3), pmda.ErrIPC, false},
 		{"absurd numpmid", word(fetch, 24, 0x7fffffff), pmda.ErrIPC, false},
 		{"negative numpmid", word(fetch, 24, 0xffffffff), pmda.ErrIPC, false},
