@@ -286,8 +286,8 @@ func TestServerKeepsServing(t *testing.T) {
 	p.expectError(patch(fetch[:len(fetch)-4], 0, uint32(len(fetch)-4)), ErrIPC) // length not matching numpmid
 	p.expectError(patch(fetch, 24, 0x7fffffff), ErrIPC)                         // absurd numpmid
 	p.expectError(patch(capture(t, "instance_req_name"), 28, 99), ErrIPC)       // bad name length
-	p.send([]byte{0, 0, 0, 12, 0, 0, 0x70, 0x99, 0, 0, 0, 0}) // not a request: no reply due
-	big := make([]byte, 8192) // above MaxLen: skipped whole, refused
+	p.send([]byte{0, 0, 0, 12, 0, 0, 0x70, 0x99, 0, 0, 0, 0})                   // not a request: no reply due
+	big := make([]byte, 8192)                                                   // above MaxLen: skipped whole, refused
 	copy(big, patch(patch(fetch, 0, 8192), 4, uint32(TypeFetch)))
 	p.expectError(big, ErrIPC)
 	p.send(capture(t, "attr_pid"))                                        // no reply due
