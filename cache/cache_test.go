@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -155,34 +154,6 @@ func TestUnits(t *testing.T) {
 	r, _ = RateOf(UnitsKByte)
 	if r != MakeUnits(1, -1, 0, SpaceKByte, TimeSec, 0) || r.DimTime() != -1 {
 		t.Errorf("rate of Kbyte: %#x", uint32(r))
-	}
-}
-
-func TestIDMapIsStableAndPersistent(t *testing.T) {
-	path := t.TempDir() + "/hostcache.3"
-	var warnings []error
-	warn := func(err error) { warnings = append(warnings, err) }
-	m := LoadIDMap(path, warn)
-	a, b := m.ID("sda"), m.ID("sdb")
-	if a != 0 || b != 1 || m.ID("sda") != 0 {
-		t.Fatalf("ids %d %d", a, b)
-	}
-	again := LoadIDMap(path, warn) // a restart
-	if again.ID("sdb") != 1 || again.ID("sdc") != 2 || again.ID("sda") != 0 {
-		t.Error("ids changed across a reload")
-	}
-	if len(warnings) != 0 {
-		t.Errorf("warnings: %v", warnings)
-	}
-	for _, corrupt := range []string{"garbage\n", idFileVersion + "\nx sda\n", idFileVersion + "\n1 sda\n2 sda\n"} {
-		os.WriteFile(path, []byte(corrupt), 0o644)
-		m := LoadIDMap(path, warn)
-		if m.ID("new") != 0 {
-			t.Errorf("rebuilt map from %q does not start afresh", corrupt)
-		}
-	}
-	if len(warnings) != 3 {
-		t.Errorf("%d warnings for 3 corrupt files", len(warnings))
 	}
 }
 

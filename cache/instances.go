@@ -2,6 +2,8 @@ package cache
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -33,7 +35,11 @@ type Instances struct {
 }
 
 // NewInstances builds a table; list order is the order clients see.
+// Names are made printable here, for every collector: a control byte read
+// from /proc (a NUL or newline in a mount point or a device name) is shown
+// escaped, and two names that end up equal are told apart by their ids.
 func NewInstances(list []Instance) *Instances {
+	list = printableNames(list)
 	in := &Instances{
 		list:   list,
 		byID:   make(map[uint32]int, len(list)),
@@ -82,4 +88,56 @@ func (in *Instances) Lookup(name string) (uint32, bool) {
 		return in.list[i].ID, true
 	}
 	return 0, false
+}
+
+// printableNames returns list with every control byte of a name escaped
+// (\x00, \n, ...) and names made unique, copying list only when a name
+// changes: instance names go to clients, logs and archives as text.
+func printableNames(list []Instance) []Instance {
+	changed := false
+	seen := make(map[string]bool, len(list))
+	for i := range list {
+		name := list[i].Name
+		if hasControl(name) {
+			name = escapeControl(name)
+		}
+		if seen[name] {
+			name = fmt.Sprintf("%s (id %d)", name, list[i].ID)
+		}
+		seen[name] = true
+		if name != list[i].Name {
+			if !changed {
+				list, changed = slices.Clone(list), true
+			}
+			list[i].Name = name
+		}
+	}
+	return list
+}
+
+func hasControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// escapeControl writes each control byte as Go and C do (\n, \t, \x00).
+func escapeControl(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

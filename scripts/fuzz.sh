@@ -16,7 +16,8 @@ status=0
 targets="pmda:FuzzDecode pmda:FuzzStore pmda:FuzzServe
 kernel:FuzzParseStatMatchesProcfs kernel:FuzzParseMeminfoMatchesProcfs kernel:FuzzParseVMStatMatchesOldParser
 kernel:FuzzParseSwapsMatchesProcfs kernel:FuzzParsePSIMatchesProcfs kernel:FuzzParseDiskstatsMatchesProcfs
-kernel:FuzzParseNetDevMatchesProcfs kernel:FuzzParseLoadavgMatchesProcfs"
+kernel:FuzzParseNetDevMatchesProcfs kernel:FuzzParseLoadavgMatchesProcfs
+cache:FuzzIDFile"
 for entry in $targets; do
   pkg=${entry%%:*} target=${entry#*:}
   corpus=$pkg/testdata/fuzz/$target
