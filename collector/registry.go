@@ -25,3 +25,11 @@ func Registry() []engine.Registration {
 		{Name: "swap", Factory: NewSwapCollector, Interval: 5 * time.Second},
 	}
 }
+
+// FilterKeys lists the instance domains an administrator may filter with
+// instances.<name>.include and .exclude: those whose collectors consult
+// engine.Filter (disk.go, network.go, network_all.go, filesys.go,
+// swap_devices.go). The configuration is checked against it.
+func FilterKeys() []string {
+	return []string{"disk", "partitions", "dm", "interface", netAllFilterKey, "filesys", "swapdev"}
+}

@@ -3,10 +3,14 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"sort"
+	"strings"
 	"time"
 )
 
@@ -54,6 +58,9 @@ type Config struct {
 	// name ("disk", "interface", "filesys", ...).
 	Include map[string]*regexp.Regexp
 	Exclude map[string]*regexp.Regexp
+	// Origins says where each configuration-file key was set ("file:line"),
+	// so checks made later still name the line.
+	Origins map[string]string
 }
 
 // Default returns the configuration used when nothing is said.
@@ -74,6 +81,7 @@ func Default() Config {
 		IDDir:          defaultIDDir(),
 		Include:        map[string]*regexp.Regexp{},
 		Exclude:        map[string]*regexp.Regexp{},
+		Origins:        map[string]string{},
 	}
 }
 
@@ -131,13 +139,61 @@ func (c *Config) validate() error {
 	if c.Domain < 1 || c.Domain > 510 {
 		return fmt.Errorf("domain %d outside 1..510", c.Domain)
 	}
-	for name, iv := range c.Intervals {
-		if iv < 100*time.Millisecond || iv > time.Hour {
-			return fmt.Errorf("interval of %s (%v) outside 100ms..1h", name, iv)
+	return nil
+}
+
+// Known lists the names a configuration may refer to, which only the
+// caller knows: the collectors, and the instance domains filters apply to.
+type Known struct {
+	Collectors []string
+	InDoms     []string
+}
+
+// Check refuses a configuration that names a collector or an instance
+// domain that does not exist, naming the file and line that did.
+func (c *Config) Check(k Known) error {
+	var errs []error
+	for _, name := range sortedKeys(c.Intervals, c.Disabled) {
+		if !slices.Contains(k.Collectors, name) {
+			errs = append(errs, fmt.Errorf("%s: unknown collector %q (there are %s)", c.origin("collector."+name+"."),
+				name, strings.Join(k.Collectors, ", ")))
 		}
 	}
-	if c.Interval < 100*time.Millisecond || c.Interval > time.Hour {
-		return fmt.Errorf("interval %v outside 100ms..1h", c.Interval)
+	for _, name := range sortedKeys(c.Include, c.Exclude) {
+		if !slices.Contains(k.InDoms, name) {
+			errs = append(errs, fmt.Errorf("%s: unknown instance domain %q (there are %s)", c.origin("instances."+name+"."),
+				name, strings.Join(k.InDoms, ", ")))
+		}
 	}
-	return nil
+	return errors.Join(errs...)
+}
+
+// origin names the file and line of the first key starting with prefix.
+func (c *Config) origin(prefix string) string {
+	var keys []string
+	for k := range c.Origins {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	if len(keys) == 0 {
+		return c.ConfigFile
+	}
+	return c.Origins[keys[0]]
+}
+
+// sortedKeys returns the keys of both maps, sorted, once each.
+func sortedKeys[A, B any](a map[string]A, b map[string]B) []string {
+	var out []string
+	for k := range a {
+		out = append(out, k)
+	}
+	for k := range b {
+		if _, dup := a[k]; !dup {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

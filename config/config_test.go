@@ -1,9 +1,11 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -68,4 +70,112 @@ func TestConfigFileErrorsNameTheLine(t *testing.T) {
 	if _, err := Load([]string{"-c", filepath.Join(dir, "missing.conf")}); err == nil {
 		t.Error("a missing explicit config file was accepted")
 	}
+}
+
+// Every bad line is refused with its file and line, before it can take
+// effect; values are range-checked where they are read, and never wrap.
+func TestConfigErrorsNameFileAndLine(t *testing.T) {
+	t.Setenv("PCP_PMDAS_DIR", t.TempDir())
+	for _, c := range []struct{ name, text, want string }{
+		{"interval below range", "# ok\ninterval = 99\n", ":2: interval 99 ms outside 100..3600000"},
+		{"collector interval below range", "collector.cpu.interval = 50\n", ":1: interval 50 ms outside"},
+		{"interval that would wrap", "\n\ninterval = 18446744073810\n", ":3: interval 18446744073810 ms outside"},
+		{"interval beyond 64 bits", "interval = 99999999999999999999\n", ":1: interval \"99999999999999999999\" outside"},
+		{"duration out of range", "interval = 2h\n", ":1: interval 2h0m0s outside"},
+		{"stale_intervals overflow", "stale_intervals = 99999999999999999999\n", ":1: stale_intervals: want"},
+		{"history out of range", "history = 5\n", ":1: history: want"},
+		{"not key = value", "interval 1000\n", ":1: want key = value"},
+		{"bad regexp", "instances.disk.exclude = (\n", ":1: instances.disk.exclude"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "hostcache.conf")
+			os.WriteFile(path, []byte(c.text), 0o644)
+			_, err := Load([]string{"-c", path})
+			if err == nil || !strings.Contains(err.Error(), path+c.want) {
+				t.Errorf("error %v, want %s%s", err, path, c.want)
+			}
+		})
+	}
+}
+
+// A long line (a comment of 100 KB) is a line; a FIFO given as the file is
+// refused at once, not waited on.
+func TestConfigLongLinesAndSpecialFiles(t *testing.T) {
+	t.Setenv("PCP_PMDAS_DIR", t.TempDir())
+	dir := t.TempDir()
+	path := filepath.Join(dir, "long.conf")
+	os.WriteFile(path, []byte("# "+strings.Repeat("x", 100<<10)+"\ninterval = 500\n"), 0o644)
+	if c, err := Load([]string{"-c", path}); err != nil || c.Interval != 500*time.Millisecond {
+		t.Errorf("long comment: %v %v", c.Interval, err)
+	}
+	fifo := filepath.Join(dir, "fifo.conf")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := Load([]string{"-c", fifo}); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("FIFO: %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("a FIFO as the configuration file blocked start-up")
+	}
+	big := filepath.Join(dir, "big.conf")
+	os.WriteFile(big, make([]byte, 2<<20), 0o644)
+	if _, err := Load([]string{"-c", big}); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("a 2 MB file: %v", err)
+	}
+}
+
+// Names known only to the caller are checked with the line that used them.
+func TestConfigCheckNamesTheLine(t *testing.T) {
+	t.Setenv("PCP_PMDAS_DIR", t.TempDir())
+	path := filepath.Join(t.TempDir(), "hostcache.conf")
+	os.WriteFile(path, []byte("interval = 1000\ncollector.cpuu.interval = 500\ninstances.disks.exclude = ^loop\ninstances.disk.exclude = ^ram\n"), 0o644)
+	c, err := Load([]string{"-c", path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Check(Known{Collectors: []string{"cpu", "memory"}, InDoms: []string{"disk", "network.all"}})
+	for _, want := range []string{path + `:2: unknown collector "cpuu"`, path + `:3: unknown instance domain "disks"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Check: %v, want %s", err, want)
+		}
+	}
+	if strings.Contains(fmt.Sprint(err), `"disk"`) {
+		t.Errorf("a known indom refused: %v", err)
+	}
+}
+
+// FuzzConfigFile: whatever the file holds, loading never panics, and an
+// error names the file (and a line, for a line's fault).
+func FuzzConfigFile(f *testing.F) {
+	f.Add([]byte("interval = 1000\ncollector.cpu.interval = 500\n# x\n"))
+	f.Add([]byte("instances.network.all.include = ^eth\nhistory = 900\n"))
+	f.Add([]byte("interval = 18446744073810\n"))
+	dir := f.TempDir()
+	f.Setenv("PCP_PMDAS_DIR", dir)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "fuzz.conf")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Load([]string{"-c", path})
+		if err != nil {
+			if !strings.Contains(err.Error(), path) {
+				t.Fatalf("error without the file: %v", err)
+			}
+			return
+		}
+		if c.Interval < MinIntervalMS*time.Millisecond || c.Interval > MaxIntervalMS*time.Millisecond {
+			t.Fatalf("interval %v accepted", c.Interval)
+		}
+		for name, iv := range c.Intervals {
+			if iv < MinIntervalMS*time.Millisecond || iv > MaxIntervalMS*time.Millisecond {
+				t.Fatalf("interval of %s %v accepted", name, iv)
+			}
+		}
+	})
 }

@@ -1,14 +1,15 @@
 package config
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -27,33 +28,66 @@ import (
 //	instances.interface.include = ^(eth|en)
 //
 // A missing default file is fine; a missing explicit one, or any line we do
-// not understand, is an error naming the line: the PMDA refuses to start
-// rather than guess.
+// not understand or whose value is out of range, is an error naming the
+// file and line: the PMDA refuses to start rather than guess. Lines may be
+// of any length; the file itself at most maxConfigSize.
 func (c *Config) readFile(path string, explicit bool) error {
-	f, err := os.Open(path)
+	data, err := readConfig(path)
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line, _, _ := strings.Cut(sc.Text(), "#")
+	for i, raw := range strings.Split(string(data), "\n") {
+		where := fmt.Sprintf("%s:%d", path, i+1)
+		line, _, _ := strings.Cut(raw, "#")
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
 		key, val, ok := strings.Cut(line, "=")
 		if !ok {
-			return fmt.Errorf("%s:%d: want key = value, got %q", path, n, line)
+			return fmt.Errorf("%s: want key = value, got %.80q", where, line)
 		}
-		if err := c.setKey(strings.TrimSpace(key), strings.TrimSpace(val)); err != nil {
-			return fmt.Errorf("%s:%d: %v", path, n, err)
+		key = strings.TrimSpace(key)
+		if err := c.setKey(key, strings.TrimSpace(val)); err != nil {
+			return fmt.Errorf("%s: %v", where, err)
 		}
+		c.Origins[key] = where
 	}
-	return sc.Err()
+	return nil
+}
+
+// maxConfigSize bounds the configuration file: a few lines in practice.
+const maxConfigSize = 1 << 20
+
+// readConfig reads a regular file of at most maxConfigSize without ever
+// blocking: a FIFO or device given as the file is refused, not waited on.
+func readConfig(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if st.Size() > maxConfigSize {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxConfigSize)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(data) > maxConfigSize {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxConfigSize)
+	}
+	return data, nil
 }
 
 func (c *Config) setKey(key, val string) error {
@@ -87,8 +121,8 @@ func (c *Config) setKey(key, val string) error {
 		return nil
 	case "stale_intervals":
 		n, err := strconv.Atoi(val)
-		if err != nil || n < 0 {
-			return fmt.Errorf("stale_intervals: want a whole number >= 0, got %q", val)
+		if err != nil || n < 0 || n > 1_000_000 {
+			return fmt.Errorf("stale_intervals: want a whole number from 0 to 1000000, got %q", val)
 		}
 		c.StaleIntervals = n
 		return nil

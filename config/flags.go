@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -96,11 +97,34 @@ func (c *Config) setOption(opt byte, val string) error {
 
 // parseMillis reads a duration: a bare number is milliseconds, as in
 // hostcache.control.interval; "2s" style Go durations work too.
+// Interval bounds, in milliseconds: those pmstore accepts too.
+const (
+	MinIntervalMS = 100
+	MaxIntervalMS = 3600 * 1000
+)
+
+// parseMillis reads an interval: whole milliseconds, or a Go duration
+// ("1.5s"), within MinIntervalMS..MaxIntervalMS. Values too large for the
+// arithmetic are refused, never wrapped.
 func parseMillis(s string) (time.Duration, error) {
-	if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+	s = strings.TrimSpace(s)
+	var d time.Duration
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n < MinIntervalMS || n > MaxIntervalMS {
+			return 0, fmt.Errorf("interval %d ms outside %d..%d", n, MinIntervalMS, MaxIntervalMS)
+		}
 		return time.Duration(n) * time.Millisecond, nil
+	} else if errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("interval %q outside %d..%d ms", s, MinIntervalMS, MaxIntervalMS)
 	}
-	return time.ParseDuration(strings.TrimSpace(s))
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("want milliseconds or a duration such as 1.5s, got %q", s)
+	}
+	if d < MinIntervalMS*time.Millisecond || d > MaxIntervalMS*time.Millisecond {
+		return 0, fmt.Errorf("interval %v outside %d..%d ms", d, MinIntervalMS, MaxIntervalMS)
+	}
+	return d, nil
 }
 
 // HasDebug reports whether a -D flag was given.

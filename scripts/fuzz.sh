@@ -17,7 +17,7 @@ targets="pmda:FuzzDecode pmda:FuzzStore pmda:FuzzServe
 kernel:FuzzParseStatMatchesProcfs kernel:FuzzParseMeminfoMatchesProcfs kernel:FuzzParseVMStatMatchesOldParser
 kernel:FuzzParseSwapsMatchesProcfs kernel:FuzzParsePSIMatchesProcfs kernel:FuzzParseDiskstatsMatchesProcfs
 kernel:FuzzParseNetDevMatchesProcfs kernel:FuzzParseLoadavgMatchesProcfs
-cache:FuzzIDFile"
+cache:FuzzIDFile config:FuzzConfigFile"
 for entry in $targets; do
   pkg=${entry%%:*} target=${entry#*:}
   corpus=$pkg/testdata/fuzz/$target

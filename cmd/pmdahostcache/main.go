@@ -23,9 +23,7 @@ func main() {
 	signal.Ignore(syscall.SIGPIPE)
 	cfg, err := config.Load(os.Args[1:])
 	if err != nil {
-		// stdout is pmcd's pipe: errors go to stderr, which pmcd logs.
-		fmt.Fprintln(os.Stderr, "pmdahostcache:", err)
-		os.Exit(1)
+		failStart(cfg, err)
 	}
 	log, closeLog, err := openLog(cfg)
 	if err != nil {
@@ -45,8 +43,32 @@ func main() {
 	default:
 		log.Error().Err(err).Msg("exiting on error")
 		closeLog()
+		if !sameFile(os.Stderr, cfg.LogFile) {
+			fmt.Fprintln(os.Stderr, "pmdahostcache:", err)
+		}
 		os.Exit(1)
 	}
+}
+
+// failStart reports a configuration that stops the agent from starting,
+// on stderr (stdout is pmcd's pipe) and in the log file the administrator
+// reads, once where the two are the same file, and exits.
+func failStart(cfg config.Config, err error) {
+	fmt.Fprintln(os.Stderr, "pmdahostcache:", err)
+	if cfg.LogFile != "" && cfg.LogFile != "-" && !sameFile(os.Stderr, cfg.LogFile) {
+		if log, closeLog, lerr := openLog(cfg); lerr == nil {
+			log.Error().Err(err).Msg("not starting: bad configuration")
+			closeLog()
+		}
+	}
+	os.Exit(1)
+}
+
+// sameFile reports whether f is the file at path.
+func sameFile(f *os.File, path string) bool {
+	a, err1 := f.Stat()
+	b, err2 := os.Stat(path)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 // openLog points zerolog at the log file (never at stdout, pmcd's pipe).

@@ -119,6 +119,9 @@ func buildCache(cfg config.Config, log zerolog.Logger) (*engine.Runner, *cache.F
 // buildCollectors makes every enabled collector in registry order, and
 // returns each one's interval where it is not the global default.
 func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) ([]engine.Collector, map[string]time.Duration, error) {
+	if err := cfg.Check(knownNames()); err != nil {
+		return nil, nil, err
+	}
 	intervals := map[string]time.Duration{}
 	env := engine.Env{
 		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, IDDir: cfg.IDDir, IDs: ids, Filter: engine.Filter{},
@@ -134,11 +137,9 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 		p.Exclude = re
 		env.Filter[name] = p
 	}
-	known := map[string]bool{}
 	var out []engine.Collector
 	var names []string
 	for _, reg := range collector.Registry() {
-		known[reg.Name] = true
 		if cfg.Disabled[reg.Name] {
 			continue
 		}
@@ -154,16 +155,6 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 		out = append(out, c)
 		names = append(names, reg.Name)
 	}
-	for name := range cfg.Intervals {
-		if !known[name] {
-			return nil, nil, fmt.Errorf("config names unknown collector %q", name)
-		}
-	}
-	for name := range cfg.Disabled {
-		if !known[name] {
-			return nil, nil, fmt.Errorf("config names unknown collector %q", name)
-		}
-	}
 	log.Info().Strs("collectors", names).Dur("interval", cfg.Interval).Uint32("domain", cfg.Domain).
 		Str("proc", cfg.ProcRoot).Msg("starting")
 	return out, intervals, nil
@@ -177,3 +168,13 @@ const firstSampleWait = time.Second
 
 // connTimeout bounds how long a socket agent waits for pmcd to connect.
 const connTimeout = 60 * time.Second
+
+// knownNames are the collectors and filterable instance domains a
+// configuration may name.
+func knownNames() config.Known {
+	k := config.Known{InDoms: collector.FilterKeys()}
+	for _, reg := range collector.Registry() {
+		k.Collectors = append(k.Collectors, reg.Name)
+	}
+	return k
+}
