@@ -1,6 +1,10 @@
 package collector
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pmdahostcache/pmdahostcache/kernel"
@@ -119,5 +123,27 @@ func TestMemoryHugeBytesOverflow(t *testing.T) {
 	m.Set(kernel.MemHugePagesTotal, 0)
 	if v, ok := total(&m); ok {
 		t.Errorf("a 2^60 kB page size gave %d, want no value", v)
+	}
+}
+
+// A meminfo of any size is read whole: 200 KB of lines (a future kernel's
+// many more) still give the values of the lines we know, wherever they are.
+func TestMemoryLargeMeminfo(t *testing.T) {
+	h := newHarness(t, NewMemoryCollector, "proc-t0")
+	orig, err := os.ReadFile(filepath.Join(h.proc, "meminfo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var big strings.Builder
+	for i := 0; big.Len() < 200<<10; i++ {
+		fmt.Fprintf(&big, "Future%d:    %d kB\n", i, i)
+	}
+	big.Write(orig)
+	if err := os.WriteFile(filepath.Join(h.proc, "meminfo"), []byte(big.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.mustSample(t0)
+	if h.u64("mem.physmem", cache.InstNone) == 0 {
+		t.Error("no mem.physmem from a 200 KB meminfo")
 	}
 }
