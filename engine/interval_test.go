@@ -71,8 +71,12 @@ type intervalRig struct {
 }
 
 func newIntervalRig(t *testing.T, history time.Duration) *intervalRig {
+	return newRigWith(t, Schedule{Default: time.Second, History: history, MaxClients: 8})
+}
+
+func newRigWith(t *testing.T, sched Schedule) *intervalRig {
 	g := &intervalRig{t: t, src: &scriptSource{}}
-	g.r = NewRunner(zerolog.Nop(), []Collector{g.src}, Schedule{Default: time.Second, History: history, MaxClients: 8})
+	g.r = NewRunner(zerolog.Nop(), []Collector{g.src}, sched)
 	schema, err := cache.NewSchema(g.r.Sources()...)
 	if err != nil {
 		t.Fatal(err)
@@ -317,17 +321,8 @@ func TestWindowedReadsDoNotAllocate(t *testing.T) {
 // Past its memory budget the history is shortened: older samples are
 // dropped and a client whose mark is older starts from the oldest kept.
 func TestHistoryBudget(t *testing.T) {
-	g := &intervalRig{t: t, src: &scriptSource{}}
 	// A sample of the script source holds 4 values: 32 + 96 bytes.
-	g.r = NewRunner(zerolog.Nop(), []Collector{g.src}, Schedule{Default: time.Second, History: time.Minute, HistoryBudget: 128 * 5})
-	schema, err := cache.NewSchema(g.r.Sources()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.front = cache.NewFront(schema)
-	if err := g.r.Attach(g.front); err != nil {
-		t.Fatal(err)
-	}
+	g := newRigWith(t, Schedule{Default: time.Second, History: time.Minute, HistoryBudget: 128 * 5})
 	g.sample(at(0), steady(0))
 	g.sample(at(1), steady(1))
 	g.fetch(1, "hostcache.rate.test.count")
