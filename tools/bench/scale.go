@@ -27,8 +27,10 @@ const (
 	controlInterval       = "hostcache.control.collector.interval"
 	controlHistoryBytes   = "hostcache.control.collector.history_bytes"
 	controlHistorySamples = "hostcache.control.collector.history_samples"
-	// historySeconds is the agent's default history (engine.DefaultHistory).
+	// historySeconds and historyBudget are the agent's defaults
+	// (engine.DefaultHistory, engine.DefaultHistoryBudget).
 	historySeconds = 900
+	historyBudget  = 128 << 20
 )
 
 // runScale measures sample time, fetch service time and memory at 1x, 4x
@@ -47,7 +49,7 @@ func runScale(agent, pmnsPath string) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	b.WriteString("# Scale\n\n| host | sample time (all collectors) | fetch p50, 3 singular metrics | fetch p50, every CPU/disk/interface/mount | values in full fetch | RSS | history per sample of every collector | history at 15 min (projected) |\n|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("# Scale\n\n| host | sample time (all collectors) | fetch p50, 3 singular metrics | fetch p50, every CPU/disk/interface/mount | values in full fetch | RSS | history per sample of every collector | history kept within the 128 MB budget |\n|---|---|---|---|---|---|---|---|\n")
 	var base scalePoint
 	for _, f := range []int{1, 4, 16} {
 		p, err := measureScale(agent, scaleBase.times(f), pmns, small, full)
@@ -58,23 +60,25 @@ func runScale(agent, pmnsPath string) (string, error) {
 			base = p
 		}
 		s := scaleBase.times(f)
-		fmt.Fprintf(&b, "| %dx: %d CPUs, %d disks, %d ifaces, %d mounts | %s (%.1fx) | %s (%.2fx) | %s (%.1fx) | %d | %.1f MB (%.1fx) | %.0f KB | %.0f MB |\n",
+		span := min(historySeconds, historyBudget/p.histPerSec)
+		fmt.Fprintf(&b, "| %dx: %d CPUs, %d disks, %d ifaces, %d mounts | %s (%.1fx) | %s (%.2fx) | %s (%.1fx) | %d | %.1f MB (%.1fx) | %.0f KB | %.0f s, %.0f MB |\n",
 			f, s.cpus, s.disks, s.ifaces, s.mounts, p.sample, ratio(p.sample, base.sample), us(p.small),
 			ratio(p.small, base.small), us(p.full), ratio(p.full, base.full), p.values, float64(p.rssKB)/1024,
-			float64(p.rssKB)/float64(base.rssKB), p.histSample/1024, p.histFull/(1<<20))
+			float64(p.rssKB)/float64(base.rssKB), p.histSample/1024, span, span*p.histPerSec/(1<<20))
 	}
 	b.WriteString("\nSample time and full-fetch time grow with the host (linear is 4x and 16x);\n" +
 		"the singular fetch stays flat: fetch cost depends on what is asked, not on the size of the cache.\n" +
 		"History: the samples each collector keeps for figures over clients' intervals (raw counters and\n" +
-		"instants with peaks, 8 bytes each), one sample of every collector, and projected to the default\n" +
-		"900 s at each collector's interval (the RSS column is after a few seconds, before it fills).\n")
+		"instants with peaks, 8 bytes each): one sample of every collector, and the span (at most the\n" +
+		"default 900 s) and memory the default 128 MB budget keeps at the collectors' intervals. The RSS\n" +
+		"column is after a few seconds, before the history fills.\n")
 	return b.String(), nil
 }
 
 type scalePoint struct {
 	sample, small, full  time.Duration
 	values, rssKB        int
-	histSample, histFull float64 // bytes: one sample of every collector; the full default depth
+	histSample, histPerSec float64 // bytes: one sample of every collector; a second of history
 }
 
 func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
@@ -121,14 +125,14 @@ func measureScale(agent string, s treeSize, pmns map[string]uint32, small, full 
 		p.values += max(int(set.NumVal), 0)
 	}
 	p.rssKB = procRSS(a.Pid())
-	p.histSample, p.histFull, err = historyBytes(a, pmns)
+	p.histSample, p.histPerSec, err = historyBytes(a, pmns)
 	return p, err
 }
 
 // historyBytes reads each collector's history size and sample count and
-// returns the bytes of one sample of every collector, and those of a
-// history filled to the default depth at each collector's interval.
-func historyBytes(a *driver.Agent, pmns map[string]uint32) (perSample, full float64, err error) {
+// returns the bytes of one sample of every collector, and of a second of
+// history at each collector's interval.
+func historyBytes(a *driver.Agent, pmns map[string]uint32) (perSample, perSecond float64, err error) {
 	get := func(name string) (map[string]pmda.ResultValue, error) {
 		return instanceValues(a, pmns[name], 396<<22|0)
 	}
@@ -151,9 +155,9 @@ func historyBytes(a *driver.Agent, pmns map[string]uint32) (perSample, full floa
 		}
 		one := float64(beUint64(b.Payload)) / n
 		perSample += one
-		full += one * (historySeconds*1000/iv + 1)
+		perSecond += one * 1000 / iv
 	}
-	return perSample, full, nil
+	return perSample, perSecond, nil
 }
 
 func beUint64(b []byte) uint64 {
