@@ -76,8 +76,8 @@ func runScale(agent, pmnsPath string) (string, error) {
 }
 
 type scalePoint struct {
-	sample, small, full  time.Duration
-	values, rssKB        int
+	sample, small, full    time.Duration
+	values, rssKB          int
 	histSample, histPerSec float64 // bytes: one sample of every collector; a second of history
 }
 
