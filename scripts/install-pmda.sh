@@ -14,6 +14,8 @@ install -m 0755 "$binary" "$dir/pmdahostcache.new"
 mv -f "$dir/pmdahostcache.new" "$dir/pmdahostcache"
 install -m 0755 "$top/Install" "$top/Remove" "$dir/"
 install -m 0644 "$top/domain.h" "$top/pmns" "$top/root" "$dir/"
+mkdir -p "$dir/pmlogconf"
+install -m 0644 "$top"/pmlogconf/* "$dir/pmlogconf/"
 # pmdaproc.sh wants one help source file named "help" beside Install.
 cat "$top"/help/*.help >"$dir/help"
 chmod 0644 "$dir/help"

@@ -116,3 +116,39 @@ func TestUnitsString(t *testing.T) {
 		}
 	}
 }
+
+// Every metric a pmlogconf group names (a leaf or a subtree) exists, and
+// each group file has the header, ident and probe pmlogconf wants.
+func TestPmlogconfGroupsNameMetrics(t *testing.T) {
+	schema, err := buildSchema(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, err := filepath.Glob(filepath.Join(root, "pmlogconf", "*"))
+	if err != nil || len(groups) == 0 {
+		t.Fatalf("no pmlogconf groups: %v", err)
+	}
+	for _, g := range groups {
+		data, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if lines[0] != "#pmlogconf-setup 2.0" || !strings.HasPrefix(lines[1], "ident\t") || !strings.HasPrefix(lines[2], "probe\t") {
+			t.Errorf("%s: header, ident and probe lines wanted", g)
+		}
+		for _, line := range lines[3:] {
+			name := strings.TrimSpace(line)
+			found := false
+			for _, d := range schema.Descs() {
+				if d.Name == name || strings.HasPrefix(d.Name, name+".") {
+					found = true
+					break
+				}
+			}
+			if !found {
+				t.Errorf("%s: %s names no metric", filepath.Base(g), name)
+			}
+		}
+	}
+}
