@@ -24,7 +24,12 @@ const Usage = `Usage: pmdahostcache [options]
   -r dir        proc root (default /proc)
   -s dir        sys root (default /sys)
   -t msec       default sampling interval in milliseconds (default 1000)
+  -?, --help    print this usage and exit
 `
+
+// ErrHelp is returned when the usage was asked for (-? or --help): the
+// caller prints Usage and exits with status 0.
+var ErrHelp = errors.New("usage asked for")
 
 // parseArgs reads getopt-style options as pmdaGetOpt does: "-d 396",
 // "-d396" and "-Dpdu" alike, with option letters that take no argument
@@ -32,6 +37,9 @@ const Usage = `Usage: pmdahostcache [options]
 func (c *Config) parseArgs(args []string) error {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "--help" || a == "-?" {
+			return ErrHelp
+		}
 		if a == "--" {
 			if i+1 < len(args) {
 				return fmt.Errorf("unexpected argument %q\n%s", args[i+1], Usage)

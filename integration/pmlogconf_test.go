@@ -50,6 +50,20 @@ func testPmlogconf(t *testing.T) {
 	}
 }
 
+// testManPage: make install put the manual page where man finds it.
+func testManPage(t *testing.T) {
+	if !have("man") {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("man is needed in CI")
+		}
+		t.Skip("no man here")
+	}
+	out := mustRun(t, 20*time.Second, "man", "-w", "pmdahostcache")
+	if !strings.Contains(out, "pmdahostcache.1") {
+		t.Errorf("man -w pmdahostcache: %s", out)
+	}
+}
+
 // checkGroupLines: summary and health are logged, the detail groups
 // offered but off, as pmlogconf writes them.
 func checkGroupLines(t *testing.T, config string) {

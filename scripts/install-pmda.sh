@@ -14,6 +14,9 @@ install -m 0755 "$binary" "$dir/pmdahostcache.new"
 mv -f "$dir/pmdahostcache.new" "$dir/pmdahostcache"
 install -m 0755 "$top/Install" "$top/Remove" "$dir/"
 install -m 0644 "$top/domain.h" "$top/pmns" "$top/root" "$dir/"
+# The manual page, where man finds it.
+mkdir -p /usr/local/share/man/man1
+install -m 0644 "$top/man/pmdahostcache.1" /usr/local/share/man/man1/
 mkdir -p "$dir/pmlogconf"
 install -m 0644 "$top"/pmlogconf/* "$dir/pmlogconf/"
 # pmdaproc.sh wants one help source file named "help" beside Install.

@@ -22,6 +22,12 @@ func main() {
 	// exit on, not a SIGPIPE that kills us silently.
 	signal.Ignore(syscall.SIGPIPE)
 	cfg, err := config.Load(os.Args[1:])
+	if errors.Is(err, config.ErrHelp) {
+		// stdout may be pmcd's pipe: the usage goes to stderr, as PCP's
+		// agents print theirs.
+		fmt.Fprint(os.Stderr, config.Usage)
+		os.Exit(0)
+	}
 	if err != nil {
 		failStart(cfg, err)
 	}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// --help and -? print the usage on stderr and exit 0, writing nothing on
+// stdout (pmcd's pipe when pmcd runs the agent).
+func TestHelpExitsZero(t *testing.T) {
+	for _, arg := range []string{"--help", "-?"} {
+		cmd := exec.Command(agentPath, arg)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Errorf("%s: %v", arg, err)
+		}
+		if !strings.HasPrefix(stderr.String(), "Usage: pmdahostcache") || stdout.Len() != 0 {
+			t.Errorf("%s: stdout %q, stderr %q", arg, stdout.String(), stderr.String())
+		}
+	}
+}
+
+// The manual page renders without a warning from groff.
+func TestManPageRenders(t *testing.T) {
+	if _, err := exec.LookPath("groff"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("groff is needed in CI to check the manual page")
+		}
+		t.Skip("no groff to render the manual page")
+	}
+	out, err := exec.Command("groff", "-man", "-Tutf8", "-ww", "-z", "../../man/pmdahostcache.1").CombinedOutput()
+	if err != nil || len(out) > 0 {
+		t.Errorf("groff: %v\n%s", err, out)
+	}
+}
