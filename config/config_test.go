@@ -179,3 +179,29 @@ func FuzzConfigFile(f *testing.F) {
 		}
 	})
 }
+
+// The shipped example parses, and says what the defaults are.
+func TestShippedExampleParses(t *testing.T) {
+	t.Setenv("PCP_PMDAS_DIR", t.TempDir())
+	c, err := Load([]string{"-c", "../hostcache.conf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Default()
+	if c.Interval != d.Interval || c.History != d.History || c.StaleIntervals != d.StaleIntervals {
+		t.Errorf("the example changes defaults: %+v", c)
+	}
+	// Uncommented, every line still parses.
+	data, _ := os.ReadFile("../hostcache.conf")
+	var live []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "#") && strings.Contains(line, " = ") && !strings.HasPrefix(line, "# ") {
+			live = append(live, strings.TrimPrefix(line, "#"))
+		}
+	}
+	path := filepath.Join(t.TempDir(), "live.conf")
+	os.WriteFile(path, []byte(strings.Join(live, "\n")+"\n"), 0o644)
+	if _, err := Load([]string{"-c", path}); err != nil || len(live) < 10 {
+		t.Errorf("the example's lines uncommented: %v (%d lines)", err, len(live))
+	}
+}

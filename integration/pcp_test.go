@@ -181,6 +181,7 @@ func TestPCP(t *testing.T) {
 	t.Run("figures over each client's interval", func(t *testing.T) { testIntervalFigures(t, bin) })
 	t.Run("pmlogconf", func(t *testing.T) { testPmlogconf(t) })
 	t.Run("man page", func(t *testing.T) { testManPage(t) })
+	t.Run("example configuration", func(t *testing.T) { testExampleConfig(t, pmdaDir) })
 	t.Run("restart keeps instance ids", func(t *testing.T) { testRestartIDs(t, bin) })
 	t.Run("logs clean", func(t *testing.T) { testLogs(t, logDir, pmcdLogStart) })
 	t.Run("Remove", func(t *testing.T) {

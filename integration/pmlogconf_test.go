@@ -50,6 +50,15 @@ func testPmlogconf(t *testing.T) {
 	}
 }
 
+// testExampleConfig: Install leaves a commented hostcache.conf when there
+// was none (an administrator's own is never overwritten).
+func testExampleConfig(t *testing.T, pmdaDir string) {
+	data, err := os.ReadFile(filepath.Join(pmdaDir, "hostcache.conf"))
+	if err != nil || !strings.Contains(string(data), "#interval = 1000") {
+		t.Errorf("no example hostcache.conf in %s: %v", pmdaDir, err)
+	}
+}
+
 // testManPage: make install put the manual page where man finds it.
 func testManPage(t *testing.T) {
 	if !have("man") {
