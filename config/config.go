@@ -17,6 +17,12 @@ import (
 // Name is the agent's name (iam): the pmns root, log file and label.
 const Name = "hostcache"
 
+// Log formats (log_format in the configuration file).
+const (
+	LogPCP  = "pcp"  // [Tue Nov 24 06:47:20] pmdahostcache(2983) Warning: ...
+	LogJSON = "json" // one JSON object a line, for machines
+)
+
 // DefaultDomain is our domain number, from PCP's end-user range (385-510).
 // Install reads it from domain.h and passes it back as -d.
 const DefaultDomain = 396
@@ -58,6 +64,8 @@ type Config struct {
 	// name ("disk", "interface", "filesys", ...).
 	Include map[string]*regexp.Regexp
 	Exclude map[string]*regexp.Regexp
+	// LogFormat is how the log is written: PCP's (the default) or JSON.
+	LogFormat string
 	// Origins says where each configuration-file key was set ("file:line"),
 	// so checks made later still name the line.
 	Origins map[string]string
@@ -78,6 +86,7 @@ func Default() Config {
 		StaleIntervals: 5,
 		History:        15 * time.Minute,
 		HistoryBudget:  128 << 20,
+		LogFormat:      LogPCP,
 		IDDir:          defaultIDDir(),
 		Include:        map[string]*regexp.Regexp{},
 		Exclude:        map[string]*regexp.Regexp{},

@@ -23,6 +23,7 @@ import (
 //	stale_intervals = 5            # withhold data this many intervals old
 //	history = 900                  # seconds of samples kept for client intervals
 //	history_max_mb = 128           # memory all histories may hold; less history past it
+//	log_format = pcp               # or json
 //	id_dir = /var/lib/pcp/config/pmda
 //	instances.disk.exclude = ^(loop|ram)   # by instance domain name
 //	instances.interface.include = ^(eth|en)
@@ -111,6 +112,12 @@ func (c *Config) setKey(key, val string) error {
 			return fmt.Errorf("history: want whole seconds from 10 to 86400, got %q", val)
 		}
 		c.History = time.Duration(secs) * time.Second
+		return nil
+	case "log_format":
+		if val != LogPCP && val != LogJSON {
+			return fmt.Errorf("log_format: want %s or %s, got %q", LogPCP, LogJSON, val)
+		}
+		c.LogFormat = val
 		return nil
 	case "history_max_mb":
 		mb, err := strconv.Atoi(val)

@@ -311,7 +311,7 @@ func testLogs(t *testing.T, logDir string, pmcdFrom int64) {
 	if err != nil {
 		t.Fatalf("our log: %v", err)
 	}
-	for _, bad := range []string{`"level":"error"`, "WARNING: DATA RACE", "panic"} {
+	for _, bad := range []string{") Error: ", ") Critical: ", "WARNING: DATA RACE", "panic"} {
 		if strings.Contains(string(own), bad) {
 			t.Errorf("hostcache.log contains %s", bad)
 		}

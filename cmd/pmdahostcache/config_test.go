@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -33,6 +34,9 @@ func TestBadConfigIsReportedWithItsLine(t *testing.T) {
 				t.Errorf("exit: %v", err)
 			}
 			logged, _ := os.ReadFile(logFile)
+			if !pcpLogLine.Match(logged) {
+				t.Errorf("the log is not in PCP's format:\n%s", logged)
+			}
 			// The log is JSON: compare without its escaping of quotes.
 			unquote := strings.NewReplacer(`\"`, `"`)
 			for where, text := range map[string]string{"stderr": stderr.String(), "log": unquote.Replace(string(logged))} {
@@ -49,5 +53,22 @@ func TestIntervalBoundsAgree(t *testing.T) {
 	if config.MinIntervalMS != engine.MinIntervalMS || config.MaxIntervalMS != engine.MaxIntervalMS {
 		t.Errorf("config %d..%d, pmstore %d..%d", config.MinIntervalMS, config.MaxIntervalMS,
 			engine.MinIntervalMS, engine.MaxIntervalMS)
+	}
+}
+
+// pcpLogLine is a line of a PCP agent's log at error severity.
+var pcpLogLine = regexp.MustCompile(`(?m)^\[\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d\] pmdahostcache\(\d+\) Error: `)
+
+// log_format = json writes JSON lines instead.
+func TestJSONLogOnRequest(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "hostcache.conf")
+	os.WriteFile(conf, []byte("log_format = json\ninterval = 99\n"), 0o644)
+	logFile := filepath.Join(dir, "agent.log")
+	// The bad line stops the agent after log_format was read.
+	exec.Command(agentPath, "-d", "396", "-l", logFile, "-c", conf).Run()
+	logged, _ := os.ReadFile(logFile)
+	if !strings.HasPrefix(string(logged), `{"level":"error"`) {
+		t.Errorf("log_format = json gave:\n%s", logged)
 	}
 }

@@ -11,8 +11,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/rs/zerolog"
-
 	"github.com/pmdahostcache/pmdahostcache/config"
 	"github.com/pmdahostcache/pmdahostcache/pmda"
 )
@@ -75,23 +73,4 @@ func sameFile(f *os.File, path string) bool {
 	a, err1 := f.Stat()
 	b, err2 := os.Stat(path)
 	return err1 == nil && err2 == nil && os.SameFile(a, b)
-}
-
-// openLog points zerolog at the log file (never at stdout, pmcd's pipe).
-func openLog(cfg config.Config) (zerolog.Logger, func(), error) {
-	out := os.Stderr
-	closeFn := func() {}
-	if cfg.LogFile != "" && cfg.LogFile != "-" {
-		f, err := os.OpenFile(cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return zerolog.Nop(), nil, fmt.Errorf("log file: %w", err)
-		}
-		out, closeFn = f, func() { f.Close() }
-	}
-	level := zerolog.InfoLevel
-	if cfg.Debug != "" {
-		level = zerolog.DebugLevel
-	}
-	log := zerolog.New(out).Level(level).With().Timestamp().Str("agent", config.Name).Logger()
-	return log, closeFn, nil
 }

@@ -82,7 +82,7 @@ func checkCleanExit(t *testing.T, a *driver.Agent, logFile string) {
 	}
 	data, _ := os.ReadFile(logFile)
 	for _, line := range strings.Split(string(data), "\n") {
-		if strings.Contains(line, "closed file") || strings.Contains(line, `"level":"error"`) {
+		if strings.Contains(line, "closed file") || strings.Contains(line, ") Error: ") {
 			t.Errorf("log: %s", line)
 		}
 	}
