@@ -333,7 +333,9 @@ func testRemove(t *testing.T) {
 		return strings.TrimSpace(out) == ""
 	})
 	mustRun(t, 10*time.Second, "pmprobe", "pmcd.version")
-	if fileExists(filepath.Join(pcpVar(t, "PCP_VAR_DIR"), "config", "pmlogconf", "hostcache")) {
-		t.Error("Remove left the pmlogconf groups behind")
+	for _, tool := range []string{"pmlogconf", "pmieconf"} {
+		if fileExists(filepath.Join(pcpVar(t, "PCP_VAR_DIR"), "config", tool, "hostcache")) {
+			t.Errorf("Remove left the %s files behind", tool)
+		}
 	}
 }

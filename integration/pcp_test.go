@@ -180,6 +180,7 @@ func TestPCP(t *testing.T) {
 	t.Run("pmlogger", func(t *testing.T) { testPmlogger(t) })
 	t.Run("figures over each client's interval", func(t *testing.T) { testIntervalFigures(t, bin) })
 	t.Run("pmlogconf", func(t *testing.T) { testPmlogconf(t) })
+	t.Run("pmieconf", func(t *testing.T) { testPmieconf(t) })
 	t.Run("man page", func(t *testing.T) { testManPage(t) })
 	t.Run("example configuration", func(t *testing.T) { testExampleConfig(t, pmdaDir) })
 	t.Run("restart keeps instance ids", func(t *testing.T) { testRestartIDs(t, bin) })
