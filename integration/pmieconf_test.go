@@ -20,6 +20,9 @@ var hostcacheRules = map[string]bool{
 func testPmieconf(t *testing.T) {
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.pmie")
+	// list only reads; a modify writes the configuration, with every
+	// enabled rule in it, as an administrator's first change does.
+	mustRun(t, time.Minute, "pmieconf", "-f", config, "modify", "hostcache.cpu_saturation", "threshold", "90")
 	list := mustRun(t, time.Minute, "pmieconf", "-f", config, "list", "hostcache")
 	for rule := range hostcacheRules {
 		if !strings.Contains(list, "rule: hostcache."+rule) {
@@ -34,6 +37,9 @@ func testPmieconf(t *testing.T) {
 		if has := strings.Contains(string(data), "hostcache."+rule+" ="); has != enabled {
 			t.Errorf("hostcache.%s in the generated configuration: %v, want %v", rule, has, enabled)
 		}
+	}
+	if !strings.Contains(list, "threshold = 90") {
+		t.Errorf("pmieconf list does not show the modified threshold:\n%s", list)
 	}
 	out, err := run(t, time.Minute, "pmie", "-C", "-c", config)
 	for _, line := range strings.Split(out, "\n") {
