@@ -178,7 +178,7 @@ func TestPCP(t *testing.T) {
 	t.Run("pmval", func(t *testing.T) { testPmval(t) })
 	t.Run("dbpmda", func(t *testing.T) { testDbpmda(t, pmdaDir) })
 	t.Run("pmlogger", func(t *testing.T) { testPmlogger(t) })
-	t.Run("figures over each client's interval", func(t *testing.T) { testIntervalFigures(t, bin) })
+	t.Run("figures over each client's interval", func(t *testing.T) { testClientIntervals(t) })
 	t.Run("pmlogconf", func(t *testing.T) { testPmlogconf(t) })
 	t.Run("pmieconf", func(t *testing.T) { testPmieconf(t) })
 	t.Run("man page", func(t *testing.T) { testManPage(t) })
