@@ -13,6 +13,10 @@ type Desc struct {
 	Sem   Sem
 	Units Units
 	InDom InDomID
+	// Labels are the metric's own item labels, sorted by name, where
+	// pmdalinux gives its twin some (device_type "cpu" on kernel.all.cpu.*);
+	// the collector label is added to them for every metric.
+	Labels []Label
 	// Compute, when set, produces the values at read time instead of
 	// taking them from a published part: the age of published data, or a
 	// rate over the asking client's own interval. It must append to dst
@@ -25,9 +29,17 @@ type Desc struct {
 }
 
 // InDomDesc names an instance domain; Name is used in logs and help keys.
+// Labels are the domain's own (pmdalinux's indom_name and device_type for
+// the domains it shares with us), sorted by name. NameLabel and IDLabel,
+// when set, give every instance a label that identifies it, as pmdalinux
+// does: the instance name as a string (device_name, interface) or the
+// instance id as a number (cpu).
 type InDomDesc struct {
-	ID   InDomID
-	Name string
+	ID        InDomID
+	Name      string
+	Labels    []Label
+	NameLabel string
+	IDLabel   string
 }
 
 // Source is the registration of one publisher (a collector) in a schema.
@@ -167,6 +179,32 @@ func (s *Schema) Descs() []Desc { return s.descs }
 // InDoms returns every instance domain, ordered by serial.
 func (s *Schema) InDoms() []InDomDesc { return s.indoms }
 
+// InDom returns the description of an instance domain.
+func (s *Schema) InDom(id InDomID) (*InDomDesc, bool) {
+	i, ok := sort.Find(len(s.indoms), func(i int) int {
+		switch {
+		case id < s.indoms[i].ID:
+			return -1
+		case id > s.indoms[i].ID:
+			return 1
+		}
+		return 0
+	})
+	if !ok {
+		return nil, false
+	}
+	return &s.indoms[i], true
+}
+
+// MetricSource returns the name of the source that publishes a metric.
+func (s *Schema) MetricSource(id MetricID) (string, bool) {
+	i, ok := s.owner[id]
+	if !ok {
+		return "", false
+	}
+	return s.sources[i], true
+}
+
 // HasInDom reports whether serial is a known instance domain.
 func (s *Schema) HasInDom(id InDomID) bool {
 	_, ok := s.indomOwn[id]
@@ -184,14 +222,4 @@ func (s *Schema) SourceIndex(name string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// ClusterSource returns the name of the source that publishes a cluster.
-func (s *Schema) ClusterSource(cluster uint32) (string, bool) {
-	for _, d := range s.descs {
-		if d.ID.Cluster() == cluster {
-			return s.sources[s.owner[d.ID]], true
-		}
-	}
-	return "", false
 }

@@ -35,3 +35,10 @@ const (
 	indomSwapdev    cache.InDomID = 8 // swap devices, 60.6
 	indomPressure   cache.InDomID = 9 // PSI averaging windows, 60.37
 )
+
+// indomLabels are the labels pmdalinux gives the same instance domain:
+// device_type, as JSON text (a string or a list of strings), and
+// indom_name.
+func indomLabels(deviceType, indomName string) []cache.Label {
+	return []cache.Label{{Name: "device_type", Value: deviceType}, cache.StringLabel("indom_name", indomName)}
+}

@@ -117,7 +117,11 @@ func NewCPUCollector(env engine.Env) (engine.Collector, error) {
 	path := filepath.Join(env.Proc, "stat")
 	c := &cpuCollector{path: path, file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 16*1024)}
 	for _, t := range cpuTimes {
-		c.all = append(c.all, t.all)
+		// pmdalinux labels the host-wide CPU times, which have no indom
+		// to carry it, with the device they measure.
+		all := t.all
+		all.Labels = []cache.Label{cache.StringLabel("device_type", "cpu")}
+		c.all = append(c.all, all)
 		c.per = append(c.per, t.per)
 	}
 	return c, nil
@@ -132,7 +136,7 @@ func (c *cpuCollector) Source() cache.Source {
 	return cache.Source{
 		Name:    c.Name(),
 		Metrics: descs,
-		InDoms:  []cache.InDomDesc{{ID: indomCPU, Name: "cpu"}},
+		InDoms:  []cache.InDomDesc{{ID: indomCPU, Name: "cpu", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"}},
 	}
 }
 

@@ -92,9 +92,9 @@ func (c *diskCollector) Source() cache.Source {
 		Name:    c.Name(),
 		Metrics: descs,
 		InDoms: []cache.InDomDesc{
-			{ID: indomDisk, Name: "disk"},
-			{ID: indomPartitions, Name: "partitions"},
-			{ID: indomDM, Name: "dm"},
+			{ID: indomDisk, Name: "disk", Labels: indomLabels(`"block"`, "per disk"), NameLabel: "device_name"},
+			{ID: indomPartitions, Name: "partitions", Labels: indomLabels(`"block"`, "per partition")},
+			{ID: indomDM, Name: "dm", Labels: indomLabels(`"block"`, "per dm device")},
 		},
 	}
 }

@@ -141,7 +141,7 @@ func (c *netCollector) Source() cache.Source {
 	return cache.Source{
 		Name:    c.Name(),
 		Metrics: descs,
-		InDoms:  []cache.InDomDesc{{ID: indomInterface, Name: "interface"}},
+		InDoms:  []cache.InDomDesc{{ID: indomInterface, Name: "interface", Labels: indomLabels(`"interface"`, "per interface"), NameLabel: "interface"}},
 	}
 }
 

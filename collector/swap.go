@@ -91,7 +91,7 @@ func (c *swapCollector) Source() cache.Source {
 		Name: c.Name(),
 		Metrics: []cache.Desc{swapPagesIn, swapPagesOut, swapLength, swapUsed, swapFree,
 			swapdevFree, swapdevLength, swapdevMaxSwap, swapdevVLength, swapdevPriority},
-		InDoms: []cache.InDomDesc{{ID: indomSwapdev, Name: "swapdev"}},
+		InDoms: []cache.InDomDesc{{ID: indomSwapdev, Name: "swapdev", Labels: indomLabels(`["block","memory"]`, "per swap device")}},
 	}
 }
 

@@ -108,7 +108,7 @@ func (r *Runner) controlSource() cache.Source {
 			}),
 			computed(ctlGoroutines, appendGoroutines),
 		},
-		InDoms: []cache.InDomDesc{{ID: indomCollectors, Name: "collectors"}},
+		InDoms: []cache.InDomDesc{{ID: indomCollectors, Name: "collectors", Labels: []cache.Label{cache.StringLabel("indom_name", "per collector")}}},
 	}
 }
 

@@ -61,12 +61,13 @@ type windowed struct {
 func RateDesc(counter cache.Desc) cache.Desc {
 	units, _ := cache.RateOf(counter.Units)
 	return cache.Desc{
-		Name:  Prefix + "rate." + strings.TrimPrefix(counter.Name, Prefix),
-		ID:    RateID(counter.ID),
-		Type:  cache.TypeDouble,
-		Sem:   cache.SemInstant,
-		Units: units,
-		InDom: counter.InDom,
+		Name:   Prefix + "rate." + strings.TrimPrefix(counter.Name, Prefix),
+		ID:     RateID(counter.ID),
+		Type:   cache.TypeDouble,
+		Sem:    cache.SemInstant,
+		Units:  units,
+		InDom:  counter.InDom,
+		Labels: counter.Labels, // the same device, measured the same way
 	}
 }
 

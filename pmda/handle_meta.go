@@ -2,6 +2,9 @@ package pmda
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
@@ -80,7 +83,10 @@ func (s *Server) handleText(h Header, pdu []byte) ([]byte, error) {
 }
 
 // handleLabel answers label requests. The domain carries the agent's name;
-// a cluster names the collector that samples it. Context labels are pmcd's.
+// an indom its own labels (pmdalinux's where the domain is the same); an
+// item the collector that samples it. The collector is an item label, not
+// a cluster label, because pmproxy's /metrics keeps item labels only.
+// Context labels are pmcd's.
 func (s *Server) handleLabel(h Header, pdu []byte) ([]byte, error) {
 	var q LabelReq
 	if err := q.Decode(pdu); err != nil {
@@ -90,11 +96,15 @@ func (s *Server) handleLabel(h Header, pdu []byte) ([]byte, error) {
 	switch q.Type {
 	case LabelDomain:
 		sets = []LabelSet{{Inst: InstNull, Labels: []Label{{Name: "agent", Value: quote(s.cfg.Name)}}}}
-	case LabelCluster:
-		if src, ok := s.cfg.Front.Schema().ClusterSource(q.Ident >> 10 & 0xfff); ok && q.Ident>>22 == s.cfg.Domain {
-			sets = []LabelSet{{Inst: InstNull, Labels: []Label{{Name: "collector", Value: quote(src)}}}}
+	case LabelInDom:
+		if in, ok := s.indomDesc(q.Ident); ok && len(in.Labels) > 0 {
+			sets = []LabelSet{{Inst: InstNull, Labels: wireLabels(in.Labels, false)}}
 		}
-	case LabelInDom, LabelItem:
+	case LabelItem:
+		if d, ok := s.metricOf(q.Ident); ok {
+			sets = []LabelSet{{Inst: InstNull, Labels: s.itemLabels(d)}}
+		}
+	case LabelCluster:
 	case LabelInstances:
 		sets = s.instanceLabelSets(q.Ident)
 	default:
@@ -103,29 +113,80 @@ func (s *Server) handleLabel(h Header, pdu []byte) ([]byte, error) {
 	return AppendLabel(s.out[:0], q.Ident, q.Type, sets)
 }
 
-// instanceLabelSets returns one set per instance the current profile
-// selects, with the labels the collector attached (possibly none).
-func (s *Server) instanceLabelSets(indom uint32) []LabelSet {
+// itemLabels are a metric's own labels and the collector that samples it.
+func (s *Server) itemLabels(d *cache.Desc) []Label {
+	ls := wireLabels(d.Labels, false)
+	if src, ok := s.cfg.Front.Schema().MetricSource(d.ID); ok {
+		ls = insertLabel(ls, Label{Name: "collector", Value: quote(src)})
+	}
+	return ls
+}
+
+// indomDesc returns the schema's description of a wire indom.
+func (s *Server) indomDesc(indom uint32) (*cache.InDomDesc, bool) {
 	id, ok := s.indomOf(indom)
+	if !ok {
+		return nil, false
+	}
+	return s.cfg.Front.Schema().InDom(id)
+}
+
+// instanceLabelSets returns one set per instance the current profile
+// selects: the label that identifies it where its domain has one
+// (intrinsic, as pmdalinux's device_name, interface and cpu), then the
+// labels the collector attached, which describe the thing measured and
+// are optional, as PCP marks such extrinsic labels.
+func (s *Server) instanceLabelSets(indom uint32) []LabelSet {
+	desc, ok := s.indomDesc(indom)
 	if !ok {
 		return nil
 	}
-	in, _ := s.cfg.Front.Load().InDom(id)
+	in, _ := s.cfg.Front.Load().InDom(desc.ID)
 	prof := s.profiles.last
 	var sets []LabelSet
 	for _, x := range in.All() {
 		if prof != nil && !prof.Includes(indom, x.ID) {
 			continue
 		}
-		set := LabelSet{Inst: x.ID}
-		for _, l := range x.Labels {
-			// Instance labels describe the thing measured, not its identity:
-			// optional, as PCP marks such extrinsic labels.
-			set.Labels = append(set.Labels, Label{Name: l.Name, Value: l.Value, Optional: true})
+		set := LabelSet{Inst: x.ID, Labels: wireLabels(x.Labels, true)}
+		if id, ok := identityLabel(desc, x); ok {
+			set.Labels = insertLabel(set.Labels, id)
 		}
 		sets = append(sets, set)
 	}
 	return sets
+}
+
+// identityLabel is the label an instance of desc's domain is known by.
+func identityLabel(desc *cache.InDomDesc, x cache.Instance) (Label, bool) {
+	switch {
+	case desc.NameLabel != "":
+		l := cache.StringLabel(desc.NameLabel, x.Name)
+		return Label{Name: l.Name, Value: l.Value}, true
+	case desc.IDLabel != "":
+		return Label{Name: desc.IDLabel, Value: strconv.FormatUint(uint64(x.ID), 10)}, true
+	}
+	return Label{}, false
+}
+
+// wireLabels converts labels for the wire.
+func wireLabels(ls []cache.Label, optional bool) []Label {
+	out := make([]Label, 0, len(ls)+1)
+	for _, l := range ls {
+		out = append(out, Label{Name: l.Name, Value: l.Value, Optional: optional})
+	}
+	return out
+}
+
+// insertLabel puts l in its place in a list sorted by name; a collector's
+// label of the same name gives way to it.
+func insertLabel(ls []Label, l Label) []Label {
+	i, found := slices.BinarySearchFunc(ls, l.Name, func(x Label, name string) int { return strings.Compare(x.Name, name) })
+	if found {
+		ls[i] = l
+		return ls
+	}
+	return slices.Insert(ls, i, l)
 }
 
 // quote makes a JSON string of a plain name (no escaping needed for the

@@ -2,8 +2,10 @@ package pmda
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"io"
+	"slices"
 	"testing"
 	"time"
 
@@ -61,7 +63,8 @@ func newTestStore(t testing.TB) *cache.Front {
 	schema, err := cache.NewSchema(cache.Source{
 		Name:    "test",
 		Metrics: []cache.Desc{tU32, tLoad, tCount, tStr, tStored},
-		InDoms:  []cache.InDomDesc{{ID: 2, Name: "load"}},
+		InDoms: []cache.InDomDesc{{ID: 2, Name: "load", NameLabel: "window",
+			Labels: []cache.Label{cache.StringLabel("indom_name", "per window")}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +72,10 @@ func newTestStore(t testing.TB) *cache.Front {
 	st := cache.NewFront(schema)
 	b := schema.NewBuilder(0, time.Now())
 	b.SetU64(tU32.ID, cache.InstNone, 7)
-	b.SetInDom(2, cache.NewInstances([]cache.Instance{{ID: 1, Name: "1 minute"}, {ID: 5, Name: "5 minute"}, {ID: 15, Name: "15 minute"}}))
+	b.SetInDom(2, cache.NewInstances([]cache.Instance{
+		{ID: 1, Name: "1 minute", Labels: []cache.Label{{Name: "zeta", Value: "true"}}},
+		{ID: 5, Name: "5 minute", Labels: []cache.Label{{Name: "window", Value: `"shadowed"`}}},
+		{ID: 15, Name: "15 minute"}}))
 	for _, inst := range []uint32{1, 5, 15} {
 		b.SetDouble(tLoad.ID, inst, float64(inst)/10)
 		b.SetU64(tCount.ID, inst, uint64(inst)*1000)
@@ -242,12 +248,46 @@ func TestServerMetadata(t *testing.T) {
 	if h.Type != TypeLabel || !containsBytes(reply, `{"agent":"hostcache"}`) {
 		t.Errorf("domain label %v %q", h.Type, reply)
 	}
+	_, reply = p.roundTrip((&LabelReq{Ident: wireLoadInDom, Type: LabelInDom}).Append(nil))
+	if !containsBytes(reply, `{"indom_name":"per window"}`) {
+		t.Errorf("indom labels %q", reply)
+	}
+	_, reply = p.roundTrip((&LabelReq{Ident: wirePMID(tCount), Type: LabelItem}).Append(nil))
+	if !containsBytes(reply, `{"collector":"test"}`) {
+		t.Errorf("item labels %q", reply)
+	}
+	_, reply = p.roundTrip((&LabelReq{Ident: wirePMID(tCount), Type: LabelCluster}).Append(nil))
+	if len(reply) != 28 {
+		t.Errorf("cluster labels (none expected) %q", reply)
+	}
 	h, reply = p.roundTrip((&LabelReq{Ident: wireLoadInDom, Type: LabelInstances}).Append(nil))
-	if h.Type != TypeLabel || len(reply) != 28+3*16 {
-		t.Errorf("instance labels %s", words(reply))
+	for _, want := range []string{`{"window":"1 minute","zeta":true}`, `{"window":"5 minute"}`, `{"window":"15 minute"}`} {
+		if h.Type != TypeLabel || !containsBytes(reply, want) {
+			t.Errorf("instance labels: no %s in %q", want, reply)
+		}
+	}
+	// The identifying label is intrinsic, a collector's label optional.
+	if got := labelFlags(reply); !slices.Equal(got, []byte{0x20, 0xa0, 0x20, 0x20}) {
+		t.Errorf("instance label flags %#x", got)
 	}
 	p.expectError((&LabelReq{Ident: 0, Type: 0x40}).Append(nil), ErrType)
 	p.expectError(capture(t, "pmns_ids"), ErrPMID)
+}
+
+// labelFlags lists the flags of every label in a LABEL reply, set by set.
+func labelFlags(reply []byte) []byte {
+	var flags []byte
+	nsets := int(binary.BigEndian.Uint32(reply[24:]))
+	off := 28
+	for range nsets {
+		n := int(binary.BigEndian.Uint32(reply[off+4:]))
+		off += 16
+		for range n {
+			flags = append(flags, reply[off+3])
+			off += 8
+		}
+	}
+	return flags
 }
 
 func containsBytes(b []byte, s string) bool {
