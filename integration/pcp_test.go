@@ -182,6 +182,7 @@ func TestPCP(t *testing.T) {
 	t.Run("figures over each client's interval", func(t *testing.T) { testClientIntervals(t) })
 	t.Run("pmlogconf", func(t *testing.T) { testPmlogconf(t) })
 	t.Run("pmieconf", func(t *testing.T) { testPmieconf(t) })
+	t.Run("pmrep views", func(t *testing.T) { testPmrepViews(t) })
 	t.Run("man page", func(t *testing.T) { testManPage(t) })
 	t.Run("example configuration", func(t *testing.T) { testExampleConfig(t, pmdaDir) })
 	t.Run("restart keeps instance ids", func(t *testing.T) { testRestartIDs(t, bin) })

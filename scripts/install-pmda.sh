@@ -17,9 +17,10 @@ install -m 0644 "$top/domain.h" "$top/pmns" "$top/root" "$dir/"
 # The manual page, where man finds it.
 mkdir -p /usr/local/share/man/man1
 install -m 0644 "$top/man/pmdahostcache.1" /usr/local/share/man/man1/
-mkdir -p "$dir/pmlogconf" "$dir/pmieconf"
+mkdir -p "$dir/pmlogconf" "$dir/pmieconf" "$dir/pmrep"
 install -m 0644 "$top"/pmlogconf/* "$dir/pmlogconf/"
 install -m 0644 "$top"/pmieconf/* "$dir/pmieconf/"
+install -m 0644 "$top"/pmrep/* "$dir/pmrep/"
 # pmdaproc.sh wants one help source file named "help" beside Install.
 cat "$top"/help/*.help >"$dir/help"
 chmod 0644 "$dir/help"
