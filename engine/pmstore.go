@@ -16,6 +16,8 @@ import (
 // interval restores that collector's own (or none), 0 into the default
 // restores the default and every collector's own.
 func (r *Runner) PMStore(reqs []cache.PMStoreRequest) error {
+	r.settingsMu.Lock()
+	defer r.settingsMu.Unlock()
 	for _, q := range reqs {
 		if err := r.checkStore(q); err != nil {
 			return err
@@ -85,4 +87,22 @@ func (r *Runner) reschedule() {
 		default:
 		}
 	}
+}
+
+// Reconfigure applies a re-read configuration's schedule as a restart
+// would, but keeps every collector, its history and its instance ids: the
+// default and own intervals become sched's (stored ones are replaced, and
+// a later store of 0 comes back to these), and so does the staleness
+// limit.
+func (r *Runner) Reconfigure(sched Schedule) {
+	r.settingsMu.Lock()
+	defer r.settingsMu.Unlock()
+	r.startDefaultMS = sched.Default.Milliseconds()
+	r.defaultMS.Store(r.startDefaultMS)
+	for _, e := range r.entries {
+		e.startOwnMS = sched.Intervals[e.c.Name()].Milliseconds()
+		e.ownMS.Store(e.startOwnMS)
+	}
+	r.staleIntervals.Store(int64(sched.StaleIntervals))
+	r.reschedule()
 }

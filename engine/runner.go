@@ -56,7 +56,8 @@ type Runner struct {
 	controlIndex   int
 	defaultMS      atomic.Int64  // interval of collectors without their own
 	startDefaultMS int64         // defaultMS at start-up, restored by a store of 0
-	staleIntervals int64         // data older than this many intervals is withheld
+	settingsMu     sync.Mutex    // one pmstore or reconfiguration at a time
+	staleIntervals atomic.Int64  // data older than this many intervals is withheld
 	ids            *cache.IDMaps // instance id maps, saved after each sample
 	pending        atomic.Int64  // collectors yet to finish their first sample
 	ready          chan struct{} // closed when pending reaches zero
@@ -103,7 +104,8 @@ const DefaultStaleIntervals = 5
 
 // NewRunner prepares collectors to run on sched.
 func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
-	r := &Runner{log: log, staleIntervals: int64(sched.StaleIntervals), ids: sched.IDs, history: sched.History}
+	r := &Runner{log: log, ids: sched.IDs, history: sched.History}
+	r.staleIntervals.Store(int64(sched.StaleIntervals))
 	if r.history <= 0 {
 		r.history = DefaultHistory
 	}
@@ -381,7 +383,7 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	if err != nil {
 		return err
 	}
-	part.StaleAfter = time.Duration(r.staleIntervals) * e.interval()
+	part.StaleAfter = time.Duration(r.staleIntervals.Load()) * e.interval()
 	part.Seq = e.hist.add(part, now)
 	r.budgetHistory()
 	r.front.Publish(e.source, part)

@@ -226,6 +226,43 @@ func TestIntervalDefaultAndOwn(t *testing.T) {
 	}
 }
 
+// A reconfiguration replaces the intervals, stored ones too, as a restart
+// would; a later store of 0 comes back to the reconfigured settings.
+func TestReconfigure(t *testing.T) {
+	r := NewRunner(zerolog.Nop(), []Collector{&scripted{name: "a"}, &scriptSource{}}, Schedule{Default: time.Second,
+		Intervals: map[string]time.Duration{"script": 5 * time.Second}, StaleIntervals: 5})
+	schema, err := cache.NewSchema(r.Sources()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Attach(cache.NewFront(schema)); err != nil {
+		t.Fatal(err)
+	}
+	intervals := func() [2]int64 { return [2]int64{r.entries[0].intervalMS.Load(), r.entries[1].intervalMS.Load()} }
+	if err := r.PMStore(storeReq(ctlCInterval.ID, 0, 300)); err != nil {
+		t.Fatal(err)
+	}
+	r.Reconfigure(Schedule{Default: 2 * time.Second, Intervals: map[string]time.Duration{"a": 4 * time.Second}, StaleIntervals: 3})
+	if got, want := intervals(), [2]int64{4000, 2000}; got != want {
+		t.Errorf("after reconfiguring: intervals %v, want %v", got, want)
+	}
+	if got := r.staleIntervals.Load(); got != 3 {
+		t.Errorf("stale intervals %d, want 3", got)
+	}
+	for _, s := range []struct {
+		id   cache.MetricID
+		inst uint32
+		ms   int32
+	}{{ctlInterval.ID, cache.InstNone, 700}, {ctlCInterval.ID, 0, 900}, {ctlInterval.ID, cache.InstNone, 0}} {
+		if err := r.PMStore(storeReq(s.id, s.inst, s.ms)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := intervals(), [2]int64{4000, 2000}; got != want {
+		t.Errorf("after a store of 0: intervals %v, want the reconfigured %v", got, want)
+	}
+}
+
 // The grid is half a second past each whole second, away from where
 // wall-clock clients fetch; a 5 s or 10 s collector's points are 1 s ones.
 func TestGridAwayFromWholeSeconds(t *testing.T) {

@@ -187,6 +187,8 @@ func TestPCP(t *testing.T) {
 	t.Run("example configuration", func(t *testing.T) { testExampleConfig(t, pmdaDir) })
 	t.Run("restart keeps instance ids", func(t *testing.T) { testRestartIDs(t, bin) })
 	t.Run("logs clean", func(t *testing.T) { testLogs(t, logDir, pmcdLogStart) })
+	// After the log check: a bad file is refused with an error, on purpose.
+	t.Run("SIGHUP reload", func(t *testing.T) { testReload(t, pmdaDir, logDir) })
 	t.Run("Remove", func(t *testing.T) {
 		removed = true
 		testRemove(t)

@@ -37,7 +37,7 @@ func main() {
 	defer closeLog()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	err = run(ctx, cfg, log)
+	err = run(ctx, cfg, os.Args[1:], log)
 	switch {
 	case ctx.Err() != nil:
 		// A signal: whatever the server was doing was cut short on purpose.

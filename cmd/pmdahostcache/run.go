@@ -21,7 +21,7 @@ import (
 
 // run wires config, collectors, cache and the PDU server, and runs them
 // until pmcd goes away or a signal arrives.
-func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
+func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logger) error {
 	texts, err := help.Parse(help.Source())
 	if err != nil {
 		return err
@@ -50,6 +50,8 @@ func run(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 		go profileFor(gctx, cfg.LogFile+".cpu.pprof", 60*time.Second, log)
 	}
 	g.Go(func() error { return runner.Run(gctx) })
+	rl := &reloader{args: args, running: cfg, runner: runner, log: log}
+	go rl.watch(gctx)
 	g.Go(func() error {
 		// Serve once the first samples are in, but never keep pmcd waiting
 		// long for them: a stalled source must not stall the agent.
@@ -97,14 +99,13 @@ const stopGrace = 200 * time.Millisecond
 // and the front they publish into.
 func buildCache(cfg config.Config, log zerolog.Logger) (*engine.Runner, *cache.Front, error) {
 	ids := &cache.IDMaps{}
-	collectors, intervals, err := buildCollectors(cfg, log, ids)
+	collectors, err := buildCollectors(cfg, log, ids)
 	if err != nil {
 		return nil, nil, err
 	}
-	runner := engine.NewRunner(log, collectors, engine.Schedule{
-		Default: cfg.Interval, Intervals: intervals, StaleIntervals: cfg.StaleIntervals, IDs: ids,
-		History: cfg.History, HistoryBudget: cfg.HistoryBudget,
-	})
+	sched := schedule(cfg)
+	sched.IDs = ids
+	runner := engine.NewRunner(log, collectors, sched)
 	schema, err := cache.NewSchema(runner.Sources()...)
 	if err != nil {
 		return nil, nil, err
@@ -116,13 +117,11 @@ func buildCache(cfg config.Config, log zerolog.Logger) (*engine.Runner, *cache.F
 	return runner, front, nil
 }
 
-// buildCollectors makes every enabled collector in registry order, and
-// returns each one's interval where it is not the global default.
-func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) ([]engine.Collector, map[string]time.Duration, error) {
+// buildCollectors makes every enabled collector in registry order.
+func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) ([]engine.Collector, error) {
 	if err := cfg.Check(knownNames()); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	intervals := map[string]time.Duration{}
 	env := engine.Env{
 		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, IDDir: cfg.IDDir, IDs: ids, Filter: engine.Filter{},
 		Warn: func(err error) { log.Warn().Err(err).Msg("recovered") },
@@ -143,21 +142,16 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 		if cfg.Disabled[reg.Name] {
 			continue
 		}
-		if iv, set := cfg.Intervals[reg.Name]; set {
-			intervals[reg.Name] = iv
-		} else if reg.Interval != 0 {
-			intervals[reg.Name] = reg.Interval
-		}
 		c, err := reg.Factory(env)
 		if err != nil {
-			return nil, nil, fmt.Errorf("collector %s: %w", reg.Name, err)
+			return nil, fmt.Errorf("collector %s: %w", reg.Name, err)
 		}
 		out = append(out, c)
 		names = append(names, reg.Name)
 	}
 	log.Info().Strs("collectors", names).Dur("interval", cfg.Interval).Uint32("domain", cfg.Domain).
 		Str("proc", cfg.ProcRoot).Msg("starting")
-	return out, intervals, nil
+	return out, nil
 }
 
 // errNoConn is returned when no pmcd connection could be made.
