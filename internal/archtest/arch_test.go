@@ -28,6 +28,7 @@ var allowed = []struct {
 	{"collector", []string{"engine", "kernel", "cache"}},
 	{"engine", []string{"cache"}},
 	{"kernel", nil},
+	{"archive", nil},
 	{"cache", nil},
 	{"pmda/driver", []string{"pmda", "cache"}},
 	{"pmda", []string{"cache"}},
