@@ -11,6 +11,7 @@ var (
 	ErrNegative      = errors.New("value must not be negative")
 	ErrOutOfRange    = errors.New("value outside the allowed range")
 	ErrBadType       = errors.New("value has the wrong type")
+	ErrBusy          = errors.New("busy: try again later")
 )
 
 // PMStoreRequest is one value a client asks to store.

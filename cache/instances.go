@@ -15,9 +15,12 @@ type Instance struct {
 }
 
 // Label is a PCP label: a name and its JSON value text ("true", "\"ixgbe\"").
+// Optional marks a label that describes the thing measured rather than
+// identifies it (PCP's optional, extrinsic labels).
 type Label struct {
-	Name  string
-	Value string
+	Name     string
+	Value    string
+	Optional bool
 }
 
 // StringLabel makes a label whose value is a JSON string.

@@ -42,6 +42,12 @@ func (p *Part) valuesAt(i int) []Value {
 	return p.all[start:p.ends[j]:p.ends[j]]
 }
 
+// InDom returns the part's table of an instance domain its source owns.
+func (p *Part) InDom(id InDomID) (*Instances, bool) {
+	in, ok := p.indoms[id]
+	return in, ok
+}
+
 // Builder fills a Part for one source, checking each metric against the
 // schema so that a collector bug shows up as an error, not a wrong value.
 type Builder struct {

@@ -2,7 +2,10 @@ package cache
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // Desc describes one metric: the PMNS name and a pmDesc without the domain.
@@ -179,6 +182,17 @@ func (s *Schema) Descs() []Desc { return s.descs }
 // InDoms returns every instance domain, ordered by serial.
 func (s *Schema) InDoms() []InDomDesc { return s.indoms }
 
+// InDomsOf lists the instance domains a source owns, by serial.
+func (s *Schema) InDomsOf(source int) []InDomID {
+	var out []InDomID
+	for _, in := range s.indoms {
+		if s.indomOwn[in.ID] == source {
+			out = append(out, in.ID)
+		}
+	}
+	return out
+}
+
 // InDom returns the description of an instance domain.
 func (s *Schema) InDom(id InDomID) (*InDomDesc, bool) {
 	i, ok := sort.Find(len(s.indoms), func(i int) int {
@@ -222,4 +236,48 @@ func (s *Schema) SourceIndex(name string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// InstanceLabels are the labels of instance x of domain d, sorted by name:
+// the one that identifies it where the domain has one (intrinsic, as
+// pmdalinux's device_name, interface and cpu), and those its collector
+// attached, which describe the thing measured and are optional.
+func (d *InDomDesc) InstanceLabels(x Instance) []Label {
+	out := make([]Label, 0, len(x.Labels)+1)
+	for _, l := range x.Labels {
+		l.Optional = true
+		out = append(out, l)
+	}
+	var id Label
+	switch {
+	case d.NameLabel != "":
+		id = StringLabel(d.NameLabel, x.Name)
+	case d.IDLabel != "":
+		id = Label{Name: d.IDLabel, Value: strconv.FormatUint(uint64(x.ID), 10)}
+	default:
+		return out
+	}
+	i, found := slices.BinarySearchFunc(out, id.Name, func(l Label, name string) int { return strings.Compare(l.Name, name) })
+	if found {
+		out[i] = id // a collector's label of the same name gives way
+		return out
+	}
+	return slices.Insert(out, i, id)
+}
+
+// ItemLabels are a metric's own labels and the collector that samples it,
+// sorted by name.
+func (s *Schema) ItemLabels(d *Desc) []Label {
+	out := slices.Clone(d.Labels)
+	src, ok := s.MetricSource(d.ID)
+	if !ok {
+		return out
+	}
+	l := StringLabel("collector", src)
+	i, found := slices.BinarySearchFunc(out, l.Name, func(x Label, name string) int { return strings.Compare(x.Name, name) })
+	if found {
+		out[i] = l
+		return out
+	}
+	return slices.Insert(out, i, l)
 }

@@ -60,6 +60,9 @@ type Config struct {
 	// bytes: a large host keeps a shorter history instead.
 	HistoryBudget int64
 	IDDir         string // where stable instance ids persist
+	// RecordDir is where the flight recorder writes its archives; by
+	// default pmlogger's directory for this host.
+	RecordDir string
 	// Include and Exclude select instances by name, per instance domain
 	// name ("disk", "interface", "filesys", ...).
 	Include map[string]*regexp.Regexp
@@ -88,6 +91,7 @@ func Default() Config {
 		HistoryBudget:  128 << 20,
 		LogFormat:      LogPCP,
 		IDDir:          defaultIDDir(),
+		RecordDir:      defaultRecordDir(),
 		Include:        map[string]*regexp.Regexp{},
 		Exclude:        map[string]*regexp.Regexp{},
 		Origins:        map[string]string{},
@@ -100,6 +104,16 @@ func defaultIDDir() string {
 		return filepath.Join(dir, "config", "pmda")
 	}
 	return ""
+}
+
+// defaultRecordDir is $PCP_LOG_DIR/pmlogger/<host>, where pmlogger keeps
+// this host's archives and PCP's tools look for them.
+func defaultRecordDir() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "localhost"
+	}
+	return filepath.Join(envOr("PCP_LOG_DIR", "/var/log/pcp"), "pmlogger", host)
 }
 
 // defaultLogFile follows libpcp_pmda: <iam>.log in pmcd's log directory.

@@ -106,6 +106,9 @@ func (c *Config) setKey(key, val string) error {
 	case "id_dir":
 		c.IDDir = val
 		return nil
+	case "record_dir":
+		c.RecordDir = val
+		return nil
 	case "history":
 		secs, err := strconv.Atoi(val)
 		if err != nil || secs < 10 || secs > 86400 {

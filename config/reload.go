@@ -21,6 +21,7 @@ func NeedsRestart(running, next Config) []string {
 	differ("proc_root", running.ProcRoot != next.ProcRoot)
 	differ("sys_root", running.SysRoot != next.SysRoot)
 	differ("id_dir", running.IDDir != next.IDDir)
+	differ("record_dir", running.RecordDir != next.RecordDir)
 	differ("history", running.History != next.History)
 	differ("history_max_mb", running.HistoryBudget != next.HistoryBudget)
 	differ("log_format", running.LogFormat != next.LogFormat)

@@ -71,7 +71,7 @@ func (r *Runner) controlSource() cache.Source {
 	}
 	return cache.Source{
 		Name: ControlSourceName,
-		Metrics: []cache.Desc{
+		Metrics: append([]cache.Desc{
 			computed(ctlInterval, func(_ *cache.Request, dst []cache.Value) []cache.Value {
 				return append(dst, cache.I32Value(cache.InstNone, int32(r.defaultMS.Load())))
 			}),
@@ -107,7 +107,7 @@ func (r *Runner) controlSource() cache.Source {
 				return e.hist.bytes.Load(), true
 			}),
 			computed(ctlGoroutines, appendGoroutines),
-		},
+		}, r.recordMetrics()...),
 		InDoms: []cache.InDomDesc{{ID: indomCollectors, Name: "collectors", Labels: []cache.Label{cache.StringLabel("indom_name", "per collector")}}},
 	}
 }

@@ -21,6 +21,10 @@ type sample struct {
 	// ends have the same count holds no reset, found without a walk.
 	resets uint64
 	reset  bool // some counter went backwards since the previous sample
+	// indoms are the source's instance tables as published with the
+	// sample (in the history's indom order), shared with the previous
+	// sample while they are the same tables.
+	indoms []*cache.Instances
 }
 
 // layout says which instance each value of a sample belongs to: tracked
@@ -62,10 +66,11 @@ func (l *layout) find(t int, inst uint32, ordinal int) (int, bool) {
 // the one it wanted is gone.
 type history struct {
 	schema   *cache.Schema
-	tracked  []int    // schema indexes of the tracked metrics, ascending
-	counter  []bool   // tracked[t] is a counter watched for resets
-	half     []uint64 // tracked[t]'s plausible step: half its type's range
-	trackOf  []int32  // tracked position + 1 by schema index - tracked[0]
+	indoms   []cache.InDomID // the source's instance domains
+	tracked  []int           // schema indexes of the tracked metrics, ascending
+	counter  []bool          // tracked[t] is a counter watched for resets
+	half     []uint64        // tracked[t]'s plausible step: half its type's range
+	trackOf  []int32         // tracked position + 1 by schema index - tracked[0]
 	slots    []atomic.Pointer[sample]
 	next     atomic.Uint64 // sequence number of the next sample
 	bytes    atomic.Int64  // memory the ring's samples hold, roughly
@@ -145,6 +150,7 @@ func (h *history) depth() int { return len(h.slots) }
 func (h *history) add(p *cache.Part, at time.Time) uint64 {
 	s := &sample{seq: h.next.Load(), at: at}
 	s.vals, s.layout = h.capture(p)
+	s.indoms = h.captureInDoms(p)
 	prev := h.last
 	if prev != nil {
 		s.resets = prev.resets
@@ -219,6 +225,27 @@ func (h *history) capture(p *cache.Part) ([]uint64, *layout) {
 		l.ends[t] = int32(len(l.insts))
 	}
 	return vals, l
+}
+
+// captureInDoms keeps part's instance tables, reusing the previous
+// sample's list while every table is the same.
+func (h *history) captureInDoms(p *cache.Part) []*cache.Instances {
+	if len(h.indoms) == 0 {
+		return nil
+	}
+	same := h.last != nil
+	for k, id := range h.indoms {
+		in, _ := p.InDom(id)
+		same = same && h.last.indoms[k] == in
+	}
+	if same {
+		return h.last.indoms
+	}
+	out := make([]*cache.Instances, len(h.indoms))
+	for k, id := range h.indoms {
+		out[k], _ = p.InDom(id)
+	}
+	return out
 }
 
 // countResets counts the counter instances of s that went backwards since

@@ -70,28 +70,34 @@ func (rd *reader) compute(e *entry, k int, wm *windowed) func(q *cache.Request, 
 		if end == nil {
 			return dst
 		}
-		t, ok := e.hist.trackedID(wm.like)
-		if !ok {
-			return dst
-		}
-		lo, hi := end.layout.span(t)
-		for p := lo; p < hi; p++ {
-			inst := end.layout.insts[p]
-			var v cache.Value
-			switch wm.kind {
-			case kindFigure:
-				v, ok = rd.figure(e, part, start, end, wm, inst, p-lo)
-			case kindMaxStep, kindMinStep:
-				v, ok = rd.stepPeak(e, part, start, end, wm, inst, p-lo)
-			default:
-				v, ok = rd.samplePeak(e, start, end, wm, t, inst, p-lo)
-			}
-			if ok {
-				dst = append(dst, v)
-			}
-		}
+		return rd.values(e, part, start, end, wm, dst)
+	}
+}
+
+// values appends windowed metric wm's values over start to end, one per
+// instance its like metric has at the end.
+func (rd *reader) values(e *entry, part *cache.Part, start, end *sample, wm *windowed, dst []cache.Value) []cache.Value {
+	t, ok := e.hist.trackedID(wm.like)
+	if !ok {
 		return dst
 	}
+	lo, hi := end.layout.span(t)
+	for p := lo; p < hi; p++ {
+		inst := end.layout.insts[p]
+		var v cache.Value
+		switch wm.kind {
+		case kindFigure:
+			v, ok = rd.figure(e, part, start, end, wm, inst, p-lo)
+		case kindMaxStep, kindMinStep:
+			v, ok = rd.stepPeak(e, part, start, end, wm, inst, p-lo)
+		default:
+			v, ok = rd.samplePeak(e, start, end, wm, t, inst, p-lo)
+		}
+		if ok {
+			dst = append(dst, v)
+		}
+	}
+	return dst
 }
 
 // figure is a rate or derived figure over the whole window.

@@ -24,6 +24,12 @@ func (r *Runner) PMStore(reqs []cache.PMStoreRequest) error {
 		}
 	}
 	for _, q := range reqs {
+		if q.ID == ctlRecSeconds.ID {
+			if err := r.record(q); err != nil {
+				return err
+			}
+			continue
+		}
 		ms := int64(int32(uint32(q.Value.Bits)))
 		switch {
 		case q.ID == ctlCInterval.ID:
@@ -48,6 +54,8 @@ func (r *Runner) PMStore(reqs []cache.PMStoreRequest) error {
 
 func (r *Runner) checkStore(q cache.PMStoreRequest) error {
 	switch q.ID {
+	case ctlRecSeconds.ID:
+		return r.checkRecord(q)
 	case ctlInterval.ID:
 	case ctlCInterval.ID:
 		if q.Inst >= uint32(len(r.entries)) {

@@ -57,6 +57,7 @@ type Runner struct {
 	defaultMS      atomic.Int64  // interval of collectors without their own
 	startDefaultMS int64         // defaultMS at start-up, restored by a store of 0
 	settingsMu     sync.Mutex    // one pmstore or reconfiguration at a time
+	recorder       Recorder      // writes the history out on request (may be nil)
 	staleIntervals atomic.Int64  // data older than this many intervals is withheld
 	ids            *cache.IDMaps // instance id maps, saved after each sample
 	pending        atomic.Int64  // collectors yet to finish their first sample
@@ -202,6 +203,7 @@ func (r *Runner) Attach(front *cache.Front) error {
 			depth = 2 // nothing to compute figures from (uptime): keep no history
 		}
 		e.hist = newHistory(r.schema, tracked, depth, e.derivedRates)
+		e.hist.indoms = r.schema.InDomsOf(e.source)
 	}
 	r.publishControl()
 	return nil

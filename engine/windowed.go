@@ -131,11 +131,14 @@ func windowedOf(src cache.Source, derived []Derived) []windowed {
 }
 
 // trackedOf lists the schema indexes of a source's metrics its history
-// keeps: every counter and every instant with peaks.
+// keeps: every number the source publishes. The figures need the counters
+// and the instants with peaks; the flight recorder writes out all of them.
+// Strings (names, versions) are left out: they would cost the history a
+// string per sample and hardly ever change.
 func trackedOf(schema *cache.Schema, source int) []int {
 	var out []int
 	for i, d := range schema.Descs() {
-		if schema.SourceOf(i) == source && d.Compute == nil && (d.Sem == cache.SemCounter || d.Peaks) {
+		if schema.SourceOf(i) == source && d.Compute == nil && d.Type != cache.TypeString {
 			out = append(out, i)
 		}
 	}

@@ -65,6 +65,8 @@ func storeErrno(err error) Errno {
 		return ErrBadStore
 	case errors.Is(err, cache.ErrBadType):
 		return ErrType
+	case errors.Is(err, cache.ErrBusy):
+		return ErrAgain
 	}
 	return ErrGeneric
 }

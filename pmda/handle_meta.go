@@ -2,9 +2,6 @@ package pmda
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
@@ -98,7 +95,7 @@ func (s *Server) handleLabel(h Header, pdu []byte) ([]byte, error) {
 		sets = []LabelSet{{Inst: InstNull, Labels: []Label{{Name: "agent", Value: quote(s.cfg.Name)}}}}
 	case LabelInDom:
 		if in, ok := s.indomDesc(q.Ident); ok && len(in.Labels) > 0 {
-			sets = []LabelSet{{Inst: InstNull, Labels: wireLabels(in.Labels, false)}}
+			sets = []LabelSet{{Inst: InstNull, Labels: wireLabels(in.Labels)}}
 		}
 	case LabelItem:
 		if d, ok := s.metricOf(q.Ident); ok {
@@ -115,11 +112,7 @@ func (s *Server) handleLabel(h Header, pdu []byte) ([]byte, error) {
 
 // itemLabels are a metric's own labels and the collector that samples it.
 func (s *Server) itemLabels(d *cache.Desc) []Label {
-	ls := wireLabels(d.Labels, false)
-	if src, ok := s.cfg.Front.Schema().MetricSource(d.ID); ok {
-		ls = insertLabel(ls, Label{Name: "collector", Value: quote(src)})
-	}
-	return ls
+	return wireLabels(s.cfg.Front.Schema().ItemLabels(d))
 }
 
 // indomDesc returns the schema's description of a wire indom.
@@ -132,10 +125,7 @@ func (s *Server) indomDesc(indom uint32) (*cache.InDomDesc, bool) {
 }
 
 // instanceLabelSets returns one set per instance the current profile
-// selects: the label that identifies it where its domain has one
-// (intrinsic, as pmdalinux's device_name, interface and cpu), then the
-// labels the collector attached, which describe the thing measured and
-// are optional, as PCP marks such extrinsic labels.
+// selects (see cache.InDomDesc.InstanceLabels).
 func (s *Server) instanceLabelSets(indom uint32) []LabelSet {
 	desc, ok := s.indomDesc(indom)
 	if !ok {
@@ -148,45 +138,18 @@ func (s *Server) instanceLabelSets(indom uint32) []LabelSet {
 		if prof != nil && !prof.Includes(indom, x.ID) {
 			continue
 		}
-		set := LabelSet{Inst: x.ID, Labels: wireLabels(x.Labels, true)}
-		if id, ok := identityLabel(desc, x); ok {
-			set.Labels = insertLabel(set.Labels, id)
-		}
-		sets = append(sets, set)
+		sets = append(sets, LabelSet{Inst: x.ID, Labels: wireLabels(desc.InstanceLabels(x))})
 	}
 	return sets
 }
 
-// identityLabel is the label an instance of desc's domain is known by.
-func identityLabel(desc *cache.InDomDesc, x cache.Instance) (Label, bool) {
-	switch {
-	case desc.NameLabel != "":
-		l := cache.StringLabel(desc.NameLabel, x.Name)
-		return Label{Name: l.Name, Value: l.Value}, true
-	case desc.IDLabel != "":
-		return Label{Name: desc.IDLabel, Value: strconv.FormatUint(uint64(x.ID), 10)}, true
-	}
-	return Label{}, false
-}
-
 // wireLabels converts labels for the wire.
-func wireLabels(ls []cache.Label, optional bool) []Label {
-	out := make([]Label, 0, len(ls)+1)
+func wireLabels(ls []cache.Label) []Label {
+	out := make([]Label, 0, len(ls))
 	for _, l := range ls {
-		out = append(out, Label{Name: l.Name, Value: l.Value, Optional: optional})
+		out = append(out, Label{Name: l.Name, Value: l.Value, Optional: l.Optional})
 	}
 	return out
-}
-
-// insertLabel puts l in its place in a list sorted by name; a collector's
-// label of the same name gives way to it.
-func insertLabel(ls []Label, l Label) []Label {
-	i, found := slices.BinarySearchFunc(ls, l.Name, func(x Label, name string) int { return strings.Compare(x.Name, name) })
-	if found {
-		ls[i] = l
-		return ls
-	}
-	return slices.Insert(ls, i, l)
 }
 
 // quote makes a JSON string of a plain name (no escaping needed for the

@@ -30,6 +30,8 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	if err != nil {
 		return err
 	}
+	rec := newRecorder(cfg, runner, front.Schema(), texts, log)
+	runner.SetRecorder(rec)
 	conn, err := connect(ctx, cfg, log)
 	if err != nil {
 		return err

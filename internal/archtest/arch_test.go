@@ -29,6 +29,7 @@ var allowed = []struct {
 	{"engine", []string{"cache"}},
 	{"kernel", nil},
 	{"archive", nil},
+	{"recorder", []string{"engine", "cache", "archive"}},
 	{"cache", nil},
 	{"pmda/driver", []string{"pmda", "cache"}},
 	{"pmda", []string{"cache"}},

@@ -1,0 +1,278 @@
+package recorder
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/archive"
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+)
+
+// PCP's null identifiers on the wire and on disk.
+const (
+	inDomNull = 0xffffffff
+	idNull    = 0xffffffff
+	instNull  = 0xffffffff
+)
+
+// result is what a write produced.
+type result struct {
+	path    string
+	records int
+	bytes   int64
+}
+
+// step is one sample of one source, in the order the archive holds them.
+type step struct {
+	src, sample int
+	at          time.Time
+}
+
+// write turns the histories into an archive named after now.
+func (r *Recorder) write(now time.Time, hist []engine.SourceHistory) (result, error) {
+	steps := order(hist)
+	if len(steps) == 0 {
+		return result{}, errors.New("the histories keep no sample of the span asked for")
+	}
+	if err := os.MkdirAll(r.cfg.Dir, 0o755); err != nil {
+		return result{}, err
+	}
+	start := steps[0].at
+	w, err := archive.Create(archiveName(r.cfg.Dir, now), archive.LogLabel{
+		PID: int32(os.Getpid()), Start: start, Host: r.cfg.Host, TZ: timezone(start),
+	})
+	if err != nil {
+		return result{}, err
+	}
+	a := &assembly{cfg: &r.cfg, w: w, hist: hist, indoms: map[cache.InDomID]*cache.Instances{}, started: map[int]bool{}}
+	if err := a.metadata(start); err != nil {
+		w.Abort()
+		return result{}, err
+	}
+	for _, st := range steps {
+		if err := a.step(st); err != nil {
+			w.Abort()
+			return result{}, err
+		}
+	}
+	path, err := w.Commit()
+	if err != nil {
+		return result{}, err
+	}
+	if err := r.chown(path); err != nil {
+		return result{}, err
+	}
+	return result{path: path, records: w.Records, bytes: w.Bytes}, nil
+}
+
+// order lists every kept sample of every source by time.
+func order(hist []engine.SourceHistory) []step {
+	var steps []step
+	for src, sh := range hist {
+		for i, s := range sh.Samples {
+			steps = append(steps, step{src: src, sample: i, at: s.At()})
+		}
+	}
+	slices.SortStableFunc(steps, func(a, b step) int { return a.at.Compare(b.at) })
+	return steps
+}
+
+// chown gives the archive's files to the configured owner.
+func (r *Recorder) chown(path string) error {
+	if r.cfg.UID < 0 || os.Geteuid() != 0 {
+		return nil
+	}
+	files, _ := filepath.Glob(path + ".*")
+	for _, f := range files {
+		if err := os.Chown(f, r.cfg.UID, r.cfg.GID); err != nil {
+			return fmt.Errorf("archive written as %s, but: %w", path, err)
+		}
+	}
+	return nil
+}
+
+// assembly writes one archive's records.
+type assembly struct {
+	cfg     *Config
+	w       *archive.Writer
+	hist    []engine.SourceHistory
+	indoms  map[cache.InDomID]*cache.Instances // as last written
+	started map[int]bool                       // sources whose first sample is written
+	scratch []cache.Value
+}
+
+func (a *assembly) pmid(id cache.MetricID) uint32 { return a.cfg.Domain<<22 | uint32(id) }
+
+func (a *assembly) indom(id cache.InDomID) uint32 {
+	if id == cache.InDomNone {
+		return inDomNull
+	}
+	return a.cfg.Domain<<22 | uint32(id)
+}
+
+// metadata writes what does not change over the archive: descriptors,
+// help text, and the context, domain, indom and item labels, as of the
+// first sample.
+func (a *assembly) metadata(at time.Time) error {
+	w := a.w
+	if len(a.cfg.Context) > 0 {
+		if err := w.Labels(at, archive.LabelContext, idNull, []archive.LabelSet{{Inst: instNull, Labels: labels(a.cfg.Context)}}); err != nil {
+			return err
+		}
+	}
+	agent := []archive.Label{{Name: "agent", Value: `"hostcache"`}}
+	if err := w.Labels(at, archive.LabelDomain, a.cfg.Domain, []archive.LabelSet{{Inst: instNull, Labels: agent}}); err != nil {
+		return err
+	}
+	for _, sh := range a.hist {
+		for _, d := range slices.Concat(sh.Metrics, sh.Strings, sh.Computed) {
+			if err := a.describe(at, d); err != nil {
+				return err
+			}
+		}
+		for _, id := range sh.InDoms {
+			if err := a.describeInDom(at, id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// describe writes a metric's descriptor, help text and item labels.
+func (a *assembly) describe(at time.Time, d cache.Desc) error {
+	w := a.w
+	err := w.Desc(archive.Desc{PMID: a.pmid(d.ID), Type: int32(d.Type), InDom: a.indom(d.InDom),
+		Sem: int32(d.Sem), Units: uint32(d.Units), Names: []string{d.Name}})
+	if err != nil {
+		return err
+	}
+	if text, ok := a.cfg.Texts.MetricText(d.Name, false); ok {
+		w.Text(archive.TextOneLine|archive.TextPMID, a.pmid(d.ID), text)
+	}
+	if text, ok := a.cfg.Texts.MetricText(d.Name, true); ok {
+		w.Text(archive.TextHelp|archive.TextPMID, a.pmid(d.ID), text)
+	}
+	if ls := a.cfg.Schema.ItemLabels(&d); len(ls) > 0 {
+		return w.Labels(at, archive.LabelItem, a.pmid(d.ID), []archive.LabelSet{{Inst: instNull, Labels: labels(ls)}})
+	}
+	return nil
+}
+
+// describeInDom writes an instance domain's help text and labels.
+func (a *assembly) describeInDom(at time.Time, id cache.InDomID) error {
+	if text, ok := a.cfg.Texts.InDomText(id, false); ok {
+		a.w.Text(archive.TextOneLine|archive.TextInDom, a.indom(id), text)
+	}
+	if text, ok := a.cfg.Texts.InDomText(id, true); ok {
+		a.w.Text(archive.TextHelp|archive.TextInDom, a.indom(id), text)
+	}
+	desc, ok := a.cfg.Schema.InDom(id)
+	if !ok || len(desc.Labels) == 0 {
+		return nil
+	}
+	return a.w.Labels(at, archive.LabelInDom, a.indom(id), []archive.LabelSet{{Inst: instNull, Labels: labels(desc.Labels)}})
+}
+
+// step writes one sample: its instance domains where they changed, then
+// its values, with the source's strings (as they are now) the first time,
+// and the rates, derived figures and peaks over the step from the
+// source's sample before it, as a client fetching at each sample would
+// have been given them.
+func (a *assembly) step(st step) error {
+	sh := &a.hist[st.src]
+	s := sh.Samples[st.sample]
+	for k, id := range sh.InDoms {
+		if in := s.InDom(k); in != nil && !sameTable(a.indoms[id], in) {
+			if err := a.writeInDom(st.at, id, in); err != nil {
+				return err
+			}
+			a.indoms[id] = in
+		}
+	}
+	sets := make([]archive.ValueSet, 0, len(sh.Metrics)+len(sh.Strings))
+	for m, d := range sh.Metrics {
+		insts, bits := s.Values(m)
+		set := archive.ValueSet{PMID: a.pmid(d.ID), Type: int32(d.Type), Values: make([]archive.Value, len(insts))}
+		for i := range insts {
+			set.Values[i] = archive.Value{Inst: insts[i], Bits: bits[i]}
+		}
+		sets = append(sets, set)
+	}
+	if !a.started[st.src] && sh.Newest != nil {
+		sets = append(sets, a.strings(sh)...)
+	}
+	for c, d := range sh.Computed {
+		set := archive.ValueSet{PMID: a.pmid(d.ID), Type: int32(d.Type)}
+		a.scratch = sh.StepValues(c, st.sample, a.scratch[:0])
+		for _, v := range a.scratch {
+			set.Values = append(set.Values, archive.Value{Inst: v.Inst, Bits: v.Bits})
+		}
+		sets = append(sets, set)
+	}
+	a.started[st.src] = true
+	return a.w.Result(st.at, sets)
+}
+
+// strings are a source's string values from its newest part.
+func (a *assembly) strings(sh *engine.SourceHistory) []archive.ValueSet {
+	var sets []archive.ValueSet
+	for _, d := range sh.Strings {
+		i, ok := a.cfg.Schema.Index(d.ID)
+		if !ok {
+			continue
+		}
+		set := archive.ValueSet{PMID: a.pmid(d.ID), Type: int32(d.Type)}
+		for _, v := range sh.Newest.ValuesAt(i) {
+			set.Values = append(set.Values, archive.Value{Inst: v.Inst, Str: v.Str})
+		}
+		sets = append(sets, set)
+	}
+	return sets
+}
+
+// writeInDom writes an instance domain as it is from at on, with the
+// labels of its instances.
+func (a *assembly) writeInDom(at time.Time, id cache.InDomID, in *cache.Instances) error {
+	all := in.All()
+	insts := make([]archive.Instance, len(all))
+	sets := make([]archive.LabelSet, len(all))
+	desc, _ := a.cfg.Schema.InDom(id)
+	for i, x := range all {
+		insts[i] = archive.Instance{ID: x.ID, Name: x.Name}
+		sets[i] = archive.LabelSet{Inst: x.ID}
+		if desc != nil {
+			sets[i].Labels = labels(desc.InstanceLabels(x))
+		}
+	}
+	if err := a.w.InDom(at, a.indom(id), insts); err != nil {
+		return err
+	}
+	return a.w.Labels(at, archive.LabelInstances, a.indom(id), sets)
+}
+
+// sameTable reports whether two instance tables hold the same members.
+func sameTable(a, b *cache.Instances) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	return slices.EqualFunc(a.All(), b.All(), func(x, y cache.Instance) bool {
+		return x.ID == y.ID && x.Name == y.Name && slices.Equal(x.Labels, y.Labels)
+	})
+}
+
+func labels(ls []cache.Label) []archive.Label {
+	out := make([]archive.Label, len(ls))
+	for i, l := range ls {
+		out[i] = archive.Label{Name: l.Name, Value: l.Value, Optional: l.Optional}
+	}
+	return out
+}
