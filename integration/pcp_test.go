@@ -183,6 +183,7 @@ func TestPCP(t *testing.T) {
 	t.Run("pmlogconf", func(t *testing.T) { testPmlogconf(t) })
 	t.Run("pmieconf", func(t *testing.T) { testPmieconf(t) })
 	t.Run("pmrep views", func(t *testing.T) { testPmrepViews(t) })
+	t.Run("flight recorder", func(t *testing.T) { testFlightRecorder(t) })
 	t.Run("man page", func(t *testing.T) { testManPage(t) })
 	t.Run("example configuration", func(t *testing.T) { testExampleConfig(t, pmdaDir) })
 	t.Run("restart keeps instance ids", func(t *testing.T) { testRestartIDs(t, bin) })
