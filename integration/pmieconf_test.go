@@ -3,6 +3,7 @@ package integration
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 var hostcacheRules = map[string]bool{
 	"cpu_saturation": true, "disk_util": true, "filesys_full": true, "network_errors": false,
 	"memory_pressure": true, "io_pressure": false, "agent_stalled": true, "agent_failing": true,
+	"record_on_saturation": false,
 }
 
 // testPmieconf: pmieconf lists our rules, a configuration it generates has
@@ -49,5 +51,40 @@ func testPmieconf(t *testing.T) {
 	}
 	if err != nil {
 		t.Errorf("pmie -C: %v\n%s", err, out)
+	}
+}
+
+// testPmieRecords: the flight recorder rule, enabled alone with a
+// threshold every evaluation crosses, makes pmie ask for an archive, once
+// within its holdoff.
+func testPmieRecords(t *testing.T) {
+	// pmie run by root becomes the pcp user: its configuration and log
+	// must be where that user can reach them.
+	dir, err := os.MkdirTemp("", "hostcache-pmie-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o777)
+	config := filepath.Join(dir, "config.pmie")
+	commands := strings.Join([]string{
+		"disable all", "enable hostcache.record_on_saturation",
+		"modify hostcache.record_on_saturation cpu_threshold 0",
+		`modify hostcache.record_on_saturation delta "1 sec"`,
+		"modify hostcache.record_on_saturation record_seconds 5", "quit",
+	}, "\n") + "\n"
+	runIn(t, dir, commands, "pmieconf", "-f", config)
+	os.Chmod(config, 0o644)
+	before, _ := strconv.Atoi(values(t, "hostcache.control.record.archives")[""])
+	if out, err := run(t, time.Minute, "pmie", "-c", config, "-T", "4sec", "-l", filepath.Join(dir, "pmie.log")); err != nil {
+		logged, _ := os.ReadFile(filepath.Join(dir, "pmie.log"))
+		t.Fatalf("pmie: %v\n%s%s", err, out, logged)
+	}
+	waitFor(t, "the archive pmie asked for", 30*time.Second, func() bool {
+		n, _ := strconv.Atoi(values(t, "hostcache.control.record.archives")[""])
+		return n > before && values(t, "hostcache.control.record.busy")[""] == "0"
+	})
+	if n, _ := strconv.Atoi(values(t, "hostcache.control.record.archives")[""]); n != before+1 {
+		t.Errorf("%d archives for one rule firing within its holdoff, want 1", n-before)
 	}
 }
