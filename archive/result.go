@@ -47,6 +47,14 @@ const resultHeader = 12 - 4
 // time at. A set without values is left out, as a metric without values
 // in a fetch; a result with no set at all is a <mark> record.
 func AppendResult(dst []byte, at time.Time, sets []ValueSet) ([]byte, error) {
+	rec, _, err := appendResult(dst, nil, at, sets)
+	return rec, err
+}
+
+// appendResult is AppendResult with a scratch buffer for the value blocks,
+// returned for reuse.
+func appendResult(dst, blocks []byte, at time.Time, sets []ValueSet) ([]byte, []byte, error) {
+	blocks = blocks[:0]
 	dst, start := beginRecord(dst)
 	dst = appendTime(dst, at)
 	n := 0
@@ -64,7 +72,6 @@ func AppendResult(dst []byte, at time.Time, sets []ValueSet) ([]byte, error) {
 			blockAt += 12 + 8*len(s.Values)
 		}
 	}
-	var blocks []byte
 	for _, s := range sets {
 		if len(s.Values) == 0 {
 			continue
@@ -83,41 +90,48 @@ func AppendResult(dst []byte, at time.Time, sets []ValueSet) ([]byte, error) {
 		for _, v := range s.Values {
 			off := blockAt + len(blocks) + resultHeader
 			if off/4 > math.MaxInt32 {
-				return dst[:start], fmt.Errorf("result too large")
+				return dst[:start], blocks, fmt.Errorf("result too large")
 			}
 			dst = appendU32(dst, v.Inst)
 			dst = appendU32(dst, uint32(off/4))
 			var err error
 			if blocks, err = appendBlock(blocks, s.Type, v); err != nil {
-				return dst[:start], fmt.Errorf("pmid %#x: %w", s.PMID, err)
+				return dst[:start], blocks, fmt.Errorf("pmid %#x: %w", s.PMID, err)
 			}
 		}
 	}
 	dst = append(dst, blocks...)
-	return finishRecord(dst, start), nil
+	return finishRecord(dst, start), blocks, nil
 }
 
 // appendBlock writes a value block: its type (8 bits) and length (24
 // bits, header included, padding not), the value, and zeros to the next
 // 32-bit boundary.
 func appendBlock(dst []byte, t int32, v Value) ([]byte, error) {
-	var payload []byte
+	var n int
 	switch t {
 	case Type64, TypeU64, TypeDouble:
-		payload = binary.BigEndian.AppendUint64(nil, v.Bits)
+		n = 8
 	case TypeFloat:
-		payload = binary.BigEndian.AppendUint32(nil, uint32(v.Bits))
+		n = 4
 	case TypeString:
-		payload = append([]byte(v.Str), 0)
+		n = len(v.Str) + 1
 	default:
 		return dst, fmt.Errorf("no value block for type %d", t)
 	}
-	n := 4 + len(payload)
+	n += 4
 	if n >= 1<<24 {
-		return dst, fmt.Errorf("value of %d bytes too long", len(payload))
+		return dst, fmt.Errorf("value of %d bytes too long", n-4)
 	}
 	dst = appendU32(dst, uint32(t)<<24|uint32(n))
-	dst = append(dst, payload...)
+	switch t {
+	case Type64, TypeU64, TypeDouble:
+		dst = binary.BigEndian.AppendUint64(dst, v.Bits)
+	case TypeFloat:
+		dst = appendU32(dst, uint32(v.Bits))
+	default:
+		dst = append(append(dst, v.Str...), 0)
+	}
 	for n%4 != 0 {
 		dst = append(dst, 0)
 		n++

@@ -35,6 +35,7 @@ type Writer struct {
 	results     int // results since the last index entry
 	last        time.Time
 	buf         []byte
+	blocks      []byte // value blocks of the result being encoded
 	err         error
 	// Records and Bytes count what was written: results, and bytes in
 	// all files.
@@ -144,8 +145,8 @@ func (w *Writer) Result(at time.Time, sets []ValueSet) error {
 	if at.Before(w.last) {
 		return w.fail(fmt.Errorf("result at %s before the previous one at %s", at, w.last))
 	}
-	rec, err := AppendResult(w.buf[:0], at, sets)
-	w.buf = rec
+	rec, blocks, err := appendResult(w.buf[:0], w.blocks, at, sets)
+	w.buf, w.blocks = rec, blocks
 	if err != nil {
 		return w.fail(err)
 	}

@@ -16,8 +16,9 @@ type SourceHistory struct {
 	Strings []cache.Desc     // the source's string metrics: not kept, see Newest
 	Newest  *cache.Part      // the newest published part (nil before the first)
 	Samples []RecordedSample // oldest first
-	// Computed are the source's rates, derived figures and peaks.
+	// Computed are the source's rates and derived figures.
 	Computed []cache.Desc
+	figures  []int // their windowed metrics
 	e        *entry
 	rd       *reader // its own scratch: writing never waits for a fetch
 }
@@ -63,7 +64,12 @@ func (r *Runner) History(since time.Time) []SourceHistory {
 			sh.Samples = keptSince(h, since)
 			sh.e, sh.rd = e, &reader{}
 			for k := range e.windowed {
-				sh.Computed = append(sh.Computed, e.windowed[k].desc)
+				// A peak over one step is the figure or the sample itself:
+				// only the figures are worth writing out.
+				if e.windowed[k].kind == kindFigure {
+					sh.Computed = append(sh.Computed, e.windowed[k].desc)
+					sh.figures = append(sh.figures, k)
+				}
 			}
 		}
 		out = append(out, sh)
@@ -99,5 +105,5 @@ func (sh *SourceHistory) StepValues(c, k int, dst []cache.Value) []cache.Value {
 	if end.seq != start.seq+1 {
 		return dst // a sample between them is gone: no step to give
 	}
-	return sh.rd.values(sh.e, sh.Newest, start, end, &sh.e.windowed[c], dst)
+	return sh.rd.values(sh.e, sh.Newest, start, end, &sh.e.windowed[sh.figures[c]], dst)
 }

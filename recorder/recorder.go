@@ -35,7 +35,13 @@ type Config struct {
 	UID, GID int
 	Log      zerolog.Logger
 	Now      func() time.Time
+	// Duty is the share of one CPU the writer may take (0 or 1: all it
+	// can); DefaultDuty when New is given 0.
+	Duty float64
 }
+
+// DefaultDuty lets the writer take half a CPU.
+const DefaultDuty = 0.5
 
 // Recorder writes one archive at a time.
 type Recorder struct {
@@ -50,6 +56,9 @@ type Recorder struct {
 func New(cfg Config) *Recorder {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Duty == 0 {
+		cfg.Duty = DefaultDuty
 	}
 	return &Recorder{cfg: cfg}
 }

@@ -54,11 +54,13 @@ func (r *Recorder) write(now time.Time, hist []engine.SourceHistory) (result, er
 		w.Abort()
 		return result{}, err
 	}
+	pace := newPacer(r.cfg.Duty)
 	for _, st := range steps {
 		if err := a.step(st); err != nil {
 			w.Abort()
 			return result{}, err
 		}
+		pace.step()
 	}
 	path, err := w.Commit()
 	if err != nil {
@@ -104,6 +106,22 @@ type assembly struct {
 	indoms  map[cache.InDomID]*cache.Instances // as last written
 	started map[int]bool                       // sources whose first sample is written
 	scratch []cache.Value
+	// sets are reused from record to record, with their values' arrays,
+	// so writing makes little garbage for the fetch path's collector.
+	sets []archive.ValueSet
+}
+
+// nextSet appends a set for metric d, reusing an earlier record's arrays.
+func (a *assembly) nextSet(d cache.Desc) *archive.ValueSet {
+	n := len(a.sets)
+	if n < cap(a.sets) {
+		a.sets = a.sets[:n+1]
+	} else {
+		a.sets = append(a.sets, archive.ValueSet{})
+	}
+	set := &a.sets[n]
+	set.PMID, set.Type, set.Values = a.pmid(d.ID), int32(d.Type), set.Values[:0]
+	return set
 }
 
 func (a *assembly) pmid(id cache.MetricID) uint32 { return a.cfg.Domain<<22 | uint32(id) }
@@ -181,9 +199,9 @@ func (a *assembly) describeInDom(at time.Time, id cache.InDomID) error {
 
 // step writes one sample: its instance domains where they changed, then
 // its values, with the source's strings (as they are now) the first time,
-// and the rates, derived figures and peaks over the step from the
-// source's sample before it, as a client fetching at each sample would
-// have been given them.
+// and the rates and derived figures over the step from the source's
+// sample before it, as a client fetching at each sample would have been
+// given them. (Their peaks, over one step, are the figures themselves.)
 func (a *assembly) step(st step) error {
 	sh := &a.hist[st.src]
 	s := sh.Samples[st.sample]
@@ -195,28 +213,26 @@ func (a *assembly) step(st step) error {
 			a.indoms[id] = in
 		}
 	}
-	sets := make([]archive.ValueSet, 0, len(sh.Metrics)+len(sh.Strings))
+	a.sets = a.sets[:0]
 	for m, d := range sh.Metrics {
 		insts, bits := s.Values(m)
-		set := archive.ValueSet{PMID: a.pmid(d.ID), Type: int32(d.Type), Values: make([]archive.Value, len(insts))}
+		set := a.nextSet(d)
 		for i := range insts {
-			set.Values[i] = archive.Value{Inst: insts[i], Bits: bits[i]}
+			set.Values = append(set.Values, archive.Value{Inst: insts[i], Bits: bits[i]})
 		}
-		sets = append(sets, set)
 	}
 	if !a.started[st.src] && sh.Newest != nil {
-		sets = append(sets, a.strings(sh)...)
+		a.sets = append(a.sets, a.strings(sh)...)
 	}
 	for c, d := range sh.Computed {
-		set := archive.ValueSet{PMID: a.pmid(d.ID), Type: int32(d.Type)}
+		set := a.nextSet(d)
 		a.scratch = sh.StepValues(c, st.sample, a.scratch[:0])
 		for _, v := range a.scratch {
 			set.Values = append(set.Values, archive.Value{Inst: v.Inst, Bits: v.Bits})
 		}
-		sets = append(sets, set)
 	}
 	a.started[st.src] = true
-	return a.w.Result(st.at, sets)
+	return a.w.Result(st.at, a.sets)
 }
 
 // strings are a source's string values from its newest part.

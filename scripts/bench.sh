@@ -43,6 +43,8 @@ out=docs/performance.md
   bin/bench scale
   echo
   bin/bench stall
+  echo
+  bin/bench record
 } | tee "$out.new"
 mv "$out.new" "$out"
 echo "wrote $out"

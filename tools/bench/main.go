@@ -42,6 +42,8 @@ func main() {
 	pmns := flag.String("pmns", "pmns", "the project's pmns file (scale, stall)")
 	stallFor := flag.Duration("stall", 30*time.Second, "how long the stalled collector stays stuck")
 	soakN := flag.Int("soak", 125000, "fetches per client in the soak")
+	recordWarm := flag.Duration("record-warm", 60*time.Second, "history gathered before the recording run")
+	recordFor := flag.Duration("record-for", 30*time.Second, "how long the recording run fetches")
 	flag.Parse()
 	var report string
 	var err error
@@ -54,6 +56,8 @@ func main() {
 		report, err = runStall(*agent, *pmns, *stallFor)
 	case "soak":
 		report, err = runSoak(*loop, *clients, *soakN)
+	case "record":
+		report, err = runRecord(*agent, *pmns, *recordWarm, *recordFor)
 	case "echo-agent":
 		runEchoAgent()
 		return
@@ -61,7 +65,7 @@ func main() {
 		runGoTicker("/proc")
 		return
 	default:
-		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak)", mode)
+		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak, record)", mode)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)

@@ -85,7 +85,11 @@ type stallAgent struct {
 	a   *driver.Agent
 }
 
-func newStallAgent(agent string) (*stallAgent, error) {
+func newStallAgent(agent string) (*stallAgent, error) { return newTreeAgent(agent, "") }
+
+// newTreeAgent starts an agent on a generated tree of its own, with extra
+// configuration lines.
+func newTreeAgent(agent, extraConf string) (*stallAgent, error) {
 	dir, err := os.MkdirTemp("", "hostcache-stall")
 	if err != nil {
 		return nil, err
@@ -94,7 +98,7 @@ func newStallAgent(agent string) (*stallAgent, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	a, err := startSynthetic(agent, dir, "")
+	a, err := startSynthetic(agent, dir, strings.ReplaceAll(extraConf, "$DIR", dir))
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
