@@ -218,3 +218,27 @@ func TestNothingToRecord(t *testing.T) {
 		t.Errorf("left behind: %v", left)
 	}
 }
+
+// A disk that fills up while the archive is written counts an error and
+// leaves no file: a 4 KB tmpfs, smaller than the 6 KB archive, stands for
+// the full disk (root only).
+func TestFullDisk(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a small tmpfs needs root")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	rec, _ := newTestRecorder(t, dir)
+	rec.Start(time.Hour)
+	rec.Wait()
+	st := rec.Status()
+	if st.Errors != 1 || st.Archives != 0 || !strings.Contains(st.LastError, "no space") {
+		t.Errorf("status %+v", st)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("left on the full disk: %v (status %+v)", left, st)
+	}
+}
