@@ -87,6 +87,9 @@ func NewSchema(sources ...Source) (*Schema, error) {
 				return nil, fmt.Errorf("indom %s: serial %d already used", in.Name, in.ID)
 			}
 			s.indomOwn[in.ID] = i
+			// The collector is an indom label too: pmseries keeps item
+			// labels for singular metrics only, indom labels for instances.
+			in.Labels = withLabel(in.Labels, StringLabel("collector", src.Name))
 			s.indoms = append(s.indoms, in)
 		}
 	}
@@ -268,12 +271,17 @@ func (d *InDomDesc) InstanceLabels(x Instance) []Label {
 // ItemLabels are a metric's own labels and the collector that samples it,
 // sorted by name.
 func (s *Schema) ItemLabels(d *Desc) []Label {
-	out := slices.Clone(d.Labels)
 	src, ok := s.MetricSource(d.ID)
 	if !ok {
-		return out
+		return slices.Clone(d.Labels)
 	}
-	l := StringLabel("collector", src)
+	return withLabel(d.Labels, StringLabel("collector", src))
+}
+
+// withLabel returns a copy of ls, sorted by name, with l in its place
+// (replacing a label of the same name).
+func withLabel(ls []Label, l Label) []Label {
+	out := slices.Clone(ls)
 	i, found := slices.BinarySearchFunc(out, l.Name, func(x Label, name string) int { return strings.Compare(x.Name, name) })
 	if found {
 		out[i] = l

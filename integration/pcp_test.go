@@ -185,6 +185,7 @@ func TestPCP(t *testing.T) {
 	t.Run("pmrep views", func(t *testing.T) { testPmrepViews(t) })
 	t.Run("flight recorder", func(t *testing.T) { testFlightRecorder(t) })
 	t.Run("pmie asks for a recording", func(t *testing.T) { testPmieRecords(t) })
+	t.Run("fleet: pmseries and pmproxy", func(t *testing.T) { testFleet(t) })
 	t.Run("man page", func(t *testing.T) { testManPage(t) })
 	t.Run("example configuration", func(t *testing.T) { testExampleConfig(t, pmdaDir) })
 	t.Run("restart keeps instance ids", func(t *testing.T) { testRestartIDs(t, bin) })

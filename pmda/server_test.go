@@ -249,7 +249,7 @@ func TestServerMetadata(t *testing.T) {
 		t.Errorf("domain label %v %q", h.Type, reply)
 	}
 	_, reply = p.roundTrip((&LabelReq{Ident: wireLoadInDom, Type: LabelInDom}).Append(nil))
-	if !containsBytes(reply, `{"indom_name":"per window"}`) {
+	if !containsBytes(reply, `{"collector":"test","indom_name":"per window"}`) {
 		t.Errorf("indom labels %q", reply)
 	}
 	_, reply = p.roundTrip((&LabelReq{Ident: wirePMID(tCount), Type: LabelItem}).Append(nil))

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Install PCP from Debian's packages and start pmcd, on machines without systemd.
-# Debian's postinst calls systemctl; where systemd is not running we put a
-# no-op systemctl first in PATH for the duration of the install only.
+# Install PCP from Debian's packages and start pmcd, on machines without
+# systemd too (see apt-install.sh).
 set -eo pipefail
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -9,19 +8,8 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 
-if ! command -v pmcd >/dev/null 2>&1 && [ ! -x /usr/libexec/pcp/bin/pmcd ]; then
-  shim_dir=$(mktemp -d)
-  if [ ! -d /run/systemd/system ]; then
-    printf '#!/bin/sh\nexit 0\n' >"$shim_dir/systemctl"
-    chmod +x "$shim_dir/systemctl"
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  # apt hands dpkg its own PATH (DPkg::Path), so the shim goes there too.
-  apt-get install -y -qq \
-    -o "DPkg::Path=$shim_dir:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
-    pcp >/dev/null
-  rm -rf "$shim_dir"
+if ! command -v pmcd >/dev/null 2>&1 && [ ! -x /usr/libexec/pcp/bin/pmcd ] && [ ! -x /usr/lib/pcp/bin/pmcd ]; then
+  "$(dirname "$0")/apt-install.sh" pcp
 fi
 
 # pmcd.conf and PCP's paths come from /etc/pcp.conf.
