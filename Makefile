@@ -6,7 +6,7 @@ GO      ?= go
 BIN     := bin/pmdahostcache
 PKGS    := ./...
 
-.PHONY: all build install uninstall test unit generate bench soak fuzz vet clean
+.PHONY: all build install uninstall test unit generate bench soak fuzz vet clean deb
 
 all: build
 
@@ -19,6 +19,10 @@ install: build
 
 uninstall:
 	scripts/remove-pmda.sh
+
+# A Debian package in bin/ (dpkg-deb); lintian checks it in make test.
+deb:
+	scripts/build-deb.sh
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
