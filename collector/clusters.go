@@ -20,6 +20,9 @@ const (
 	clusterVmstat  = 12 // /proc/vmstat: mem.vmstat.*
 	clusterSwap    = 13 // /proc/vmstat, /proc/meminfo: swap.*
 	clusterSwapdev = 14 // /proc/swaps: swapdev.*
+	clusterEntropy = 15 // /proc/sys/kernel/random: kernel.all.entropy.*
+	clusterVFS     = 16 // /proc/sys/fs: vfs.files, inodes, dentry, aio
+	clusterLocks   = 17 // /proc/locks: vfs.locks.*
 )
 
 // Instance domain serials, an ABI like the clusters.

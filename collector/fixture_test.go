@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -65,7 +66,8 @@ func (h *harness) attach(f engine.Factory, env engine.Env) {
 	}
 }
 
-// use replaces the files of the /proc root by those of testdata/<tree>.
+// use replaces the files of the /proc root by those of testdata/<tree>,
+// subdirectories (sys/fs, sys/kernel/random) included.
 func (h *harness) use(tree string) {
 	h.t.Helper()
 	old, err := os.ReadDir(h.proc)
@@ -73,26 +75,33 @@ func (h *harness) use(tree string) {
 		h.t.Fatal(err)
 	}
 	for _, e := range old {
-		if err := os.Remove(filepath.Join(h.proc, e.Name())); err != nil {
+		if err := os.RemoveAll(filepath.Join(h.proc, e.Name())); err != nil {
 			h.t.Fatal(err)
 		}
 	}
 	src := filepath.Join(testdataDir, tree)
-	files, err := os.ReadDir(src)
+	err = filepath.WalkDir(src, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || path == src {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if strings.HasPrefix(e.Name(), ".") {
+			return nil
+		}
+		if e.IsDir() {
+			return os.MkdirAll(filepath.Join(h.proc, rel), 0o755)
+		}
+		if !e.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(h.proc, rel), data, 0o644)
+	})
 	if err != nil {
 		h.t.Fatal(err)
-	}
-	for _, e := range files {
-		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			h.t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(h.proc, e.Name()), data, 0o644); err != nil {
-			h.t.Fatal(err)
-		}
 	}
 }
 

@@ -1,0 +1,26 @@
+package collector
+
+// vfsDescs are pmdalinux's descriptors of the vfs and entropy metrics
+// (pminfo -d, PCP 6.0.3), with our PMIDs.
+var vfsDescs = []pmdalinuxDesc{
+	{"kernel.all.entropy.avail", "15.0", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"kernel.all.entropy.poolsize", "15.1", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.files.count", "16.0", "32-bit int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.files.free", "16.1", "32-bit int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.files.max", "16.2", "32-bit int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.inodes.count", "16.3", "32-bit int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.inodes.free", "16.4", "32-bit int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.dentry.count", "16.5", "32-bit int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.dentry.free", "16.6", "32-bit int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.aio.count", "16.7", "32-bit int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.aio.max", "16.8", "32-bit int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.locks.posix.read", "17.0", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.locks.posix.write", "17.1", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.locks.posix.count", "17.2", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.locks.flock.read", "17.3", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.locks.flock.write", "17.4", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.locks.flock.count", "17.5", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.locks.lease.read", "17.6", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.locks.lease.write", "17.7", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"vfs.locks.lease.count", "17.8", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+}
