@@ -3,6 +3,7 @@ package collector
 import (
 	"fmt"
 	"math/bits"
+	"os"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/engine"
@@ -18,8 +19,7 @@ type memValue func(m *kernel.Meminfo) (uint64, bool)
 // memMetrics lists mem.physmem and the mem.util.* metrics. Each item is the
 // item pmdalinux gives the same metric in its meminfo cluster, so the two
 // PMIDs differ only in domain and cluster. The gaps are pmdalinux metrics
-// outside our scope (6-11: swap.*, hinv.*, mem.freemem; 59: hinv.hugepagesize)
-// and these, which modern kernels do not report and we do not parse:
+// outside our scope (6-8: swap.*) and these, which modern kernels do not report and we do not parse:
 // mem.util.shared (3, MemShared: 2.4 kernels), highTotal, highFree, lowTotal,
 // lowFree (16-19: 32-bit HIGHMEM kernels), reverseMaps (28), mmap_copy (53),
 // quicklists (54).
@@ -30,6 +30,11 @@ var memMetrics = []struct {
 	{engine.Metric("hostcache.mem.physmem", clusterMeminfo, 0, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, cache.InDomNone), field(kernel.MemTotal)},
 	{engine.WithPeaks(engine.Metric("hostcache.mem.util.used", clusterMeminfo, 1, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone)), memUsed},
 	{engine.Metric("hostcache.mem.util.free", clusterMeminfo, 2, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemFree)},
+	// pmdalinux's other names for meminfo's figures.
+	{engine.Metric("hostcache.hinv.physmem", clusterMeminfo, 9, cache.TypeU32, cache.SemDiscrete, cache.MakeUnits(1, 0, 0, cache.SpaceMByte, 0, 0), cache.InDomNone), physMB},
+	{engine.Metric("hostcache.mem.freemem", clusterMeminfo, 10, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemFree)},
+	{engine.Metric("hostcache.hinv.pagesize", clusterMeminfo, 11, cache.TypeU32, cache.SemDiscrete, cache.UnitsByte, cache.InDomNone), pageSize},
+	{engine.Metric("hostcache.hinv.hugepagesize", clusterMeminfo, 59, cache.TypeU32, cache.SemDiscrete, cache.UnitsByte, cache.InDomNone), hugePageSize},
 	{engine.Metric("hostcache.mem.util.bufmem", clusterMeminfo, 4, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemBuffers)},
 	{engine.Metric("hostcache.mem.util.cached", clusterMeminfo, 5, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemCached)},
 	{engine.Metric("hostcache.mem.util.other", clusterMeminfo, 12, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), memOther},
@@ -83,6 +88,22 @@ var memMetrics = []struct {
 // field publishes a meminfo line unchanged (kB, or a count for HugePages_*).
 func field(f kernel.MemField) memValue {
 	return func(m *kernel.Meminfo) (uint64, bool) { return m.Get(f) }
+}
+
+// physMB is MemTotal in whole megabytes, as hinv.physmem gives it.
+func physMB(m *kernel.Meminfo) (uint64, bool) {
+	kb, ok := m.Get(kernel.MemTotal)
+	return kb / 1024, ok
+}
+
+// pageSize is the kernel's page size: not in meminfo, but fixed for the
+// agent's life, so it is given with meminfo's figures.
+func pageSize(*kernel.Meminfo) (uint64, bool) { return uint64(os.Getpagesize()), true }
+
+// hugePageSize is Hugepagesize (kB) in bytes.
+func hugePageSize(m *kernel.Meminfo) (uint64, bool) {
+	kb, ok := m.Get(kernel.MemHugepagesize)
+	return kb * 1024, ok
 }
 
 // memUsed is pmdalinux's MemTotal - MemFree.

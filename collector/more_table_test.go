@@ -1,8 +1,9 @@
 package collector
 
-// vfsDescs are pmdalinux's descriptors of the vfs and entropy metrics
+// moreDescs are pmdalinux's descriptors of the vfs, entropy and further
+// meminfo metrics
 // (pminfo -d, PCP 6.0.3), with our PMIDs.
-var vfsDescs = []pmdalinuxDesc{
+var moreDescs = []pmdalinuxDesc{
 	{"kernel.all.entropy.avail", "15.0", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
 	{"kernel.all.entropy.poolsize", "15.1", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
 	{"vfs.files.count", "16.0", "32-bit int", "instant", "none", "PM_INDOM_NULL"},
@@ -23,4 +24,10 @@ var vfsDescs = []pmdalinuxDesc{
 	{"vfs.locks.lease.read", "17.6", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
 	{"vfs.locks.lease.write", "17.7", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
 	{"vfs.locks.lease.count", "17.8", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+
+	// pmdalinux's other names for meminfo's figures.
+	{"hinv.physmem", "2.9", "32-bit unsigned int", "discrete", "Mbyte", "PM_INDOM_NULL"},
+	{"mem.freemem", "2.10", "64-bit unsigned int", "instant", "Kbyte", "PM_INDOM_NULL"},
+	{"hinv.pagesize", "2.11", "32-bit unsigned int", "discrete", "byte", "PM_INDOM_NULL"},
+	{"hinv.hugepagesize", "2.59", "32-bit unsigned int", "discrete", "byte", "PM_INDOM_NULL"},
 }
