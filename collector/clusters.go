@@ -23,6 +23,7 @@ const (
 	clusterEntropy = 15 // /proc/sys/kernel/random: kernel.all.entropy.*
 	clusterVFS     = 16 // /proc/sys/fs: vfs.files, inodes, dentry, aio
 	clusterLocks   = 17 // /proc/locks: vfs.locks.*
+	clusterUname   = 18 // /proc/sys/kernel, uname(2), /etc: kernel.uname.*, hinv.machine
 )
 
 // Instance domain serials, an ABI like the clusters.

@@ -30,4 +30,13 @@ var moreDescs = []pmdalinuxDesc{
 	{"mem.freemem", "2.10", "64-bit unsigned int", "instant", "Kbyte", "PM_INDOM_NULL"},
 	{"hinv.pagesize", "2.11", "32-bit unsigned int", "discrete", "byte", "PM_INDOM_NULL"},
 	{"hinv.hugepagesize", "2.59", "32-bit unsigned int", "discrete", "byte", "PM_INDOM_NULL"},
+
+	// The system's names.
+	{"kernel.uname.release", "18.0", "string", "discrete", "none", "PM_INDOM_NULL"},
+	{"kernel.uname.version", "18.1", "string", "discrete", "none", "PM_INDOM_NULL"},
+	{"kernel.uname.sysname", "18.2", "string", "discrete", "none", "PM_INDOM_NULL"},
+	{"kernel.uname.machine", "18.3", "string", "discrete", "none", "PM_INDOM_NULL"},
+	{"kernel.uname.nodename", "18.4", "string", "discrete", "none", "PM_INDOM_NULL"},
+	{"kernel.uname.distro", "18.7", "string", "discrete", "none", "PM_INDOM_NULL"},
+	{"hinv.machine", "18.8", "string", "discrete", "none", "PM_INDOM_NULL"},
 }
