@@ -188,9 +188,13 @@ func compareReplay(t *testing.T, step string, from, to time.Time, ours, oursName
 	med, worst := diffs[len(diffs)/2], diffs[len(diffs)-1]
 	t.Logf("replay at %4s s: %-34s vs %-22s %3d values, median difference %5.2f%%, largest %6.2f%%",
 		step, oursName, theirsName, len(diffs), 100*med, 100*worst)
-	limit := 0.05
+	// Interpolating between records assumes a steady load between them:
+	// over a fraction of a second, or a few seconds of bursty disk writes
+	// (a journal commit, another process), the two archives' phases give
+	// different figures. A wrong time stamp or unit shows at every step.
+	limit := 0.10
 	if step == "0.7" {
-		limit = 0.10 // a fraction of a second of a real load is not steady
+		limit = 0.15
 	}
 	if med > limit {
 		t.Errorf("%s at %s s: median difference %.1f%% from pmlogger's %s", oursName, step, 100*med, theirsName)
