@@ -20,7 +20,7 @@ const (
 	clusterVmstat  = 12 // /proc/vmstat: mem.vmstat.*
 	clusterSwap    = 13 // /proc/vmstat, /proc/meminfo: swap.*
 	clusterSwapdev = 14 // /proc/swaps: swapdev.*
-	clusterEntropy = 15 // /proc/sys/kernel/random: kernel.all.entropy.*
+	clusterSysctl  = 15 // /proc/sys/kernel: kernel.all.entropy.*, pid_max, nptys
 	clusterVFS     = 16 // /proc/sys/fs: vfs.files, inodes, dentry, aio
 	clusterLocks   = 17 // /proc/locks: vfs.locks.*
 	clusterUname   = 18 // /proc/sys/kernel, uname(2), /etc: kernel.uname.*, hinv.machine

@@ -6,6 +6,8 @@ package collector
 var moreDescs = []pmdalinuxDesc{
 	{"kernel.all.entropy.avail", "15.0", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
 	{"kernel.all.entropy.poolsize", "15.1", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"kernel.all.pid_max", "15.2", "32-bit unsigned int", "discrete", "none", "PM_INDOM_NULL"},
+	{"kernel.all.nptys", "15.3", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
 	{"vfs.files.count", "16.0", "32-bit int", "instant", "none", "PM_INDOM_NULL"},
 	{"vfs.files.free", "16.1", "32-bit int", "instant", "none", "PM_INDOM_NULL"},
 	{"vfs.files.max", "16.2", "32-bit int", "instant", "none", "PM_INDOM_NULL"},

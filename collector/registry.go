@@ -24,7 +24,7 @@ func Registry() []engine.Registration {
 		{Name: "vmstat", Factory: NewVMStatCollector, Interval: 5 * time.Second},
 		{Name: "swap", Factory: NewSwapCollector, Interval: 5 * time.Second},
 		// Tables that move slowly and that alarms, not rates, are made of.
-		{Name: "entropy", Factory: NewEntropyCollector, Interval: 5 * time.Second},
+		{Name: "sysctl", Factory: NewSysctlCollector, Interval: 5 * time.Second},
 		{Name: "vfs", Factory: NewVFSCollector, Interval: 5 * time.Second},
 		// Names that change only with a new kernel or host name.
 		{Name: "uname", Factory: NewUnameCollector, Interval: 60 * time.Second},

@@ -49,11 +49,13 @@ func TestVFSPartial(t *testing.T) {
 	}
 }
 
-func TestEntropyValues(t *testing.T) {
-	h := newHarness(t, NewEntropyCollector, "proc-t0")
+func TestSysctlValues(t *testing.T) {
+	h := newHarness(t, NewSysctlCollector, "proc-t0")
 	h.mustSample(t0)
 	h.wantU64("kernel.all.entropy.avail", cache.InstNone, 256)
 	h.wantU64("kernel.all.entropy.poolsize", cache.InstNone, 256)
+	h.wantU64("kernel.all.pid_max", cache.InstNone, 4194304)
+	h.wantU64("kernel.all.nptys", cache.InstNone, 2)
 	h.use("proc-t1")
 	h.mustSample(t1)
 	h.wantU64("kernel.all.entropy.avail", cache.InstNone, 200)
