@@ -24,6 +24,8 @@ const (
 	clusterVFS     = 16 // /proc/sys/fs: vfs.files, inodes, dentry, aio
 	clusterLocks   = 17 // /proc/locks: vfs.locks.*
 	clusterUname   = 18 // /proc/sys/kernel, uname(2), /etc: kernel.uname.*, hinv.machine
+	clusterSock    = 19 // /proc/net/sockstat: network.sockstat.*
+	clusterSock6   = 20 // /proc/net/sockstat6: network.sockstat.*6.*
 )
 
 // Instance domain serials, an ABI like the clusters.

@@ -26,6 +26,7 @@ func Registry() []engine.Registration {
 		// Tables that move slowly and that alarms, not rates, are made of.
 		{Name: "sysctl", Factory: NewSysctlCollector, Interval: 5 * time.Second},
 		{Name: "vfs", Factory: NewVFSCollector, Interval: 5 * time.Second},
+		{Name: "sockstat", Factory: NewSockstatCollector, Interval: 5 * time.Second},
 		// Names that change only with a new kernel or host name.
 		{Name: "uname", Factory: NewUnameCollector, Interval: 60 * time.Second},
 	}

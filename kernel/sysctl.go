@@ -66,3 +66,34 @@ func ParseLocks(data []byte, c *LockCounts) {
 		}
 	}
 }
+
+// ParseSockstat reads /proc/net/sockstat or sockstat6: one line per
+// protocol, "TCP: inuse 4 orphan 0 tw 0 alloc 6 mem 1", name and value
+// pairs after the protocol and its colon. fn gets each pair; the count of
+// values that are not numbers is returned.
+func ParseSockstat(data []byte, fn func(proto, name []byte, v uint64)) (bad int) {
+	for rest := data; len(rest) > 0; {
+		var line []byte
+		line, rest = nextTextLine(rest)
+		proto, fields := NextWord(line)
+		if len(proto) < 2 || proto[len(proto)-1] != ':' {
+			continue
+		}
+		proto = proto[:len(proto)-1]
+		for {
+			var name, val []byte
+			name, fields = NextWord(fields)
+			val, fields = NextWord(fields)
+			if name == nil || val == nil {
+				break
+			}
+			v, ok := ParseDecimal(val)
+			if !ok {
+				bad++
+				continue
+			}
+			fn(proto, name, v)
+		}
+	}
+	return bad
+}

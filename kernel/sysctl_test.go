@@ -40,3 +40,19 @@ func TestParseLocks(t *testing.T) {
 		t.Errorf("ParseLocks = %+v", c)
 	}
 }
+
+func TestParseSockstat(t *testing.T) {
+	data := "sockets: used 137\nTCP: inuse 4 orphan 0 tw 2 alloc 6 mem 1\nUDP: inuse 2 mem x\nFRAG: inuse 0 memory 0\nodd\n"
+	got := map[string]uint64{}
+	bad := ParseSockstat([]byte(data), func(proto, name []byte, v uint64) { got[string(proto)+"."+string(name)] = v })
+	want := map[string]uint64{"sockets.used": 137, "TCP.inuse": 4, "TCP.orphan": 0, "TCP.tw": 2, "TCP.alloc": 6,
+		"TCP.mem": 1, "UDP.inuse": 2, "FRAG.inuse": 0, "FRAG.memory": 0}
+	if bad != 1 || len(got) != len(want) {
+		t.Errorf("ParseSockstat: %v, %d bad", got, bad)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %d, want %d", k, got[k], v)
+		}
+	}
+}
