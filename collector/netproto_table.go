@@ -5,8 +5,9 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
-// snmpField is one network.tcp or network.udp metric: the field of
-// /proc/net/snmp (protocols "Tcp", "Udp") or /proc/net/netstat ("TcpExt")
+// snmpField is one network.ip, icmp, udplite, tcp or udp metric: the field
+// of /proc/net/snmp ("Ip", "Icmp", "Tcp", "Udp", "UdpLite") or
+// /proc/net/netstat ("TcpExt", "IpExt")
 // it reads. Names, semantics and units are pmdalinux's.
 type snmpField struct {
 	desc         cache.Desc
@@ -24,12 +25,87 @@ func snmpCount(name string, item uint32, proto, field string) snmpField {
 // cluster 14).
 const netstatItemBase = 200
 
-// snmpFields lists every network.tcp and network.udp metric of pmdalinux.
-// Two metrics read TCPFastOpenActiveFail, as in pmdalinux. Fields that
-// pmdalinux does not export (the Ip, Icmp and UdpLite lines, newer TcpExt
+// snmpFields lists every network.ip, icmp, udplite, tcp and udp metric of
+// pmdalinux. Two metrics read TCPFastOpenActiveFail, as in pmdalinux.
+// Fields that pmdalinux does not export (IcmpMsg, newer TcpExt and IpExt
 // fields) are ignored. tcp.tcpmemorypressureschrono is a time in
 // milliseconds, but pmdalinux declares it in Mbyte: we keep its descriptor.
 var snmpFields = []snmpField{
+	// network.ip (Ip and IpExt), network.icmp and network.udplite: the
+	// items of pmdalinux's cluster 14, and 200 + those of its cluster 53.
+	snmpCount("hostcache.network.ip.forwarding", 0, "Ip", "Forwarding"),
+	snmpCount("hostcache.network.ip.defaultttl", 1, "Ip", "DefaultTTL"),
+	snmpCount("hostcache.network.ip.inreceives", 2, "Ip", "InReceives"),
+	snmpCount("hostcache.network.ip.inhdrerrors", 3, "Ip", "InHdrErrors"),
+	snmpCount("hostcache.network.ip.inaddrerrors", 4, "Ip", "InAddrErrors"),
+	snmpCount("hostcache.network.ip.forwdatagrams", 5, "Ip", "ForwDatagrams"),
+	snmpCount("hostcache.network.ip.inunknownprotos", 6, "Ip", "InUnknownProtos"),
+	snmpCount("hostcache.network.ip.indiscards", 7, "Ip", "InDiscards"),
+	snmpCount("hostcache.network.ip.indelivers", 8, "Ip", "InDelivers"),
+	snmpCount("hostcache.network.ip.outrequests", 9, "Ip", "OutRequests"),
+	snmpCount("hostcache.network.ip.outdiscards", 10, "Ip", "OutDiscards"),
+	snmpCount("hostcache.network.ip.outnoroutes", 11, "Ip", "OutNoRoutes"),
+	snmpCount("hostcache.network.ip.reasmtimeout", 12, "Ip", "ReasmTimeout"),
+	snmpCount("hostcache.network.ip.reasmreqds", 13, "Ip", "ReasmReqds"),
+	snmpCount("hostcache.network.ip.reasmoks", 14, "Ip", "ReasmOKs"),
+	snmpCount("hostcache.network.ip.reasmfails", 15, "Ip", "ReasmFails"),
+	snmpCount("hostcache.network.ip.fragoks", 16, "Ip", "FragOKs"),
+	snmpCount("hostcache.network.ip.fragfails", 17, "Ip", "FragFails"),
+	snmpCount("hostcache.network.ip.fragcreates", 18, "Ip", "FragCreates"),
+	snmpCount("hostcache.network.ip.innoroutes", 200, "IpExt", "InNoRoutes"),
+	snmpCount("hostcache.network.ip.intruncatedpkts", 201, "IpExt", "InTruncatedPkts"),
+	snmpCount("hostcache.network.ip.inmcastpkts", 202, "IpExt", "InMcastPkts"),
+	snmpCount("hostcache.network.ip.outmcastpkts", 203, "IpExt", "OutMcastPkts"),
+	snmpCount("hostcache.network.ip.inbcastpkts", 204, "IpExt", "InBcastPkts"),
+	snmpCount("hostcache.network.ip.outbcastpkts", 205, "IpExt", "OutBcastPkts"),
+	snmpCount("hostcache.network.ip.inoctets", 206, "IpExt", "InOctets"),
+	snmpCount("hostcache.network.ip.outoctets", 207, "IpExt", "OutOctets"),
+	snmpCount("hostcache.network.ip.inmcastoctets", 208, "IpExt", "InMcastOctets"),
+	snmpCount("hostcache.network.ip.outmcastoctets", 209, "IpExt", "OutMcastOctets"),
+	snmpCount("hostcache.network.ip.inbcastoctets", 210, "IpExt", "InBcastOctets"),
+	snmpCount("hostcache.network.ip.outbcastoctets", 211, "IpExt", "OutBcastOctets"),
+	snmpCount("hostcache.network.ip.csumerrors", 212, "IpExt", "InCsumErrors"),
+	snmpCount("hostcache.network.ip.noectpkts", 213, "IpExt", "InNoECTPkts"),
+	snmpCount("hostcache.network.ip.ect1pkts", 214, "IpExt", "InECT1Pkts"),
+	snmpCount("hostcache.network.ip.ect0pkts", 215, "IpExt", "InECT0Pkts"),
+	snmpCount("hostcache.network.ip.cepkts", 216, "IpExt", "InCEPkts"),
+	snmpCount("hostcache.network.ip.reasmoverlaps", 368, "IpExt", "ReasmOverlaps"),
+	snmpCount("hostcache.network.icmp.inmsgs", 20, "Icmp", "InMsgs"),
+	snmpCount("hostcache.network.icmp.inerrors", 21, "Icmp", "InErrors"),
+	snmpCount("hostcache.network.icmp.indestunreachs", 22, "Icmp", "InDestUnreachs"),
+	snmpCount("hostcache.network.icmp.intimeexcds", 23, "Icmp", "InTimeExcds"),
+	snmpCount("hostcache.network.icmp.inparmprobs", 24, "Icmp", "InParmProbs"),
+	snmpCount("hostcache.network.icmp.insrcquenchs", 25, "Icmp", "InSrcQuenchs"),
+	snmpCount("hostcache.network.icmp.inredirects", 26, "Icmp", "InRedirects"),
+	snmpCount("hostcache.network.icmp.inechos", 27, "Icmp", "InEchos"),
+	snmpCount("hostcache.network.icmp.inechoreps", 28, "Icmp", "InEchoReps"),
+	snmpCount("hostcache.network.icmp.intimestamps", 29, "Icmp", "InTimestamps"),
+	snmpCount("hostcache.network.icmp.intimestampreps", 30, "Icmp", "InTimestampReps"),
+	snmpCount("hostcache.network.icmp.inaddrmasks", 31, "Icmp", "InAddrMasks"),
+	snmpCount("hostcache.network.icmp.inaddrmaskreps", 32, "Icmp", "InAddrMaskReps"),
+	snmpCount("hostcache.network.icmp.outmsgs", 33, "Icmp", "OutMsgs"),
+	snmpCount("hostcache.network.icmp.outerrors", 34, "Icmp", "OutErrors"),
+	snmpCount("hostcache.network.icmp.outdestunreachs", 35, "Icmp", "OutDestUnreachs"),
+	snmpCount("hostcache.network.icmp.outtimeexcds", 36, "Icmp", "OutTimeExcds"),
+	snmpCount("hostcache.network.icmp.outparmprobs", 37, "Icmp", "OutParmProbs"),
+	snmpCount("hostcache.network.icmp.outsrcquenchs", 38, "Icmp", "OutSrcQuenchs"),
+	snmpCount("hostcache.network.icmp.outredirects", 39, "Icmp", "OutRedirects"),
+	snmpCount("hostcache.network.icmp.outechos", 40, "Icmp", "OutEchos"),
+	snmpCount("hostcache.network.icmp.outechoreps", 41, "Icmp", "OutEchoReps"),
+	snmpCount("hostcache.network.icmp.outtimestamps", 42, "Icmp", "OutTimestamps"),
+	snmpCount("hostcache.network.icmp.outtimestampreps", 43, "Icmp", "OutTimestampReps"),
+	snmpCount("hostcache.network.icmp.outaddrmasks", 44, "Icmp", "OutAddrMasks"),
+	snmpCount("hostcache.network.icmp.outaddrmaskreps", 45, "Icmp", "OutAddrMaskReps"),
+	snmpCount("hostcache.network.icmp.incsumerrors", 46, "Icmp", "InCsumErrors"),
+	snmpCount("hostcache.network.udplite.indatagrams", 77, "UdpLite", "InDatagrams"),
+	snmpCount("hostcache.network.udplite.noports", 78, "UdpLite", "NoPorts"),
+	snmpCount("hostcache.network.udplite.inerrors", 79, "UdpLite", "InErrors"),
+	snmpCount("hostcache.network.udplite.outdatagrams", 80, "UdpLite", "OutDatagrams"),
+	snmpCount("hostcache.network.udplite.recvbuferrors", 81, "UdpLite", "RcvbufErrors"),
+	snmpCount("hostcache.network.udplite.sndbuferrors", 82, "UdpLite", "SndbufErrors"),
+	snmpCount("hostcache.network.udplite.incsumerrors", 84, "UdpLite", "InCsumErrors"),
+	snmpCount("hostcache.network.udplite.ignoredmulti", 92, "UdpLite", "IgnoredMulti"),
+	snmpCount("hostcache.network.udplite.memerrors", 93, "UdpLite", "MemErrors"),
 	{engine.Metric("hostcache.network.tcp.rtoalgorithm", clusterSNMP, 50, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone), "Tcp", "RtoAlgorithm"},
 	{engine.Metric("hostcache.network.tcp.rtomin", clusterSNMP, 51, cache.TypeU64, cache.SemInstant, cache.UnitsMSec, cache.InDomNone), "Tcp", "RtoMin"},
 	{engine.Metric("hostcache.network.tcp.rtomax", clusterSNMP, 52, cache.TypeU64, cache.SemInstant, cache.UnitsMSec, cache.InDomNone), "Tcp", "RtoMax"},

@@ -2,6 +2,7 @@ package collector
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -264,8 +265,9 @@ func TestSNMPFieldsExist(t *testing.T) {
 		if !present[snmpKey{f.proto, f.field}] && !gone[f.field] {
 			t.Errorf("%s: %s %s is not in the fixture files", f.desc.Name, f.proto, f.field)
 		}
-		if !strings.HasPrefix(f.desc.Name, "hostcache.network.tcp.") && !strings.HasPrefix(f.desc.Name, "hostcache.network.udp.") {
-			t.Errorf("%s: not below network.tcp or network.udp", f.desc.Name)
+		sub := strings.SplitN(strings.TrimPrefix(f.desc.Name, "hostcache.network."), ".", 2)[0]
+		if !slices.Contains([]string{"ip", "icmp", "udplite", "tcp", "udp"}, sub) {
+			t.Errorf("%s: not below network.ip, icmp, udplite, tcp or udp", f.desc.Name)
 		}
 	}
 }
