@@ -26,6 +26,7 @@ const (
 	clusterUname   = 18 // /proc/sys/kernel, uname(2), /etc: kernel.uname.*, hinv.machine
 	clusterSock    = 19 // /proc/net/sockstat: network.sockstat.*
 	clusterSock6   = 20 // /proc/net/sockstat6: network.sockstat.*6.*
+	clusterCPUInfo = 21 // /proc/cpuinfo: hinv.cpu.*
 )
 
 // Instance domain serials, an ABI like the clusters.
@@ -40,6 +41,10 @@ const (
 	indomFilesys    cache.InDomID = 7 // mounted filesystems by device, 60.5
 	indomSwapdev    cache.InDomID = 8 // swap devices, 60.6
 	indomPressure   cache.InDomID = 9 // PSI averaging windows, 60.37
+	// The CPUs again, as /proc/cpuinfo lists them ("cpuN", id N, as
+	// pmdalinux's 60.0): a collector owns its instance domains, and
+	// hinv.cpu.* is read far less often than the CPU times.
+	indomCPUInfo cache.InDomID = 10
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:

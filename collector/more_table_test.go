@@ -227,4 +227,15 @@ var moreDescs = []pmdalinuxDesc{
 	{"mem.vmstat.workingset_nodes", "12.174", "64-bit unsigned int", "counter", "count", "PM_INDOM_NULL"},
 	{"mem.vmstat.workingset_nodereclaim", "12.124", "64-bit unsigned int", "counter", "count", "PM_INDOM_NULL"},
 	{"mem.vmstat.zone_reclaim_failed", "12.86", "64-bit unsigned int", "counter", "count", "PM_INDOM_NULL"},
+
+	// The processors from /proc/cpuinfo.
+	{"hinv.cpu.clock", "21.0", "float", "discrete", "/ microsec", "60.0 (cpuinfo)"},
+	{"hinv.cpu.vendor", "21.1", "string", "discrete", "none", "60.0 (cpuinfo)"},
+	{"hinv.cpu.model", "21.2", "string", "discrete", "none", "60.0 (cpuinfo)"},
+	{"hinv.cpu.stepping", "21.3", "string", "discrete", "none", "60.0 (cpuinfo)"},
+	{"hinv.cpu.cache", "21.4", "32-bit unsigned int", "discrete", "Kbyte", "60.0 (cpuinfo)"},
+	{"hinv.cpu.bogomips", "21.5", "float", "discrete", "none", "60.0 (cpuinfo)"},
+	{"hinv.cpu.model_name", "21.9", "string", "discrete", "none", "60.0 (cpuinfo)"},
+	{"hinv.cpu.flags", "21.10", "string", "discrete", "none", "60.0 (cpuinfo)"},
+	{"hinv.cpu.cache_alignment", "21.11", "32-bit unsigned int", "discrete", "none", "60.0 (cpuinfo)"},
 }

@@ -145,6 +145,9 @@ var (
 		"PM_INDOM_NULL": cache.InDomNone, "60.0": indomCPU, "60.2": indomLoadavg,
 		"60.1": indomDisk, "60.10": indomPartitions, "60.24": indomDM, "60.3": indomInterface,
 		"60.5": indomFilesys, "60.6": indomSwapdev, "60.37": indomPressure,
+		// hinv.cpu.* share pmdalinux's CPU domain; ours are the cpuinfo
+		// collector's own, with the same instances.
+		"60.0 (cpuinfo)": indomCPUInfo,
 	}
 	// The units pmval/pmrep give the rate of a counter with these units.
 	// Time counters' rates are dimensionless; others gain "/ sec".
@@ -180,6 +183,9 @@ var pmdalinuxDescs = slices.Concat(baseDescs, diskDescs, networkDescs, hostDescs
 // pminfoUnits reads units as pminfo prints them: "Kbyte", "byte / sec",
 // "count / sec", "millisec", "none", ...
 func pminfoUnits(s string) (cache.Units, bool) {
+	if rest, ok := strings.CutPrefix(s, "/ "); ok {
+		s = "none / " + rest // a rate of nothing counted: "/ microsec", MHz
+	}
 	num, den, per := strings.Cut(s, " / ")
 	space := map[string]int{"byte": cache.SpaceByte, "Kbyte": cache.SpaceKByte, "Mbyte": cache.SpaceMByte}
 	times := map[string]int{"nanosec": cache.TimeNSec, "microsec": cache.TimeUSec, "millisec": cache.TimeMSec, "sec": cache.TimeSec}

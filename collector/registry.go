@@ -29,6 +29,7 @@ func Registry() []engine.Registration {
 		{Name: "sockstat", Factory: NewSockstatCollector, Interval: 5 * time.Second},
 		// Names that change only with a new kernel or host name.
 		{Name: "uname", Factory: NewUnameCollector, Interval: 60 * time.Second},
+		{Name: "cpuinfo", Factory: NewCPUInfoCollector, Interval: 60 * time.Second},
 	}
 }
 
