@@ -81,6 +81,10 @@ func NewDiskCollector(env engine.Env) (engine.Collector, error) {
 	return c, nil
 }
 
+// diskCount is hinv.ndisk, the disks of disk.dev (pmdalinux's item 33 of
+// its stat cluster; here of the disk cluster).
+var diskCount = engine.Metric("hostcache.hinv.ndisk", clusterDisk, 33, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+
 func (c *diskCollector) Name() string { return "disk" }
 
 func (c *diskCollector) Source() cache.Source {
@@ -88,6 +92,7 @@ func (c *diskCollector) Source() cache.Source {
 	for t := range diskNTrees {
 		descs = append(descs, c.descs[t]...)
 	}
+	descs = append(descs, diskCount)
 	return cache.Source{
 		Name:    c.Name(),
 		Metrics: descs,
@@ -116,6 +121,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	for _, t := range []diskTree{diskDev, diskPart, diskDM} {
 		b.SetInDom(diskIndoms[t].id, c.instances(t, lists[t]))
 	}
+	b.SetU64(diskCount.ID, cache.InstNone, uint64(len(lists[diskDev])))
 	sum.publish(b, c.descs[diskAll])
 	return nil
 }

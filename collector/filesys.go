@@ -31,6 +31,8 @@ var (
 	fsBlockSize = engine.Metric("hostcache.filesys.blocksize", clusterFilesys, 9, cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomFilesys)
 	fsAvail     = engine.Metric("hostcache.filesys.avail", clusterFilesys, 10, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
 	fsReadOnly  = engine.Metric("hostcache.filesys.readonly", clusterFilesys, 11, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	// hinv.nfilesys is item 0 of pmdalinux's filesys cluster.
+	fsCount = engine.Metric("hostcache.hinv.nfilesys", clusterFilesys, 0, cache.TypeU32, cache.SemDiscrete, cache.UnitsCount, cache.InDomNone)
 )
 
 // filesysCollector reads the mount table (/proc/self/mountinfo) and statfs's
@@ -68,7 +70,7 @@ func (c *filesysCollector) Source() cache.Source {
 	return cache.Source{
 		Name: c.Name(),
 		Metrics: []cache.Desc{fsCapacity, fsUsed, fsFree, fsMaxFiles, fsUsedFiles, fsFreeFiles,
-			fsMountDir, fsFull, fsBlockSize, fsAvail, fsReadOnly},
+			fsMountDir, fsFull, fsBlockSize, fsAvail, fsReadOnly, fsCount},
 		InDoms: []cache.InDomDesc{{ID: indomFilesys, Name: "filesys"}},
 	}
 }
@@ -111,6 +113,7 @@ func (c *filesysCollector) publishInstances(b *cache.Builder, mounts []mount) []
 		c.insts = cache.NewInstances(list)
 	}
 	b.SetInDom(indomFilesys, c.insts)
+	b.SetU64(fsCount.ID, cache.InstNone, uint64(len(list)))
 	return ids
 }
 

@@ -238,4 +238,8 @@ var moreDescs = []pmdalinuxDesc{
 	{"hinv.cpu.model_name", "21.9", "string", "discrete", "none", "60.0 (cpuinfo)"},
 	{"hinv.cpu.flags", "21.10", "string", "discrete", "none", "60.0 (cpuinfo)"},
 	{"hinv.cpu.cache_alignment", "21.11", "32-bit unsigned int", "discrete", "none", "60.0 (cpuinfo)"},
+
+	// Counts of devices.
+	{"hinv.ndisk", "5.33", "32-bit unsigned int", "discrete", "none", "PM_INDOM_NULL"},
+	{"hinv.nfilesys", "10.0", "32-bit unsigned int", "discrete", "count", "PM_INDOM_NULL"},
 }

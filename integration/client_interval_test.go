@@ -34,9 +34,8 @@ import (
 //
 //   - each hostcache.rate.X agrees with pmdalinux's X converted to a rate
 //     over the same two records (as pmval converts a counter: the delta
-//     over the records' own timestamps) at 10 s, and at 1 s over the
-//     agent's own sample times (see agreement): the median relative error
-//     is at most 5% (10% at 1 s);
+//     over the agent's own sample times (see agreement): the median
+//     relative error is at most 5% at 10 s and 10% at 1 s;
 //   - in the 10 s record holding the burst, hostcache.max.rate.disk.dev.
 //     write_bytes is at least twice the record's average and within 15% of
 //     the highest rate the 1 s client logged over the same seconds;
@@ -609,16 +608,16 @@ func ciAnalyse(t *testing.T, one, ten []ciRecord, dev string) *ciReport {
 // hostcache samples half a second past each whole second and a fetch is
 // served the newest sample, so hostcache's interval for a record ends at
 // the sample before the fetch, pmdalinux's at the fetch itself: the same
-// length, shifted by the fetch's phase (about half a second here). At 10 s
-// that is a twentieth of the interval and the records are compared as
-// they stand ("same"). At 1 s it is half of the interval, and a busy
-// machine's load is not steady over half-second steps, so there the
-// assertion is on "aligned": pmdalinux's counter interpolated to the
-// agent's sample times (linearly between the two records around each), a
-// rate over the very span hostcache's figure covers. Both are shown. At
-// 1 s the limit is 10%: interpolating within a second assumes a steady
-// load, and context switches come in bursts on a shared machine (one CI
-// run measured 6%); the error this test exists for was 87-100%.
+// length, shifted by the fetch's phase (about half a second here): at 10 s
+// a twentieth of the interval, at 1 s half of it. A burst of load at an
+// edge of a record (another process's build, a journal commit) then falls
+// in one figure and not the other, so the assertion is on "aligned":
+// pmdalinux's counter interpolated to the agent's sample times (linearly
+// between the two records around each), a rate over the very span
+// hostcache's figure covers. "same" (the records as they stand) is shown
+// beside it. At 1 s the limit is 10%, not 5%: interpolating within a
+// second assumes a steady load, and context switches come in bursts (one
+// CI run measured 6%). The error this test exists for was 87-100%.
 func (r *ciReport) agreement(p ciPair, label string, recs []ciRecord) {
 	inst := r.inst(p)
 	var same, aligned, busy []float64
@@ -655,13 +654,13 @@ func (r *ciReport) agreement(p ciPair, label string, recs []ciRecord) {
 	medAligned := ciQuantile(aligned, 0.5)
 	r.logf("%-42s %-6s %-8s %4d %5d %7.2f%% %7.2f%% %12.2f%% %8.2f%%", p.ours, shown, label, len(same), len(busy),
 		100*med, 100*p90, 100*medBusy, 100*medAligned)
-	switch {
-	case label != "1 s" && med > 0.05:
-		r.failf("%s %s[%s]: median relative error %.1f%% (p90 %.1f%%) against pmdalinux's %s over the same records",
-			label, p.ours, shown, 100*med, 100*p90, p.theirs)
-	case label == "1 s" && (len(aligned) < len(same)/2 || !(medAligned <= 0.10)):
-		r.failf("%s %s[%s]: median relative error %.1f%% over %d records against pmdalinux's %s over the agent's sample times",
-			label, p.ours, shown, 100*medAligned, len(aligned), p.theirs)
+	limit := 0.05
+	if label == "1 s" {
+		limit = 0.10
+	}
+	if len(aligned) < len(same)/2 || !(medAligned <= limit) {
+		r.failf("%s %s[%s]: median relative error %.1f%% over %d records against pmdalinux's %s over the agent's sample times (%.1f%% over the same records)",
+			label, p.ours, shown, 100*medAligned, len(aligned), p.theirs, 100*med)
 	}
 }
 
