@@ -45,6 +45,7 @@ const (
 	// pmdalinux's 60.0): a collector owns its instance domains, and
 	// hinv.cpu.* is read far less often than the CPU times.
 	indomCPUInfo cache.InDomID = 10
+	indomNode    cache.InDomID = 11 // NUMA nodes, "nodeN" with id N, pmdalinux's 60.19
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:

@@ -107,6 +107,8 @@ type cpuCollector struct {
 	per  []cache.Desc      // kernel.percpu.cpu.*, in cpuTimes order
 	// cpus caches the CPU instance table while the set of CPUs is unchanged.
 	cpus *cache.Instances
+	// nodes sums the CPU times per NUMA node.
+	nodes *cpuNodes
 }
 
 // NewCPUCollector opens /proc below env.Proc.
@@ -115,7 +117,8 @@ func NewCPUCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("cpu: %w", err)
 	}
 	path := filepath.Join(env.Proc, "stat")
-	c := &cpuCollector{path: path, file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 16*1024)}
+	c := &cpuCollector{path: path, file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 16*1024),
+		nodes: loadCPUNodes(env.Sys)}
 	for _, t := range cpuTimes {
 		// pmdalinux labels the host-wide CPU times, which have no indom
 		// to carry it, with the device they measure.
@@ -132,11 +135,19 @@ func (c *cpuCollector) Name() string { return "cpu" }
 func (c *cpuCollector) Source() cache.Source {
 	descs := append(append([]cache.Desc(nil), c.all...), c.per...)
 	descs = append(descs, statPswitch, statSysfork, statIntr)
-	descs = append(descs, statRunning, statBlocked, statBoottime, statNCPU, statHZ)
+	descs = append(descs, statRunning, statBlocked, statBoottime, statNCPU, statHZ, statNNode)
+	for _, d := range nodeTimes {
+		// As pmdalinux: the device measured is a CPU, of a NUMA node.
+		d.Labels = []cache.Label{{Name: "device_type", Value: `["numa_node","cpu"]`}}
+		descs = append(descs, d)
+	}
 	return cache.Source{
 		Name:    c.Name(),
 		Metrics: descs,
-		InDoms:  []cache.InDomDesc{{ID: indomCPU, Name: "cpu", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"}},
+		InDoms: []cache.InDomDesc{
+			{ID: indomCPU, Name: "cpu", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"},
+			{ID: indomNode, Name: "node", Labels: indomLabels(`"numa_node"`, "per numa_node"), IDLabel: "numa_node"},
+		},
 	}
 }
 
@@ -154,6 +165,7 @@ func (c *cpuCollector) Sample(b *cache.Builder, now time.Time) error {
 		b.SetU64(c.all[i].ID, cache.InstNone, toMS(t.ticks(&st.Total)))
 	}
 	c.publishCPUs(b, st.CPUs)
+	c.nodes.publish(b, st.CPUs)
 	for _, cpu := range st.CPUs {
 		for i, t := range cpuTimes {
 			b.SetU64(c.per[i].ID, uint32(cpu.ID), toMS(t.ticks(&cpu.Ticks)))

@@ -242,4 +242,20 @@ var moreDescs = []pmdalinuxDesc{
 	// Counts of devices.
 	{"hinv.ndisk", "5.33", "32-bit unsigned int", "discrete", "none", "PM_INDOM_NULL"},
 	{"hinv.nfilesys", "10.0", "32-bit unsigned int", "discrete", "count", "PM_INDOM_NULL"},
+
+	// NUMA nodes.
+	{"kernel.pernode.cpu.user", "1.162", "64-bit unsigned int", "counter", "millisec", "60.19"},
+	{"kernel.pernode.cpu.nice", "1.163", "64-bit unsigned int", "counter", "millisec", "60.19"},
+	{"kernel.pernode.cpu.sys", "1.164", "64-bit unsigned int", "counter", "millisec", "60.19"},
+	{"kernel.pernode.cpu.idle", "1.165", "64-bit unsigned int", "counter", "millisec", "60.19"},
+	{"kernel.pernode.cpu.intr", "1.166", "64-bit unsigned int", "counter", "millisec", "60.19"},
+	{"kernel.pernode.cpu.wait.total", "1.169", "64-bit unsigned int", "counter", "millisec", "60.19"},
+	{"kernel.pernode.cpu.irq.hard", "1.171", "64-bit unsigned int", "counter", "millisec", "60.19"},
+	{"kernel.pernode.cpu.irq.soft", "1.170", "64-bit unsigned int", "counter", "millisec", "60.19"},
+	{"kernel.pernode.cpu.steal", "1.167", "64-bit unsigned int", "counter", "millisec", "60.19"},
+	{"kernel.pernode.cpu.guest", "1.168", "64-bit unsigned int", "counter", "millisec", "60.19"},
+	{"kernel.pernode.cpu.guest_nice", "1.185", "64-bit unsigned int", "counter", "millisec", "60.19"},
+	{"kernel.pernode.cpu.vuser", "1.177", "64-bit unsigned int", "counter", "millisec", "60.19"},
+	{"kernel.pernode.cpu.vnice", "1.186", "64-bit unsigned int", "counter", "millisec", "60.19"},
+	{"hinv.nnode", "1.19", "32-bit unsigned int", "discrete", "none", "PM_INDOM_NULL"},
 }

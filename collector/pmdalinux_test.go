@@ -147,7 +147,7 @@ var (
 		"60.5": indomFilesys, "60.6": indomSwapdev, "60.37": indomPressure,
 		// hinv.cpu.* share pmdalinux's CPU domain; ours are the cpuinfo
 		// collector's own, with the same instances.
-		"60.0 (cpuinfo)": indomCPUInfo,
+		"60.0 (cpuinfo)": indomCPUInfo, "60.19": indomNode,
 	}
 	// The units pmval/pmrep give the rate of a counter with these units.
 	// Time counters' rates are dimensionless; others gain "/ sec".

@@ -1,6 +1,10 @@
 package kernel
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // ParseNumbers reads the whitespace-separated decimal numbers of a small
 // /proc/sys file (fs/file-nr "967 0 2466170", fs/dentry-state, random/
@@ -96,4 +100,30 @@ func ParseSockstat(data []byte, fn func(proto, name []byte, v uint64)) (bad int)
 		}
 	}
 	return bad
+}
+
+// ParseCPUList reads a CPU list as sysfs writes it ("0-3,8,10-11"), the
+// format of cpulist files (Documentation/ABI cpu lists).
+func ParseCPUList(data []byte) ([]int, bool) {
+	var cpus []int
+	text := strings.TrimSpace(string(data))
+	if text == "" {
+		return nil, true
+	}
+	for _, part := range strings.Split(text, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err1 := strconv.Atoi(lo)
+		b := a
+		var err2 error
+		if isRange {
+			b, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil || a < 0 || b < a || b-a > 1<<16 {
+			return nil, false
+		}
+		for cpu := a; cpu <= b; cpu++ {
+			cpus = append(cpus, cpu)
+		}
+	}
+	return cpus, true
 }

@@ -1,0 +1,108 @@
+package collector
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+)
+
+// The CPU times of each NUMA node (the sums of its CPUs'), with the item
+// pmdalinux gives each in its stat cluster plus 100 (its 62-71 are our
+// utilisation figures), in cpuTimes order, and hinv.nnode.
+var (
+	nodeTimes = []cache.Desc{
+		engine.Metric("hostcache.kernel.pernode.cpu.user", clusterStat, 162, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomNode),
+		engine.Metric("hostcache.kernel.pernode.cpu.nice", clusterStat, 163, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomNode),
+		engine.Metric("hostcache.kernel.pernode.cpu.sys", clusterStat, 164, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomNode),
+		engine.Metric("hostcache.kernel.pernode.cpu.idle", clusterStat, 165, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomNode),
+		engine.Metric("hostcache.kernel.pernode.cpu.intr", clusterStat, 166, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomNode),
+		engine.Metric("hostcache.kernel.pernode.cpu.wait.total", clusterStat, 169, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomNode),
+		engine.Metric("hostcache.kernel.pernode.cpu.irq.hard", clusterStat, 171, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomNode),
+		engine.Metric("hostcache.kernel.pernode.cpu.irq.soft", clusterStat, 170, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomNode),
+		engine.Metric("hostcache.kernel.pernode.cpu.steal", clusterStat, 167, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomNode),
+		engine.Metric("hostcache.kernel.pernode.cpu.guest", clusterStat, 168, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomNode),
+		engine.Metric("hostcache.kernel.pernode.cpu.guest_nice", clusterStat, 185, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomNode),
+		engine.Metric("hostcache.kernel.pernode.cpu.vuser", clusterStat, 177, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomNode),
+		engine.Metric("hostcache.kernel.pernode.cpu.vnice", clusterStat, 186, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomNode),
+	}
+	statNNode = engine.Metric("hostcache.hinv.nnode", clusterStat, 19, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+)
+
+// cpuNodes maps CPUs to their NUMA nodes, from /sys/devices/system/node,
+// read once: CPUs that come online later belong to no node until restart.
+type cpuNodes struct {
+	nodeOf map[int64]int // CPU id to node id
+	nodes  []int         // node ids, ascending
+	insts  *cache.Instances
+	sums   [][]uint64 // per node, per cpuTimes entry: ticks, reused
+}
+
+// loadCPUNodes reads each node's cpulist below sys; a kernel without NUMA
+// information gives no nodes (and no per-node values).
+func loadCPUNodes(sys string) *cpuNodes {
+	n := &cpuNodes{nodeOf: map[int64]int{}}
+	dirs, _ := filepath.Glob(filepath.Join(sys, "devices", "system", "node", "node[0-9]*"))
+	for _, d := range dirs {
+		id, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), "node"))
+		if err != nil {
+			continue
+		}
+		list, err := os.ReadFile(filepath.Join(d, "cpulist"))
+		if err != nil {
+			continue
+		}
+		cpus, ok := kernel.ParseCPUList(list)
+		if !ok {
+			continue
+		}
+		for _, cpu := range cpus {
+			n.nodeOf[int64(cpu)] = id
+		}
+		n.nodes = append(n.nodes, id)
+	}
+	slices.Sort(n.nodes)
+	list := make([]cache.Instance, len(n.nodes))
+	for i, id := range n.nodes {
+		list[i] = cache.Instance{ID: uint32(id), Name: "node" + strconv.Itoa(id)}
+	}
+	n.insts = cache.NewInstances(list)
+	n.sums = make([][]uint64, len(n.nodes))
+	for i := range n.sums {
+		n.sums[i] = make([]uint64, len(cpuTimes))
+	}
+	return n
+}
+
+// publish sums the CPUs' times per node.
+func (n *cpuNodes) publish(b *cache.Builder, cpus []kernel.CPUStat) {
+	b.SetU64(statNNode.ID, cache.InstNone, uint64(len(n.nodes)))
+	b.SetInDom(indomNode, n.insts)
+	if len(n.nodes) == 0 {
+		return
+	}
+	index := func(node int) int { i, _ := slices.BinarySearch(n.nodes, node); return i }
+	for i := range n.sums {
+		clear(n.sums[i])
+	}
+	for _, cpu := range cpus {
+		node, ok := n.nodeOf[cpu.ID]
+		if !ok {
+			continue
+		}
+		sums := n.sums[index(node)]
+		for i, t := range cpuTimes {
+			sums[i] += t.ticks(&cpu.Ticks)
+		}
+	}
+	for k, node := range n.nodes {
+		for i := range cpuTimes {
+			b.SetU64(nodeTimes[i].ID, uint32(node), toMS(n.sums[k][i]))
+		}
+	}
+}
