@@ -611,11 +611,11 @@ func ciAnalyse(t *testing.T, one, ten []ciRecord, dev string) *ciReport {
 // length, shifted by the fetch's phase (about half a second here): at 10 s
 // a twentieth of the interval, at 1 s half of it. A burst of load at an
 // edge of a record (another process's build, a journal commit) then falls
-// in one figure and not the other, so the assertion is on "aligned":
-// pmdalinux's counter interpolated to the agent's sample times (linearly
-// between the two records around each), a rate over the very span
-// hostcache's figure covers. "same" (the records as they stand) is shown
-// beside it. At 1 s the limit is 10%, not 5%: interpolating within a
+// in one figure and not the other. So the figure must agree with either
+// "same" (the records as they stand) or "aligned": pmdalinux's counter
+// interpolated to the agent's sample times (linearly between the two
+// records around each), a rate over the very span hostcache's figure
+// covers, which a burst inside a record smears. At 1 s the limit is 10%, not 5%: interpolating within a
 // second assumes a steady load, and context switches come in bursts (one
 // CI run measured 6%). The error this test exists for was 87-100%.
 func (r *ciReport) agreement(p ciPair, label string, recs []ciRecord) {
@@ -658,7 +658,11 @@ func (r *ciReport) agreement(p ciPair, label string, recs []ciRecord) {
 	if label == "1 s" {
 		limit = 0.10
 	}
-	if len(aligned) < len(same)/2 || !(medAligned <= limit) {
+	// Either estimate of pmdalinux's figure may be the better one: the
+	// same records when a burst lies inside them (a dd), the aligned one
+	// when bursts of other load lie at their edges. A wrong figure misses
+	// both.
+	if len(aligned) < len(same)/2 || !(medAligned <= limit || med <= limit) {
 		r.failf("%s %s[%s]: median relative error %.1f%% over %d records against pmdalinux's %s over the agent's sample times (%.1f%% over the same records)",
 			label, p.ours, shown, 100*medAligned, len(aligned), p.theirs, 100*med)
 	}
