@@ -27,6 +27,19 @@ const (
 	clusterSock    = 19 // /proc/net/sockstat: network.sockstat.*
 	clusterSock6   = 20 // /proc/net/sockstat6: network.sockstat.*6.*
 	clusterCPUInfo = 21 // /proc/cpuinfo: hinv.cpu.*
+	// The socket tables of /proc/net, one cluster per pmdalinux cluster so
+	// that the items can be pmdalinux's.
+	clusterTCPConn  = 22 // tcp: network.tcpconn.*
+	clusterUDPConn  = 23 // udp: network.udpconn.*
+	clusterUDPConn6 = 24 // udp6: network.udpconn6.*
+	clusterRawConn  = 25 // raw: network.rawconn.*
+	clusterRawConn6 = 26 // raw6: network.rawconn6.*
+	clusterUnix     = 27 // unix: network.unix.*
+	clusterIPCMsg   = 28 // /proc/sysvipc/msg: ipc.msg.*
+	clusterIPCSem   = 29 // /proc/sysvipc/sem: ipc.sem.*
+	clusterIPCShm   = 30 // /proc/sysvipc/shm: ipc.shm.*
+	clusterLogin    = 31 // utmp: kernel.all.nusers, nroots, nsessions
+	clusterCPUSys   = 32 // /sys/devices/system/cpu: hinv.cpu.online, thermal_throttle, hinv.map.cpu_num
 )
 
 // Instance domain serials, an ABI like the clusters.
@@ -46,6 +59,8 @@ const (
 	// hinv.cpu.* is read far less often than the CPU times.
 	indomCPUInfo cache.InDomID = 10
 	indomNode    cache.InDomID = 11 // NUMA nodes, "nodeN" with id N, pmdalinux's 60.19
+	// The CPUs sysfs lists as present, "cpuN" with id N as pmdalinux's 60.0.
+	indomCPUSys cache.InDomID = 12
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:

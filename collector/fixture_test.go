@@ -70,16 +70,22 @@ func (h *harness) attach(f engine.Factory, env engine.Env) {
 // subdirectories (sys/fs, sys/kernel/random) included.
 func (h *harness) use(tree string) {
 	h.t.Helper()
-	old, err := os.ReadDir(h.proc)
+	replaceTree(h.t, filepath.Join(testdataDir, tree), h.proc)
+}
+
+// replaceTree empties dst and copies the regular files and directories of
+// src into it, as the kernel's files change under a running agent.
+func replaceTree(t *testing.T, src, dst string) {
+	t.Helper()
+	old, err := os.ReadDir(dst)
 	if err != nil {
-		h.t.Fatal(err)
+		t.Fatal(err)
 	}
 	for _, e := range old {
-		if err := os.RemoveAll(filepath.Join(h.proc, e.Name())); err != nil {
-			h.t.Fatal(err)
+		if err := os.RemoveAll(filepath.Join(dst, e.Name())); err != nil {
+			t.Fatal(err)
 		}
 	}
-	src := filepath.Join(testdataDir, tree)
 	err = filepath.WalkDir(src, func(path string, e fs.DirEntry, err error) error {
 		if err != nil || path == src {
 			return err
@@ -89,7 +95,7 @@ func (h *harness) use(tree string) {
 			return nil
 		}
 		if e.IsDir() {
-			return os.MkdirAll(filepath.Join(h.proc, rel), 0o755)
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
 		if !e.Type().IsRegular() {
 			return nil
@@ -98,10 +104,10 @@ func (h *harness) use(tree string) {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(h.proc, rel), data, 0o644)
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
 	})
 	if err != nil {
-		h.t.Fatal(err)
+		t.Fatal(err)
 	}
 }
 

@@ -258,4 +258,51 @@ var moreDescs = []pmdalinuxDesc{
 	{"kernel.pernode.cpu.vuser", "1.177", "64-bit unsigned int", "counter", "millisec", "60.19"},
 	{"kernel.pernode.cpu.vnice", "1.186", "64-bit unsigned int", "counter", "millisec", "60.19"},
 	{"hinv.nnode", "1.19", "32-bit unsigned int", "discrete", "none", "PM_INDOM_NULL"},
+
+	// Socket tables.
+	{"network.tcpconn.established", "22.1", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.tcpconn.syn_sent", "22.2", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.tcpconn.syn_recv", "22.3", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.tcpconn.fin_wait1", "22.4", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.tcpconn.fin_wait2", "22.5", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.tcpconn.time_wait", "22.6", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.tcpconn.close", "22.7", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.tcpconn.close_wait", "22.8", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.tcpconn.last_ack", "22.9", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.tcpconn.listen", "22.10", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.tcpconn.closing", "22.11", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.udpconn.established", "23.1", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.udpconn.listen", "23.2", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.udpconn6.established", "24.1", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.udpconn6.listen", "24.2", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.rawconn.count", "25.1", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.rawconn6.count", "26.1", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.unix.datagram.count", "27.1", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.unix.stream.established", "27.2", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.unix.stream.listen", "27.3", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+	{"network.unix.stream.count", "27.4", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
+
+	// SysV IPC.
+	{"ipc.msg.used_queues", "28.0", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"ipc.msg.tot_msg", "28.1", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"ipc.msg.tot_bytes", "28.2", "32-bit unsigned int", "instant", "byte", "PM_INDOM_NULL"},
+	{"ipc.sem.used_sem", "29.0", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"ipc.sem.tot_sem", "29.1", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"ipc.shm.tot", "30.0", "32-bit unsigned int", "instant", "byte", "PM_INDOM_NULL"},
+	{"ipc.shm.rss", "30.1", "32-bit unsigned int", "instant", "byte", "PM_INDOM_NULL"},
+	{"ipc.shm.swp", "30.2", "32-bit unsigned int", "instant", "byte", "PM_INDOM_NULL"},
+	{"ipc.shm.used_ids", "30.3", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+
+	// Logins.
+	{"kernel.all.nusers", "31.0", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"kernel.all.nroots", "31.1", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+	{"kernel.all.nsessions", "31.2", "32-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
+
+	// The CPUs' sysfs state.
+	{"hinv.cpu.online", "32.0", "32-bit unsigned int", "instant", "none", "60.0 (cpusys)"},
+	{"hinv.cpu.thermal_throttle.core.count", "32.2", "64-bit unsigned int", "counter", "count", "60.0 (cpusys)"},
+	{"hinv.cpu.thermal_throttle.core.time", "32.3", "64-bit unsigned int", "counter", "millisec", "60.0 (cpusys)"},
+	{"hinv.cpu.thermal_throttle.package.count", "32.4", "64-bit unsigned int", "counter", "count", "60.0 (cpusys)"},
+	{"hinv.cpu.thermal_throttle.package.time", "32.5", "64-bit unsigned int", "counter", "count", "60.0 (cpusys)"},
+	{"hinv.map.cpu_num", "32.6", "32-bit unsigned int", "discrete", "none", "60.0 (cpusys)"},
 }

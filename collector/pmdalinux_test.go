@@ -147,7 +147,7 @@ var (
 		"60.5": indomFilesys, "60.6": indomSwapdev, "60.37": indomPressure,
 		// hinv.cpu.* share pmdalinux's CPU domain; ours are the cpuinfo
 		// collector's own, with the same instances.
-		"60.0 (cpuinfo)": indomCPUInfo, "60.19": indomNode,
+		"60.0 (cpuinfo)": indomCPUInfo, "60.19": indomNode, "60.0 (cpusys)": indomCPUSys,
 	}
 	// The units pmval/pmrep give the rate of a counter with these units.
 	// Time counters' rates are dimensionless; others gain "/ sec".
@@ -160,7 +160,7 @@ func registeredSources(t *testing.T) []cache.Source {
 	t.Helper()
 	var cs []engine.Collector
 	for _, reg := range Registry() {
-		c, err := reg.Factory(engine.Env{Proc: filepath.Join(testdataDir, "proc-t0")})
+		c, err := reg.Factory(engine.Env{Proc: filepath.Join(testdataDir, "proc-t0"), Sys: filepath.Join(testdataDir, "sys-t0")})
 		if err != nil {
 			t.Fatalf("%s: %v", reg.Name, err)
 		}

@@ -27,6 +27,12 @@ func Registry() []engine.Registration {
 		{Name: "sysctl", Factory: NewSysctlCollector, Interval: 5 * time.Second},
 		{Name: "vfs", Factory: NewVFSCollector, Interval: 5 * time.Second},
 		{Name: "sockstat", Factory: NewSockstatCollector, Interval: 5 * time.Second},
+		// Tables as long as the sockets, IPC objects and logins a host
+		// has, and the CPUs' sysfs state: counts that alarms read.
+		{Name: "netconn", Factory: NewNetConnCollector, Interval: 10 * time.Second},
+		{Name: "ipc", Factory: NewIPCCollector, Interval: 10 * time.Second},
+		{Name: "login", Factory: NewLoginCollector, Interval: 10 * time.Second},
+		{Name: "cpusys", Factory: NewCPUSysCollector, Interval: 10 * time.Second},
 		// Names that change only with a new kernel or host name.
 		{Name: "uname", Factory: NewUnameCollector, Interval: 60 * time.Second},
 		{Name: "cpuinfo", Factory: NewCPUInfoCollector, Interval: 60 * time.Second},

@@ -180,6 +180,7 @@ func TestPCP(t *testing.T) {
 	t.Run("pminfo", func(t *testing.T) { testPminfo(t) })
 	t.Run("pmdalinux twins", func(t *testing.T) { testTwins(t) })
 	t.Run("labels as pmdalinux's", func(t *testing.T) { testTwinLabels(t) })
+	t.Run("what PCP's tools use", func(t *testing.T) { testToolCoverage(t) })
 	t.Run("pmstore", func(t *testing.T) { testPmstore(t) })
 	t.Run("pmval", func(t *testing.T) { testPmval(t) })
 	t.Run("dbpmda", func(t *testing.T) { testDbpmda(t, pmdaDir) })

@@ -1,0 +1,154 @@
+package collector
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+)
+
+// Each CPU's state in /sys/devices/system/cpu, with pmdalinux's items
+// (its clusters 55 and 18): online or not, and the thermal throttling the
+// kernel counts on processors that report it. pmie's enabled
+// thermal-throttle rule reads the package throttle time.
+var (
+	cpuOnline       = engine.Metric("hostcache.hinv.cpu.online", clusterCPUSys, 0, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomCPUSys)
+	cpuCoreThrCount = engine.Metric("hostcache.hinv.cpu.thermal_throttle.core.count", clusterCPUSys, 2, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCPUSys)
+	cpuCoreThrTime  = engine.Metric("hostcache.hinv.cpu.thermal_throttle.core.time", clusterCPUSys, 3, cache.TypeU64, cache.SemCounter, cache.MakeUnits(0, 1, 0, 0, cache.TimeMSec, 0), indomCPUSys)
+	cpuPkgThrCount  = engine.Metric("hostcache.hinv.cpu.thermal_throttle.package.count", clusterCPUSys, 4, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCPUSys)
+	// pmdalinux declares the package throttle time a count, not time; the
+	// twin keeps its descriptor. The value is milliseconds.
+	cpuPkgThrTime = engine.Metric("hostcache.hinv.cpu.thermal_throttle.package.time", clusterCPUSys, 5, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCPUSys)
+	cpuMapNum     = engine.Metric("hostcache.hinv.map.cpu_num", clusterCPUSys, 6, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomCPUSys)
+)
+
+// cpuThrottleFiles are the thermal_throttle attributes and their metrics.
+var cpuThrottleFiles = []struct {
+	name string
+	desc cache.Desc
+}{
+	{"core_throttle_count", cpuCoreThrCount}, {"core_throttle_total_time_ms", cpuCoreThrTime},
+	{"package_throttle_count", cpuPkgThrCount}, {"package_throttle_total_time_ms", cpuPkgThrTime},
+}
+
+// cpuSysFiles are one CPU's attribute files, opened once.
+type cpuSysFiles struct {
+	online   *kernel.File
+	throttle []*kernel.File // as cpuThrottleFiles; nil without thermal_throttle
+}
+
+// cpusysCollector reads the attributes of the CPUs sysfs lists as present.
+type cpusysCollector struct {
+	sys     string // the /sys root
+	dir     string // its devices/system/cpu
+	present *kernel.File
+	cpus    map[int]*cpuSysFiles
+	list    *cache.Instances
+	buf     []byte
+}
+
+// NewCPUSysCollector names the CPU directory below env.Sys.
+func NewCPUSysCollector(env engine.Env) (engine.Collector, error) {
+	if err := checkDir(env.Sys); err != nil {
+		return nil, fmt.Errorf("cpusys: sys root: %w", err)
+	}
+	dir := filepath.Join(env.Sys, "devices", "system", "cpu")
+	return &cpusysCollector{sys: env.Sys, dir: dir, present: kernel.NewFile(env.Sys, filepath.Join(dir, "present"))}, nil
+}
+
+func (c *cpusysCollector) Name() string { return "cpusys" }
+
+func (c *cpusysCollector) Source() cache.Source {
+	return cache.Source{
+		Name:    c.Name(),
+		Metrics: []cache.Desc{cpuOnline, cpuCoreThrCount, cpuCoreThrTime, cpuPkgThrCount, cpuPkgThrTime, cpuMapNum},
+		InDoms:  []cache.InDomDesc{{ID: indomCPUSys, Name: "cpusys", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"}},
+	}
+}
+
+// Sample reads the present list, then each CPU's attributes.
+func (c *cpusysCollector) Sample(b *cache.Builder, _ time.Time) error {
+	var err error
+	if c.buf, err = c.present.Read(c.buf); err != nil {
+		return err
+	}
+	line, _ := kernel.AttrLine(c.buf)
+	cpus, ok := kernel.ParseCPUList(line)
+	if !ok || len(cpus) == 0 {
+		return fmt.Errorf("%s: not a CPU list: %q", c.present.Path, line)
+	}
+	b.SetInDom(indomCPUSys, c.instances(cpus))
+	for _, cpu := range cpus {
+		c.sampleCPU(b, cpu, c.cpus[cpu])
+	}
+	return nil
+}
+
+// sampleCPU publishes one CPU's values. As pmdalinux: a CPU without an
+// online attribute (the boot CPU, which cannot be taken offline) is
+// online, and one without thermal_throttle has not been throttled.
+func (c *cpusysCollector) sampleCPU(b *cache.Builder, cpu int, f *cpuSysFiles) {
+	inst := uint32(cpu)
+	b.SetU64(cpuMapNum.ID, inst, uint64(cpu))
+	online := uint64(1)
+	var err error
+	if c.buf, err = f.online.Read(c.buf); err == nil {
+		if line, ok := kernel.AttrLine(c.buf); ok {
+			if v, ok := kernel.ParseDecimal(line); ok {
+				online = v
+			}
+		}
+	}
+	b.SetU64(cpuOnline.ID, inst, online)
+	for i, tf := range cpuThrottleFiles {
+		v := uint64(0)
+		if f.throttle == nil {
+			b.SetU64(tf.desc.ID, inst, v)
+			continue
+		}
+		if c.buf, err = f.throttle[i].Read(c.buf); err == nil {
+			if line, ok := kernel.AttrLine(c.buf); ok {
+				v, _ = kernel.ParseDecimal(line)
+			}
+		}
+		b.SetU64(tf.desc.ID, inst, v)
+	}
+}
+
+// instances keeps the table and each CPU's files while the present CPUs
+// stay the same.
+func (c *cpusysCollector) instances(cpus []int) *cache.Instances {
+	same := c.list != nil && len(cpus) == len(c.cpus)
+	for _, cpu := range cpus {
+		same = same && c.cpus[cpu] != nil
+	}
+	if same {
+		return c.list
+	}
+	files := make(map[int]*cpuSysFiles, len(cpus))
+	list := make([]cache.Instance, 0, len(cpus))
+	for _, cpu := range cpus {
+		name := "cpu" + strconv.Itoa(cpu)
+		list = append(list, cache.Instance{ID: uint32(cpu), Name: name})
+		if f := c.cpus[cpu]; f != nil {
+			files[cpu] = f
+			continue
+		}
+		f := &cpuSysFiles{online: kernel.NewFile(c.sys, filepath.Join(c.dir, name, "online"))}
+		// Only processors that report throttling have the directory:
+		// elsewhere no file is tried each sample.
+		if st, err := os.Stat(filepath.Join(c.dir, name, "thermal_throttle")); err == nil && st.IsDir() {
+			for _, tf := range cpuThrottleFiles {
+				f.throttle = append(f.throttle, kernel.NewFile(c.sys, filepath.Join(c.dir, name, "thermal_throttle", tf.name)))
+			}
+		}
+		files[cpu] = f
+	}
+	c.cpus, c.list = files, cache.NewInstances(list)
+	return c.list
+}

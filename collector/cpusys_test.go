@@ -1,0 +1,51 @@
+package collector
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/engine"
+)
+
+// Fixtures sys-t0 and sys-t1: cpu0 (no online file, thermal_throttle
+// present) and cpu1 (online) at t0; at t1 cpu1 is offline, cpu2 has come,
+// and cpu0 has been throttled 4 more times for 200 ms more.
+func TestCPUSysValues(t *testing.T) {
+	sys := t.TempDir()
+	replaceTree(t, filepath.Join(testdataDir, "sys-t0"), sys)
+	h := newSysHarness(t, sys)
+	h.mustSample(t0)
+	h.wantU64("hinv.cpu.online", 0, 1) // the boot CPU has no online file
+	h.wantU64("hinv.cpu.online", 1, 1)
+	h.wantU64("hinv.map.cpu_num", 1, 1)
+	h.wantU64("hinv.cpu.thermal_throttle.core.count", 0, 5)
+	h.wantU64("hinv.cpu.thermal_throttle.package.time", 0, 40)
+	h.wantU64("hinv.cpu.thermal_throttle.core.count", 1, 0) // no thermal_throttle: never throttled
+	replaceTree(t, filepath.Join(testdataDir, "sys-t1"), sys)
+	h.mustSample(t1)
+	if got := len(h.hostInstances(indomCPUSys)); got != 3 {
+		t.Errorf("%d CPUs at t1, want 3", got)
+	}
+	h.wantU64("hinv.cpu.online", 1, 0)
+	h.wantU64("hinv.cpu.online", 2, 1)
+	h.wantU64("hinv.map.cpu_num", 2, 2)
+	h.wantFloat("rate.hinv.cpu.thermal_throttle.core.count", 0, 2)  // 4 in 2 s
+	h.wantFloat("rate.hinv.cpu.thermal_throttle.core.time", 0, 0.1) // 200 ms in 2 s
+}
+
+// Without a present list the collector fails; nothing else is touched.
+func TestCPUSysMissing(t *testing.T) {
+	h := newSysHarness(t, t.TempDir())
+	if err := h.sample(t0); err == nil {
+		t.Error("no error without /sys/devices/system/cpu/present")
+	}
+	h.wantAbsent("hinv.cpu.online", 0)
+}
+
+// newSysHarness runs the cpusys collector on a /sys root.
+func newSysHarness(t *testing.T, sys string) *harness {
+	h := &harness{t: t, proc: t.TempDir()}
+	h.use("proc-t0")
+	h.attach(NewCPUSysCollector, engine.Env{Proc: h.proc, Sys: sys})
+	return h
+}

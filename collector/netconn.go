@@ -1,0 +1,144 @@
+package collector
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+)
+
+// Sockets by state, counted over the kernel's socket tables with
+// pmdalinux's items (its clusters 19 tcpconn, 77 rawconn, 78 rawconn6, 79
+// udpconn, 80 udpconn6, 81 unix). pmrep's :sar-n-SOCK-like views and
+// pcp-dstat's socket plugin read them. As pmdalinux, network.tcpconn
+// counts /proc/net/tcp only (IPv4).
+var (
+	tcpconnEstablished = engine.Metric("hostcache.network.tcpconn.established", clusterTCPConn, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	tcpconnSynSent     = engine.Metric("hostcache.network.tcpconn.syn_sent", clusterTCPConn, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	tcpconnSynRecv     = engine.Metric("hostcache.network.tcpconn.syn_recv", clusterTCPConn, 3, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	tcpconnFinWait1    = engine.Metric("hostcache.network.tcpconn.fin_wait1", clusterTCPConn, 4, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	tcpconnFinWait2    = engine.Metric("hostcache.network.tcpconn.fin_wait2", clusterTCPConn, 5, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	tcpconnTimeWait    = engine.Metric("hostcache.network.tcpconn.time_wait", clusterTCPConn, 6, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	tcpconnClose       = engine.Metric("hostcache.network.tcpconn.close", clusterTCPConn, 7, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	tcpconnCloseWait   = engine.Metric("hostcache.network.tcpconn.close_wait", clusterTCPConn, 8, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	tcpconnLastAck     = engine.Metric("hostcache.network.tcpconn.last_ack", clusterTCPConn, 9, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	tcpconnListen      = engine.Metric("hostcache.network.tcpconn.listen", clusterTCPConn, 10, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	tcpconnClosing     = engine.Metric("hostcache.network.tcpconn.closing", clusterTCPConn, 11, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+
+	udpconnEstablished  = engine.Metric("hostcache.network.udpconn.established", clusterUDPConn, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	udpconnListen       = engine.Metric("hostcache.network.udpconn.listen", clusterUDPConn, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	udpconn6Established = engine.Metric("hostcache.network.udpconn6.established", clusterUDPConn6, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	udpconn6Listen      = engine.Metric("hostcache.network.udpconn6.listen", clusterUDPConn6, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	rawconnCount        = engine.Metric("hostcache.network.rawconn.count", clusterRawConn, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	rawconn6Count       = engine.Metric("hostcache.network.rawconn6.count", clusterRawConn6, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+
+	unixDatagram          = engine.Metric("hostcache.network.unix.datagram.count", clusterUnix, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	unixStreamEstablished = engine.Metric("hostcache.network.unix.stream.established", clusterUnix, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	unixStreamListen      = engine.Metric("hostcache.network.unix.stream.listen", clusterUnix, 3, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	unixStreamCount       = engine.Metric("hostcache.network.unix.stream.count", clusterUnix, 4, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+)
+
+// tcpconnByState are the tcpconn metrics indexed by kernel TCP state.
+var tcpconnByState = [...]cache.Desc{1: tcpconnEstablished, 2: tcpconnSynSent, 3: tcpconnSynRecv,
+	4: tcpconnFinWait1, 5: tcpconnFinWait2, 6: tcpconnTimeWait, 7: tcpconnClose, 8: tcpconnCloseWait,
+	9: tcpconnLastAck, 10: tcpconnListen, 11: tcpconnClosing}
+
+// netconnCollector streams the socket tables: their length grows with the
+// connections a host holds, so they are read a chunk at a time.
+type netconnCollector struct {
+	tcp, udp, udp6, raw, raw6, unix *kernel.File
+	buf                             []byte
+}
+
+// NewNetConnCollector names the tables below env.Proc/net.
+func NewNetConnCollector(env engine.Env) (engine.Collector, error) {
+	dir, err := procFile(env, "net")
+	if err != nil {
+		return nil, fmt.Errorf("netconn: %w", err)
+	}
+	file := func(name string) *kernel.File { return kernel.NewFile(env.Proc, filepath.Join(dir, name)) }
+	return &netconnCollector{tcp: file("tcp"), udp: file("udp"), udp6: file("udp6"),
+		raw: file("raw"), raw6: file("raw6"), unix: file("unix")}, nil
+}
+
+func (c *netconnCollector) Name() string { return "netconn" }
+
+func (c *netconnCollector) Source() cache.Source {
+	return cache.Source{Name: c.Name(), Metrics: append(tcpconnByState[1:len(tcpconnByState):len(tcpconnByState)],
+		udpconnEstablished, udpconnListen, udpconn6Established, udpconn6Listen, rawconnCount, rawconn6Count,
+		unixDatagram, unixStreamEstablished, unixStreamListen, unixStreamCount)}
+}
+
+// Sample counts every table; one that cannot be read (no IPv6, a kernel
+// without raw sockets) loses only its own metrics.
+func (c *netconnCollector) Sample(b *cache.Builder, _ time.Time) error {
+	errs := []error{c.sampleTCP(b), c.sampleUDP(b, c.udp, udpconnEstablished, udpconnListen),
+		c.sampleUDP(b, c.udp6, udpconn6Established, udpconn6Listen),
+		c.sampleRaw(b, c.raw, rawconnCount), c.sampleRaw(b, c.raw6, rawconn6Count), c.sampleUnix(b)}
+	failed := 0
+	for _, err := range errs {
+		if err != nil {
+			failed++
+		}
+	}
+	if failed == len(errs) {
+		return errors.Join(errs...)
+	}
+	return engine.Partial(errors.Join(errs...))
+}
+
+func (c *netconnCollector) sampleTCP(b *cache.Builder) error {
+	var s kernel.TCPStates
+	var err error
+	if c.buf, err = c.tcp.ScanLines(c.buf, s.AddTCP); err != nil {
+		return err
+	}
+	for st, d := range tcpconnByState {
+		if st > 0 {
+			b.SetU64(d.ID, cache.InstNone, s[st])
+		}
+	}
+	return nil
+}
+
+func (c *netconnCollector) sampleUDP(b *cache.Builder, f *kernel.File, est, listen cache.Desc) error {
+	var n kernel.UDPCounts
+	var err error
+	if c.buf, err = f.ScanLines(c.buf, n.AddUDP); err != nil {
+		return err
+	}
+	b.SetU64(est.ID, cache.InstNone, n.Established)
+	b.SetU64(listen.ID, cache.InstNone, n.Listen)
+	return nil
+}
+
+// sampleRaw counts the sockets of a raw table: its lines after the header.
+func (c *netconnCollector) sampleRaw(b *cache.Builder, f *kernel.File, d cache.Desc) error {
+	lines := uint64(0)
+	var err error
+	if c.buf, err = f.ScanLines(c.buf, func([]byte) { lines++ }); err != nil {
+		return err
+	}
+	if lines > 0 {
+		lines-- // the header
+	}
+	b.SetU64(d.ID, cache.InstNone, lines)
+	return nil
+}
+
+func (c *netconnCollector) sampleUnix(b *cache.Builder) error {
+	var n kernel.UnixCounts
+	var err error
+	if c.buf, err = c.unix.ScanLines(c.buf, n.AddUnix); err != nil {
+		return err
+	}
+	b.SetU64(unixDatagram.ID, cache.InstNone, n.Datagram)
+	b.SetU64(unixStreamEstablished.ID, cache.InstNone, n.StreamEstablished)
+	b.SetU64(unixStreamListen.ID, cache.InstNone, n.StreamListen)
+	b.SetU64(unixStreamCount.ID, cache.InstNone, n.Stream)
+	return nil
+}
