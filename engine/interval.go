@@ -112,7 +112,9 @@ func (rd *reader) figure(e *entry, part *cache.Part, start, end *sample, wm *win
 }
 
 // stepPeak is the highest (or lowest) of a figure over each sampling step
-// inside the window; steps with a reset are left out.
+// inside the window. A step in which a counter went backwards gives that
+// counter's instance no figure (its Delta counts no step), and only it:
+// the source's other counters keep their peaks over the step.
 func (rd *reader) stepPeak(e *entry, part *cache.Part, start, end *sample, wm *windowed, inst uint32, ord int) (cache.Value, bool) {
 	best, found := 0.0, false
 	prev := start
@@ -121,7 +123,7 @@ func (rd *reader) stepPeak(e *entry, part *cache.Part, start, end *sample, wm *w
 		if seq == end.seq {
 			s = end
 		}
-		if s == nil || prev == nil || prev.seq != seq-1 || s.reset {
+		if s == nil || prev == nil || prev.seq != seq-1 {
 			prev = s
 			continue
 		}

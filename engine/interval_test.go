@@ -211,6 +211,21 @@ func TestResetInsideWindow(t *testing.T) {
 	}
 }
 
+// A counter that goes backwards costs the peaks of that counter's
+// instance only: another counter of the source (vmstat has levels that
+// pmdalinux declares counters, which go down often) keeps its peaks over
+// the same step.
+func TestResetCostsOnlyItsOwnPeak(t *testing.T) {
+	g := newIntervalRig(t, time.Minute)
+	g.sample(at(0), scriptStep{count: [2]uint64{100, 100}, ms: 0})
+	g.sample(at(1), scriptStep{count: [2]uint64{3, 105}, ms: 500}) // instance 0 reset
+	g.want(1, "hostcache.max.rate.test.count", 1, 5)
+	g.want(1, "hostcache.min.rate.test.count", 1, 5)
+	g.want(1, "hostcache.max.rate.test.count", 0, math.NaN())
+	g.want(1, "hostcache.rate.test.ms", cache.InstNone, 0.5)
+	g.want(1, "hostcache.max.rate.test.ms", cache.InstNone, 0.5)
+}
+
 // An instance that appears inside a window is rated over the steps it
 // existed for; one that is gone at the end has no value.
 func TestInstanceAppearsInsideWindow(t *testing.T) {
