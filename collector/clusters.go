@@ -40,6 +40,10 @@ const (
 	clusterIPCShm   = 30 // /proc/sysvipc/shm: ipc.shm.*
 	clusterLogin    = 31 // utmp: kernel.all.nusers, nroots, nsessions
 	clusterCPUSys   = 32 // /sys/devices/system/cpu: hinv.cpu.online, thermal_throttle, hinv.map.cpu_num
+	// /proc/interrupts and /proc/softirqs, as pmdalinux's clusters 4, 63, 82.
+	clusterInterrupts   = 33 // kernel.all.interrupts.*, kernel.percpu.interrupts, intr
+	clusterSoftirqs     = 34 // kernel.percpu.softirqs, sirq
+	clusterSoftirqTotal = 35 // kernel.all.softirqs.total
 )
 
 // Instance domain serials, an ABI like the clusters.
@@ -61,6 +65,15 @@ const (
 	indomNode    cache.InDomID = 11 // NUMA nodes, "nodeN" with id N, pmdalinux's 60.19
 	// The CPUs sysfs lists as present, "cpuN" with id N as pmdalinux's 60.0.
 	indomCPUSys cache.InDomID = 12
+	// Interrupt sources by label ("24", "LOC", "NMI"), pmdalinux's 60.4,
+	// and per source and CPU ("LOC::cpu0"), 60.40; soft interrupts by
+	// name ("TIMER"), 60.36, and per CPU ("TIMER::cpu0"), 60.41; the CPUs
+	// of both tables, "cpuN" with id N as 60.0.
+	indomIRQ        cache.InDomID = 13
+	indomIRQCPU     cache.InDomID = 14
+	indomSoftirq    cache.InDomID = 15
+	indomSoftirqCPU cache.InDomID = 16
+	indomIRQCPUs    cache.InDomID = 17
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:

@@ -305,4 +305,14 @@ var moreDescs = []pmdalinuxDesc{
 	{"hinv.cpu.thermal_throttle.package.count", "32.4", "64-bit unsigned int", "counter", "count", "60.0 (cpusys)"},
 	{"hinv.cpu.thermal_throttle.package.time", "32.5", "64-bit unsigned int", "counter", "count", "60.0 (cpusys)"},
 	{"hinv.map.cpu_num", "32.6", "32-bit unsigned int", "discrete", "none", "60.0 (cpusys)"},
+
+	// Interrupts and soft interrupts.
+	{"kernel.all.interrupts.total", "33.0", "64-bit unsigned int", "counter", "count", "60.4"},
+	{"kernel.percpu.interrupts", "33.1", "32-bit unsigned int", "counter", "count", "60.40"},
+	{"kernel.all.interrupts.missed", "33.2", "32-bit unsigned int", "counter", "count", "PM_INDOM_NULL"},
+	{"kernel.all.interrupts.errors", "33.3", "32-bit unsigned int", "counter", "count", "PM_INDOM_NULL"},
+	{"kernel.percpu.intr", "33.4", "64-bit unsigned int", "counter", "count", "60.0 (interrupts)"},
+	{"kernel.percpu.softirqs", "34.0", "32-bit unsigned int", "counter", "count", "60.41"},
+	{"kernel.percpu.sirq", "34.1", "64-bit unsigned int", "counter", "count", "60.0 (interrupts)"},
+	{"kernel.all.softirqs.total", "35.0", "64-bit unsigned int", "counter", "count", "60.36"},
 }

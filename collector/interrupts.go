@@ -1,0 +1,242 @@
+package collector
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+)
+
+// Interrupt and soft interrupt counts per source and per CPU, from
+// /proc/interrupts and /proc/softirqs, with pmdalinux's items (its
+// clusters 4, 63 and 82). pmrep's :sar-I views, pcp-dstat's interrupt
+// plugins and pcp-mpstat -I read them.
+var (
+	intrTotal   = engine.Metric("hostcache.kernel.all.interrupts.total", clusterInterrupts, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomIRQ)
+	intrPerCPU  = engine.Metric("hostcache.kernel.percpu.interrupts", clusterInterrupts, 1, cache.TypeU32, cache.SemCounter, cache.UnitsCount, indomIRQCPU)
+	intrMissed  = engine.Metric("hostcache.kernel.all.interrupts.missed", clusterInterrupts, 2, cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	intrErrors  = engine.Metric("hostcache.kernel.all.interrupts.errors", clusterInterrupts, 3, cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	intrCPUSum  = engine.Metric("hostcache.kernel.percpu.intr", clusterInterrupts, 4, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomIRQCPUs)
+	sirqPerCPU  = engine.Metric("hostcache.kernel.percpu.softirqs", clusterSoftirqs, 0, cache.TypeU32, cache.SemCounter, cache.UnitsCount, indomSoftirqCPU)
+	sirqCPUSum  = engine.Metric("hostcache.kernel.percpu.sirq", clusterSoftirqs, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomIRQCPUs)
+	sirqTotal   = engine.Metric("hostcache.kernel.all.softirqs.total", clusterSoftirqTotal, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomSoftirq)
+	intrSources = []cache.Desc{intrTotal, intrPerCPU, intrMissed, intrErrors, intrCPUSum, sirqPerCPU, sirqCPUSum, sirqTotal}
+)
+
+// irqFile is one of the two tables and the instances made of it, kept
+// while its sources and CPUs stay the same.
+type irqFile struct {
+	file            *kernel.File
+	table           kernel.IRQTable
+	names, texts    []string // the sources last seen, in file order
+	cpus            []int
+	lineIDs, cpuIDs []uint32 // instance ids: per source; per source x CPU
+	lines, perCPU   *cache.Instances
+	lineMap, cpuMap *cache.IDMap
+	sums            []uint64 // each CPU's sum over the sources
+	softirq         bool     // /proc/softirqs, whose instances pmdalinux labels otherwise
+	buf             []byte   // its own: the table's names point into it
+}
+
+// interruptsCollector reads /proc/interrupts and /proc/softirqs. Their
+// size is sources x CPUs (a few hundred thousand counts on the largest
+// hosts), so the instance tables are rebuilt only when a source or a CPU
+// comes or goes, and a sample costs a parse and the values.
+type interruptsCollector struct {
+	intr, sirq irqFile
+	cpuList    *cache.Instances // the CPUs of both files' columns
+}
+
+// NewInterruptsCollector names the two files below env.Proc.
+func NewInterruptsCollector(env engine.Env) (engine.Collector, error) {
+	intr, err := procFile(env, "interrupts")
+	if err != nil {
+		return nil, fmt.Errorf("interrupts: %w", err)
+	}
+	sirq, _ := procFile(env, "softirqs")
+	return &interruptsCollector{
+		intr: irqFile{file: kernel.NewFile(env.Proc, intr), lineMap: env.IDMap(indomIRQ), cpuMap: env.IDMap(indomIRQCPU)},
+		sirq: irqFile{file: kernel.NewFile(env.Proc, sirq), lineMap: env.IDMap(indomSoftirq), cpuMap: env.IDMap(indomSoftirqCPU),
+			softirq: true},
+	}, nil
+}
+
+func (c *interruptsCollector) Name() string { return "interrupts" }
+
+func (c *interruptsCollector) Source() cache.Source {
+	return cache.Source{Name: c.Name(), Metrics: intrSources, InDoms: []cache.InDomDesc{
+		{ID: indomIRQ, Name: "interrupts", Labels: indomLabels(`"irq"`, "per irq")},
+		{ID: indomIRQCPU, Name: "interrupts per cpu", Labels: indomLabels(`["irq","cpu"]`, "per cpu, per irq")},
+		{ID: indomSoftirq, Name: "softirqs", Labels: []cache.Label{cache.StringLabel("indom_name", "per softirq")}},
+		{ID: indomSoftirqCPU, Name: "softirqs per cpu", Labels: indomLabels(`"cpu"`, "per cpu, per softirq")},
+		{ID: indomIRQCPUs, Name: "interrupt cpus", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"},
+	}}
+}
+
+// Sample reads both tables; a kernel without softirqs (before 2.6.31)
+// loses only those metrics.
+func (c *interruptsCollector) Sample(b *cache.Builder, _ time.Time) error {
+	errIntr, errSirq := c.read(&c.intr), c.read(&c.sirq)
+	if errIntr != nil && errSirq != nil {
+		return errors.Join(errIntr, errSirq)
+	}
+	c.publishCPUs(b, errIntr == nil, errSirq == nil)
+	if errIntr == nil {
+		f := &c.intr
+		b.SetInDom(indomIRQ, f.lines)
+		b.SetInDom(indomIRQCPU, f.perCPU)
+		f.publish(b, intrTotal, intrPerCPU, intrCPUSum)
+		for _, s := range f.table.Single {
+			switch string(s.Name) {
+			case "ERR":
+				b.SetU64(intrErrors.ID, cache.InstNone, uint64(uint32(s.Count)))
+			case "MIS":
+				b.SetU64(intrMissed.ID, cache.InstNone, uint64(uint32(s.Count)))
+			}
+		}
+	}
+	if errSirq == nil {
+		f := &c.sirq
+		b.SetInDom(indomSoftirq, f.lines)
+		b.SetInDom(indomSoftirqCPU, f.perCPU)
+		f.publish(b, sirqTotal, sirqPerCPU, sirqCPUSum)
+	}
+	return engine.Partial(errors.Join(errIntr, errSirq))
+}
+
+// publishCPUs sets the CPU domain of the per-CPU sums: the CPUs of both
+// tables (/proc/interrupts lists the online CPUs, /proc/softirqs the
+// possible ones), rebuilt only when either changes.
+func (c *interruptsCollector) publishCPUs(b *cache.Builder, intrOK, sirqOK bool) {
+	changed := false
+	if intrOK {
+		changed = c.intr.update() || changed
+	}
+	if sirqOK {
+		changed = c.sirq.update() || changed
+	}
+	if changed || c.cpuList == nil {
+		seen := map[int]bool{}
+		var cpus []int
+		for _, cpu := range append(append([]int(nil), c.intr.cpus...), c.sirq.cpus...) {
+			if !seen[cpu] {
+				seen[cpu] = true
+				cpus = append(cpus, cpu)
+			}
+		}
+		slices.Sort(cpus)
+		c.cpuList = cpuInstances(cpus)
+	}
+	b.SetInDom(indomIRQCPUs, c.cpuList)
+}
+
+func (c *interruptsCollector) read(f *irqFile) error {
+	var err error
+	if f.buf, err = f.file.Read(f.buf); err != nil {
+		return err
+	}
+	if err := kernel.ParseIRQTable(f.buf, &f.table); err != nil {
+		return fmt.Errorf("%s: %w", f.file.Path, err)
+	}
+	return nil
+}
+
+// publish sets each source's total and per-CPU counts, and each CPU's
+// sum over the sources.
+func (f *irqFile) publish(b *cache.Builder, total, perCPU, cpuSum cache.Desc) {
+	f.sums = slices.Grow(f.sums[:0], len(f.cpus))[:len(f.cpus)]
+	clear(f.sums)
+	for i := range f.names {
+		var sum uint64
+		for j, v := range f.table.Line(i) {
+			sum += v
+			f.sums[j] += v
+			b.SetU64(perCPU.ID, f.cpuIDs[i*len(f.cpus)+j], uint64(uint32(v)))
+		}
+		b.SetU64(total.ID, f.lineIDs[i], sum)
+	}
+	for j, cpu := range f.cpus {
+		b.SetU64(cpuSum.ID, uint32(cpu), f.sums[j])
+	}
+}
+
+// update rebuilds the instances when the sources or CPUs changed, and
+// reports whether it did.
+func (f *irqFile) update() bool {
+	if f.lines != nil && slices.Equal(f.cpus, f.table.CPUs) && sameNames(f.names, f.table.Names) &&
+		sameNames(f.texts, f.table.Texts) {
+		return false
+	}
+	f.cpus = append(f.cpus[:0], f.table.CPUs...)
+	f.names, f.texts = f.names[:0], f.texts[:0]
+	f.lineIDs, f.cpuIDs = f.lineIDs[:0], f.cpuIDs[:0]
+	lines := make([]cache.Instance, 0, len(f.table.Names))
+	perCPU := make([]cache.Instance, 0, len(f.table.Names)*len(f.cpus))
+	for i, n := range f.table.Names {
+		name, text := string(n), string(f.table.Texts[i])
+		f.names, f.texts = append(f.names, name), append(f.texts, text)
+		id := f.lineMap.ID(name)
+		f.lineIDs = append(f.lineIDs, id)
+		labels := f.sourceLabels(name, text)
+		lines = append(lines, cache.Instance{ID: id, Name: name, Labels: labels})
+		for _, cpu := range f.cpus {
+			pc := name + "::cpu" + strconv.Itoa(cpu)
+			pid := f.cpuMap.ID(pc)
+			f.cpuIDs = append(f.cpuIDs, pid)
+			perCPU = append(perCPU, cache.Instance{ID: pid, Name: pc,
+				Labels: append([]cache.Label{{Name: "cpu", Value: strconv.Itoa(cpu)}}, f.perCPULabels(labels, name)...)})
+		}
+	}
+	f.lines, f.perCPU = cache.NewInstances(lines), cache.NewInstances(perCPU)
+	return true
+}
+
+// sourceLabels are the labels pmdalinux gives a source's instance: for an
+// interrupt its label and its description with the spaces collapsed
+// ("IO-APIC 5-edge ACPI:Ged"); a soft interrupt has none.
+func (f *irqFile) sourceLabels(name, text string) []cache.Label {
+	if f.softirq {
+		return nil
+	}
+	labels := []cache.Label{cache.StringLabel("irq", name)}
+	if text != "" {
+		labels = append(labels, cache.StringLabel("irqtext", strings.Join(strings.Fields(text), " ")))
+	}
+	return labels
+}
+
+// perCPULabels are a source's labels on its per-CPU instances (beside
+// cpu): an interrupt's own, a soft interrupt's name.
+func (f *irqFile) perCPULabels(source []cache.Label, name string) []cache.Label {
+	if f.softirq {
+		return []cache.Label{cache.StringLabel("softirq", name)}
+	}
+	return source
+}
+
+// cpuInstances names CPUs "cpuN" with id N, as pmdalinux's CPU domain.
+func cpuInstances(cpus []int) *cache.Instances {
+	list := make([]cache.Instance, len(cpus))
+	for i, cpu := range cpus {
+		list[i] = cache.Instance{ID: uint32(cpu), Name: "cpu" + strconv.Itoa(cpu)}
+	}
+	return cache.NewInstances(list)
+}
+
+func sameNames(have []string, now [][]byte) bool {
+	if len(have) != len(now) {
+		return false
+	}
+	for i := range have {
+		if have[i] != string(now[i]) {
+			return false
+		}
+	}
+	return true
+}
