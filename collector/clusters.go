@@ -29,7 +29,8 @@ const (
 	clusterCPUInfo = 21 // /proc/cpuinfo: hinv.cpu.*
 	// The socket tables of /proc/net, one cluster per pmdalinux cluster so
 	// that the items can be pmdalinux's.
-	clusterTCPConn  = 22 // tcp: network.tcpconn.*
+	// 22 is retired: network.tcpconn.* (never released; /proc/net/tcp is
+	// not sampled, see netconn.go).
 	clusterUDPConn  = 23 // udp: network.udpconn.*
 	clusterUDPConn6 = 24 // udp6: network.udpconn6.*
 	clusterRawConn  = 25 // raw: network.rawconn.*

@@ -260,17 +260,6 @@ var moreDescs = []pmdalinuxDesc{
 	{"hinv.nnode", "1.19", "32-bit unsigned int", "discrete", "none", "PM_INDOM_NULL"},
 
 	// Socket tables.
-	{"network.tcpconn.established", "22.1", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
-	{"network.tcpconn.syn_sent", "22.2", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
-	{"network.tcpconn.syn_recv", "22.3", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
-	{"network.tcpconn.fin_wait1", "22.4", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
-	{"network.tcpconn.fin_wait2", "22.5", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
-	{"network.tcpconn.time_wait", "22.6", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
-	{"network.tcpconn.close", "22.7", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
-	{"network.tcpconn.close_wait", "22.8", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
-	{"network.tcpconn.last_ack", "22.9", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
-	{"network.tcpconn.listen", "22.10", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
-	{"network.tcpconn.closing", "22.11", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
 	{"network.udpconn.established", "23.1", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
 	{"network.udpconn.listen", "23.2", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},
 	{"network.udpconn6.established", "24.1", "32-bit unsigned int", "instant", "count", "PM_INDOM_NULL"},

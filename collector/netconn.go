@@ -12,23 +12,14 @@ import (
 )
 
 // Sockets by state, counted over the kernel's socket tables with
-// pmdalinux's items (its clusters 19 tcpconn, 77 rawconn, 78 rawconn6, 79
-// udpconn, 80 udpconn6, 81 unix). pmrep's :sar-n-SOCK-like views and
-// pcp-dstat's socket plugin read them. As pmdalinux, network.tcpconn
-// counts /proc/net/tcp only (IPv4).
+// pmdalinux's items (its clusters 77 rawconn, 78 rawconn6, 79 udpconn, 80
+// udpconn6, 81 unix). pcp-dstat's socket plugin reads them.
+//
+// network.tcpconn.* are not twinned: to print /proc/net/tcp the kernel
+// walks its whole TCP connection hash, milliseconds on a busy server, and
+// a sampler would pay that every interval whether anyone asks or not;
+// pmdalinux reads it only when asked.
 var (
-	tcpconnEstablished = engine.Metric("hostcache.network.tcpconn.established", clusterTCPConn, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	tcpconnSynSent     = engine.Metric("hostcache.network.tcpconn.syn_sent", clusterTCPConn, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	tcpconnSynRecv     = engine.Metric("hostcache.network.tcpconn.syn_recv", clusterTCPConn, 3, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	tcpconnFinWait1    = engine.Metric("hostcache.network.tcpconn.fin_wait1", clusterTCPConn, 4, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	tcpconnFinWait2    = engine.Metric("hostcache.network.tcpconn.fin_wait2", clusterTCPConn, 5, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	tcpconnTimeWait    = engine.Metric("hostcache.network.tcpconn.time_wait", clusterTCPConn, 6, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	tcpconnClose       = engine.Metric("hostcache.network.tcpconn.close", clusterTCPConn, 7, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	tcpconnCloseWait   = engine.Metric("hostcache.network.tcpconn.close_wait", clusterTCPConn, 8, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	tcpconnLastAck     = engine.Metric("hostcache.network.tcpconn.last_ack", clusterTCPConn, 9, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	tcpconnListen      = engine.Metric("hostcache.network.tcpconn.listen", clusterTCPConn, 10, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	tcpconnClosing     = engine.Metric("hostcache.network.tcpconn.closing", clusterTCPConn, 11, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-
 	udpconnEstablished  = engine.Metric("hostcache.network.udpconn.established", clusterUDPConn, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
 	udpconnListen       = engine.Metric("hostcache.network.udpconn.listen", clusterUDPConn, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
 	udpconn6Established = engine.Metric("hostcache.network.udpconn6.established", clusterUDPConn6, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
@@ -42,16 +33,11 @@ var (
 	unixStreamCount       = engine.Metric("hostcache.network.unix.stream.count", clusterUnix, 4, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
 )
 
-// tcpconnByState are the tcpconn metrics indexed by kernel TCP state.
-var tcpconnByState = [...]cache.Desc{1: tcpconnEstablished, 2: tcpconnSynSent, 3: tcpconnSynRecv,
-	4: tcpconnFinWait1, 5: tcpconnFinWait2, 6: tcpconnTimeWait, 7: tcpconnClose, 8: tcpconnCloseWait,
-	9: tcpconnLastAck, 10: tcpconnListen, 11: tcpconnClosing}
-
 // netconnCollector streams the socket tables: their length grows with the
 // connections a host holds, so they are read a chunk at a time.
 type netconnCollector struct {
-	tcp, udp, udp6, raw, raw6, unix *kernel.File
-	buf                             []byte
+	udp, udp6, raw, raw6, unix *kernel.File
+	buf                        []byte
 }
 
 // NewNetConnCollector names the tables below env.Proc/net.
@@ -61,22 +47,22 @@ func NewNetConnCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("netconn: %w", err)
 	}
 	file := func(name string) *kernel.File { return kernel.NewFile(env.Proc, filepath.Join(dir, name)) }
-	return &netconnCollector{tcp: file("tcp"), udp: file("udp"), udp6: file("udp6"),
+	return &netconnCollector{udp: file("udp"), udp6: file("udp6"),
 		raw: file("raw"), raw6: file("raw6"), unix: file("unix")}, nil
 }
 
 func (c *netconnCollector) Name() string { return "netconn" }
 
 func (c *netconnCollector) Source() cache.Source {
-	return cache.Source{Name: c.Name(), Metrics: append(tcpconnByState[1:len(tcpconnByState):len(tcpconnByState)],
-		udpconnEstablished, udpconnListen, udpconn6Established, udpconn6Listen, rawconnCount, rawconn6Count,
-		unixDatagram, unixStreamEstablished, unixStreamListen, unixStreamCount)}
+	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{udpconnEstablished, udpconnListen,
+		udpconn6Established, udpconn6Listen, rawconnCount, rawconn6Count,
+		unixDatagram, unixStreamEstablished, unixStreamListen, unixStreamCount}}
 }
 
 // Sample counts every table; one that cannot be read (no IPv6, a kernel
 // without raw sockets) loses only its own metrics.
 func (c *netconnCollector) Sample(b *cache.Builder, _ time.Time) error {
-	errs := []error{c.sampleTCP(b), c.sampleUDP(b, c.udp, udpconnEstablished, udpconnListen),
+	errs := []error{c.sampleUDP(b, c.udp, udpconnEstablished, udpconnListen),
 		c.sampleUDP(b, c.udp6, udpconn6Established, udpconn6Listen),
 		c.sampleRaw(b, c.raw, rawconnCount), c.sampleRaw(b, c.raw6, rawconn6Count), c.sampleUnix(b)}
 	failed := 0
@@ -89,20 +75,6 @@ func (c *netconnCollector) Sample(b *cache.Builder, _ time.Time) error {
 		return errors.Join(errs...)
 	}
 	return engine.Partial(errors.Join(errs...))
-}
-
-func (c *netconnCollector) sampleTCP(b *cache.Builder) error {
-	var s kernel.TCPStates
-	var err error
-	if c.buf, err = c.tcp.ScanLines(c.buf, s.AddTCP); err != nil {
-		return err
-	}
-	for st, d := range tcpconnByState {
-		if st > 0 {
-			b.SetU64(d.ID, cache.InstNone, s[st])
-		}
-	}
-	return nil
 }
 
 func (c *netconnCollector) sampleUDP(b *cache.Builder, f *kernel.File, est, listen cache.Desc) error {
