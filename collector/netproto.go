@@ -20,6 +20,8 @@ type snmpKey struct{ proto, field string }
 // /proc/net/netstat.
 type netProtoCollector struct {
 	files []*snmpFile  // net/snmp, net/netstat
+	snmp6 *kernel.File // net/snmp6: "name value" lines
+	six   *kernel.VMStat
 	buf   []byte       // the file being parsed, reused
 	descs []cache.Desc // in snmpFields order
 	// index finds the snmpFields (usually one) that read a field.
@@ -60,11 +62,17 @@ func NewNetProtoCollector(env engine.Env) (engine.Collector, error) {
 		path := filepath.Join(env.Proc, "net", name)
 		c.files = append(c.files, &snmpFile{path: path, f: kernel.NewFile(env.Proc, path)})
 	}
+	var six []string
 	for i, f := range snmpFields {
 		c.descs = append(c.descs, f.desc)
 		k := snmpKey{f.proto, f.field}
 		c.index[k] = append(c.index[k], i)
+		if f.proto == snmp6Proto {
+			six = append(six, f.field)
+		}
 	}
+	path := filepath.Join(env.Proc, "net", "snmp6")
+	c.snmp6, c.six = kernel.NewFile(env.Proc, path), kernel.NewVMStat(six...)
 	return c, nil
 }
 
@@ -74,9 +82,9 @@ func (c *netProtoCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: c.descs}
 }
 
-// Sample reads both files once. A file that is missing (netstat on an old
-// or restricted kernel) only leaves its fields without values; the sample
-// fails when neither gives a single field we know.
+// Sample reads the three files once. A file that is missing (netstat on
+// an old or restricted kernel, snmp6 without IPv6) only leaves its fields
+// without values; the sample fails when none gives a single field we know.
 func (c *netProtoCollector) Sample(b *cache.Builder, now time.Time) error {
 	var errs []error
 	c.found = 0
@@ -101,8 +109,31 @@ func (c *netProtoCollector) Sample(b *cache.Builder, now time.Time) error {
 			errs = append(errs, fmt.Errorf("%s: %d malformed lines or values skipped", f.path, bad))
 		}
 	}
+	if err := c.sampleSNMP6(b); err != nil {
+		errs = append(errs, err)
+	}
 	if c.found == 0 {
 		return fmt.Errorf("netproto: no TCP or UDP counters read: %w", errors.Join(errs...))
+	}
+	return nil
+}
+
+// sampleSNMP6 reads the IPv6 counters; a kernel without IPv6 has no
+// snmp6 and loses only them.
+func (c *netProtoCollector) sampleSNMP6(b *cache.Builder) error {
+	var err error
+	if c.buf, err = c.snmp6.Read(c.buf); err != nil {
+		return err
+	}
+	if err := kernel.ParseVMStat(c.buf, c.six); err != nil {
+		return fmt.Errorf("%s: %w", c.snmp6.Path, err)
+	}
+	for name, slot := range c.six.Slot {
+		if c.six.Has[slot] {
+			for _, i := range c.index[snmpKey{snmp6Proto, name}] {
+				c.set(b, i, c.six.Val[slot])
+			}
+		}
 	}
 	return nil
 }

@@ -19,6 +19,19 @@ func snmpCount(name string, item uint32, proto, field string) snmpField {
 	return snmpField{engine.Metric(name, clusterSNMP, item, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone), proto, field}
 }
 
+// snmp6ItemBase is added to pmdalinux's item (its cluster 58) for the
+// IPv6 counters of /proc/net/snmp6, which share our cluster 9 too.
+const snmp6ItemBase = 400
+
+// snmp6Proto marks the fields of /proc/net/snmp6: "name value" lines,
+// each name carrying its protocol ("Ip6InReceives", "Udp6InErrors").
+const snmp6Proto = "snmp6"
+
+// snmp6Count declares a counter of /proc/net/snmp6.
+func snmp6Count(name string, item uint32, field string) snmpField {
+	return snmpField{engine.Metric(name, clusterSNMP, snmp6ItemBase+item, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone), snmp6Proto, field}
+}
+
 // netstatItemBase is added to pmdalinux's item for the TcpExt metrics:
 // pmdalinux keeps them in a cluster of their own (53), while ours share
 // cluster 9 with the Tcp and Udp ones, which keep pmdalinux's items (its
@@ -266,4 +279,89 @@ var snmpFields = []snmpField{
 	snmpCount("hostcache.network.tcp.tcpmigratereqsuccess", 366, "TcpExt", "TCPMigrateReqSuccess"),
 	snmpCount("hostcache.network.tcp.tcpmigratereqfailure", 367, "TcpExt", "TCPMigrateReqFailure"),
 	snmpCount("hostcache.network.tcp.tcploss", 389, "TcpExt", "TCPLoss"),
+
+	// network.ip6, icmp6, udp6 and udplite6: /proc/net/snmp6, as pmdalinux's
+	// cluster 58.
+	snmp6Count("hostcache.network.ip6.inreceives", 0, "Ip6InReceives"),
+	snmp6Count("hostcache.network.ip6.inhdrerrors", 1, "Ip6InHdrErrors"),
+	snmp6Count("hostcache.network.ip6.intoobigerrors", 2, "Ip6InTooBigErrors"),
+	snmp6Count("hostcache.network.ip6.innoroutes", 3, "Ip6InNoRoutes"),
+	snmp6Count("hostcache.network.ip6.inaddrerrors", 4, "Ip6InAddrErrors"),
+	snmp6Count("hostcache.network.ip6.inunknownprotos", 5, "Ip6InUnknownProtos"),
+	snmp6Count("hostcache.network.ip6.intruncatedpkts", 6, "Ip6InTruncatedPkts"),
+	snmp6Count("hostcache.network.ip6.indiscards", 7, "Ip6InDiscards"),
+	snmp6Count("hostcache.network.ip6.indelivers", 8, "Ip6InDelivers"),
+	snmp6Count("hostcache.network.ip6.outforwdatagrams", 9, "Ip6OutForwDatagrams"),
+	snmp6Count("hostcache.network.ip6.outrequests", 10, "Ip6OutRequests"),
+	snmp6Count("hostcache.network.ip6.outdiscards", 11, "Ip6OutDiscards"),
+	snmp6Count("hostcache.network.ip6.outnoroutes", 12, "Ip6OutNoRoutes"),
+	snmp6Count("hostcache.network.ip6.reasmtimeout", 13, "Ip6ReasmTimeout"),
+	snmp6Count("hostcache.network.ip6.reasmreqds", 14, "Ip6ReasmReqds"),
+	snmp6Count("hostcache.network.ip6.reasmoks", 15, "Ip6ReasmOKs"),
+	snmp6Count("hostcache.network.ip6.reasmfails", 16, "Ip6ReasmFails"),
+	snmp6Count("hostcache.network.ip6.fragoks", 17, "Ip6FragOKs"),
+	snmp6Count("hostcache.network.ip6.fragfails", 18, "Ip6FragFails"),
+	snmp6Count("hostcache.network.ip6.fragcreates", 19, "Ip6FragCreates"),
+	snmp6Count("hostcache.network.ip6.inmcastpkts", 20, "Ip6InMcastPkts"),
+	snmp6Count("hostcache.network.ip6.outmcastpkts", 21, "Ip6OutMcastPkts"),
+	snmp6Count("hostcache.network.ip6.inoctets", 22, "Ip6InOctets"),
+	snmp6Count("hostcache.network.ip6.outoctets", 23, "Ip6OutOctets"),
+	snmp6Count("hostcache.network.ip6.inmcastoctets", 24, "Ip6InMcastOctets"),
+	snmp6Count("hostcache.network.ip6.outmcastoctets", 25, "Ip6OutMcastOctets"),
+	snmp6Count("hostcache.network.ip6.inbcastoctets", 26, "Ip6InBcastOctets"),
+	snmp6Count("hostcache.network.ip6.outbcastoctets", 27, "Ip6OutBcastOctets"),
+	snmp6Count("hostcache.network.ip6.innoectpkts", 28, "Ip6InNoECTPkts"),
+	snmp6Count("hostcache.network.ip6.inect1pkts", 29, "Ip6InECT1Pkts"),
+	snmp6Count("hostcache.network.ip6.inect0pkts", 30, "Ip6InECT0Pkts"),
+	snmp6Count("hostcache.network.ip6.incepkts", 31, "Ip6InCEPkts"),
+	snmp6Count("hostcache.network.icmp6.inmsgs", 32, "Icmp6InMsgs"),
+	snmp6Count("hostcache.network.icmp6.inerrors", 33, "Icmp6InErrors"),
+	snmp6Count("hostcache.network.icmp6.outmsgs", 34, "Icmp6OutMsgs"),
+	snmp6Count("hostcache.network.icmp6.outerrors", 35, "Icmp6OutErrors"),
+	snmp6Count("hostcache.network.icmp6.incsumerrors", 36, "Icmp6InCsumErrors"),
+	snmp6Count("hostcache.network.icmp6.indestunreachs", 37, "Icmp6InDestUnreachs"),
+	snmp6Count("hostcache.network.icmp6.inpkttoobigs", 38, "Icmp6InPktTooBigs"),
+	snmp6Count("hostcache.network.icmp6.intimeexcds", 39, "Icmp6InTimeExcds"),
+	snmp6Count("hostcache.network.icmp6.inparmproblems", 40, "Icmp6InParmProblems"),
+	snmp6Count("hostcache.network.icmp6.inechos", 41, "Icmp6InEchos"),
+	snmp6Count("hostcache.network.icmp6.inechoreplies", 42, "Icmp6InEchoReplies"),
+	snmp6Count("hostcache.network.icmp6.ingroupmembqueries", 43, "Icmp6InGroupMembQueries"),
+	snmp6Count("hostcache.network.icmp6.ingroupmembresponses", 44, "Icmp6InGroupMembResponses"),
+	snmp6Count("hostcache.network.icmp6.ingroupmembreductions", 45, "Icmp6InGroupMembReductions"),
+	snmp6Count("hostcache.network.icmp6.inroutersolicits", 46, "Icmp6InRouterSolicits"),
+	snmp6Count("hostcache.network.icmp6.inrouteradvertisements", 47, "Icmp6InRouterAdvertisements"),
+	snmp6Count("hostcache.network.icmp6.inneighborsolicits", 48, "Icmp6InNeighborSolicits"),
+	snmp6Count("hostcache.network.icmp6.inneighboradvertisements", 49, "Icmp6InNeighborAdvertisements"),
+	snmp6Count("hostcache.network.icmp6.inredirects", 50, "Icmp6InRedirects"),
+	snmp6Count("hostcache.network.icmp6.inmldv2reports", 51, "Icmp6InMLDv2Reports"),
+	snmp6Count("hostcache.network.icmp6.outdestunreachs", 52, "Icmp6OutDestUnreachs"),
+	snmp6Count("hostcache.network.icmp6.outpkttoobigs", 53, "Icmp6OutPktTooBigs"),
+	snmp6Count("hostcache.network.icmp6.outtimeexcds", 54, "Icmp6OutTimeExcds"),
+	snmp6Count("hostcache.network.icmp6.outparmproblems", 55, "Icmp6OutParmProblems"),
+	snmp6Count("hostcache.network.icmp6.outechos", 56, "Icmp6OutEchos"),
+	snmp6Count("hostcache.network.icmp6.outechoreplies", 57, "Icmp6OutEchoReplies"),
+	snmp6Count("hostcache.network.icmp6.outgroupmembqueries", 58, "Icmp6OutGroupMembQueries"),
+	snmp6Count("hostcache.network.icmp6.outgroupmembresponses", 59, "Icmp6OutGroupMembResponses"),
+	snmp6Count("hostcache.network.icmp6.outgroupmembreductions", 60, "Icmp6OutGroupMembReductions"),
+	snmp6Count("hostcache.network.icmp6.outroutersolicits", 61, "Icmp6OutRouterSolicits"),
+	snmp6Count("hostcache.network.icmp6.outrouteradvertisements", 62, "Icmp6OutRouterAdvertisements"),
+	snmp6Count("hostcache.network.icmp6.outneighborsolicits", 63, "Icmp6OutNeighborSolicits"),
+	snmp6Count("hostcache.network.icmp6.outneighboradvertisements", 64, "Icmp6OutNeighborAdvertisements"),
+	snmp6Count("hostcache.network.icmp6.outredirects", 65, "Icmp6OutRedirects"),
+	snmp6Count("hostcache.network.icmp6.outmldv2reports", 66, "Icmp6OutMLDv2Reports"),
+	snmp6Count("hostcache.network.udp6.indatagrams", 67, "Udp6InDatagrams"),
+	snmp6Count("hostcache.network.udp6.noports", 68, "Udp6NoPorts"),
+	snmp6Count("hostcache.network.udp6.inerrors", 69, "Udp6InErrors"),
+	snmp6Count("hostcache.network.udp6.outdatagrams", 70, "Udp6OutDatagrams"),
+	snmp6Count("hostcache.network.udp6.rcvbuferrors", 71, "Udp6RcvbufErrors"),
+	snmp6Count("hostcache.network.udp6.sndbuferrors", 72, "Udp6SndbufErrors"),
+	snmp6Count("hostcache.network.udp6.incsumerrors", 73, "Udp6InCsumErrors"),
+	snmp6Count("hostcache.network.udp6.ignoredmulti", 74, "Udp6IgnoredMulti"),
+	snmp6Count("hostcache.network.udplite6.indatagrams", 75, "UdpLite6InDatagrams"),
+	snmp6Count("hostcache.network.udplite6.noports", 76, "UdpLite6NoPorts"),
+	snmp6Count("hostcache.network.udplite6.inerrors", 77, "UdpLite6InErrors"),
+	snmp6Count("hostcache.network.udplite6.outdatagrams", 78, "UdpLite6OutDatagrams"),
+	snmp6Count("hostcache.network.udplite6.rcvbuferrors", 79, "UdpLite6RcvbufErrors"),
+	snmp6Count("hostcache.network.udplite6.sndbuferrors", 80, "UdpLite6SndbufErrors"),
+	snmp6Count("hostcache.network.udplite6.incsumerrors", 81, "UdpLite6InCsumErrors"),
 }

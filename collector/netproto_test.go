@@ -54,6 +54,18 @@ func TestNetProtoFirstSample(t *testing.T) {
 	}
 }
 
+// snmp6 (t0 -> t1): Ip6InReceives 1000 -> 1200, Udp6InDatagrams 50 -> 90.
+func TestNetProtoIPv6(t *testing.T) {
+	h := newNetHarness(t, NewNetProtoCollector, "t0", engine.Env{})
+	h.mustSample(t0)
+	h.wantU64("network.ip6.inreceives", cache.InstNone, 1000)
+	h.wantU64("network.udp6.indatagrams", cache.InstNone, 50)
+	h.use("t1")
+	h.mustSample(t1)
+	h.wantFloat("rate.network.ip6.inreceives", cache.InstNone, 100)
+	h.wantFloat("rate.network.udp6.indatagrams", cache.InstNone, 20)
+}
+
 func TestNetProtoRates(t *testing.T) {
 	h := newNetHarness(t, NewNetProtoCollector, "t0", engine.Env{})
 	h.mustSample(t0)
@@ -256,6 +268,11 @@ func TestSNMPFieldsExist(t *testing.T) {
 		data := readFixture(t, "t0/proc/net/"+f)
 		snmpEachField(data, func(p, field string, _ uint64) { present[snmpKey{p, field}] = true })
 	}
+	for _, line := range strings.Split(string(readFixture(t, "t0/proc/net/snmp6")), "\n") {
+		if f := strings.Fields(line); len(f) == 2 {
+			present[snmpKey{snmp6Proto, f[0]}] = true
+		}
+	}
 	// Fields pmdalinux knows that kernel 6.18 no longer prints.
 	gone := map[string]bool{"TCPPrequeued": true, "TCPDirectCopyFromBacklog": true,
 		"TCPDirectCopyFromPrequeue": true, "TCPPrequeueDropped": true, "TCPHPHitsToUser": true,
@@ -266,8 +283,8 @@ func TestSNMPFieldsExist(t *testing.T) {
 			t.Errorf("%s: %s %s is not in the fixture files", f.desc.Name, f.proto, f.field)
 		}
 		sub := strings.SplitN(strings.TrimPrefix(f.desc.Name, "hostcache.network."), ".", 2)[0]
-		if !slices.Contains([]string{"ip", "icmp", "udplite", "tcp", "udp"}, sub) {
-			t.Errorf("%s: not below network.ip, icmp, udplite, tcp or udp", f.desc.Name)
+		if !slices.Contains([]string{"ip", "icmp", "udplite", "tcp", "udp", "ip6", "icmp6", "udp6", "udplite6"}, sub) {
+			t.Errorf("%s: not below network.ip, icmp, udplite, tcp, udp or their IPv6 twins", f.desc.Name)
 		}
 	}
 }
