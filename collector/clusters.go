@@ -45,6 +45,7 @@ const (
 	clusterInterrupts   = 33 // kernel.all.interrupts.*, kernel.percpu.interrupts, intr
 	clusterSoftirqs     = 34 // kernel.percpu.softirqs, sirq
 	clusterSoftirqTotal = 35 // kernel.all.softirqs.total
+	clusterNUMA         = 36 // /sys/devices/system/node: mem.numa.*, pmdalinux's 36
 )
 
 // Instance domain serials, an ABI like the clusters.
@@ -75,6 +76,7 @@ const (
 	indomSoftirq    cache.InDomID = 15
 	indomSoftirqCPU cache.InDomID = 16
 	indomIRQCPUs    cache.InDomID = 17
+	indomNUMA       cache.InDomID = 18 // the online NUMA nodes, "nodeN", id N, as 60.19
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:

@@ -23,6 +23,7 @@ func Registry() []engine.Registration {
 		{Name: "pressure", Factory: NewPressureCollector, Interval: 5 * time.Second},
 		{Name: "vmstat", Factory: NewVMStatCollector, Interval: 5 * time.Second},
 		{Name: "swap", Factory: NewSwapCollector, Interval: 5 * time.Second},
+		{Name: "numa", Factory: NewNUMACollector, Interval: 5 * time.Second},
 		// Tables that move slowly and that alarms, not rates, are made of.
 		{Name: "sysctl", Factory: NewSysctlCollector, Interval: 5 * time.Second},
 		{Name: "vfs", Factory: NewVFSCollector, Interval: 5 * time.Second},

@@ -1,0 +1,48 @@
+package collector
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/engine"
+)
+
+// Fixtures sys-t0, sys-t1: node0 (MemTotal 4000000 kB, MemFree 3000000,
+// MemUsed 1000000, 4 huge pages) and node1 without memory (all zeros);
+// between them node0's numa_hit and local_node count 200 more.
+// proc-t0/meminfo's Hugepagesize is 2048 kB.
+func TestNUMAValues(t *testing.T) {
+	sys := t.TempDir()
+	replaceTree(t, filepath.Join(testdataDir, "sys-t0"), sys)
+	h := &harness{t: t, proc: t.TempDir()}
+	h.use("proc-t0")
+	h.attach(NewNUMACollector, engine.Env{Proc: h.proc, Sys: sys})
+	h.mustSample(t0)
+	h.wantU64("mem.numa.util.total", 0, 4000000)
+	h.wantU64("mem.numa.util.free", 0, 3000000)
+	h.wantU64("mem.numa.util.used", 0, 1000000)
+	h.wantU64("mem.numa.util.hugepagesTotal", 0, 4)
+	h.wantU64("mem.numa.util.hugepagesTotalBytes", 0, 4*2048*1024)
+	h.wantU64("mem.numa.util.total", 1, 0) // a node without memory
+	h.wantU64("mem.numa.alloc.hit", 1, 0)
+	h.wantAbsent("mem.numa.util.highTotal", 0) // 64-bit kernels print no HighTotal
+	replaceTree(t, filepath.Join(testdataDir, "sys-t1"), sys)
+	h.mustSample(t1)
+	h.wantFloat("rate.mem.numa.alloc.hit", 0, 100)
+	h.wantFloat("rate.mem.numa.alloc.local_node", 0, 100)
+	if got := len(h.hostInstances(indomNUMA)); got != 2 {
+		t.Errorf("%d nodes, want 2", got)
+	}
+}
+
+// A kernel without NUMA information has no node directory: the sample
+// fails and nothing is published.
+func TestNUMAMissing(t *testing.T) {
+	h := &harness{t: t, proc: t.TempDir()}
+	h.use("proc-t0")
+	h.attach(NewNUMACollector, engine.Env{Proc: h.proc, Sys: t.TempDir()})
+	if err := h.sample(t0); err == nil {
+		t.Error("no error without /sys/devices/system/node")
+	}
+	h.wantAbsent("mem.numa.util.total", 0)
+}
