@@ -46,6 +46,8 @@ const (
 	clusterSoftirqs     = 34 // kernel.percpu.softirqs, sirq
 	clusterSoftirqTotal = 35 // kernel.all.softirqs.total
 	clusterNUMA         = 36 // /sys/devices/system/node: mem.numa.*, pmdalinux's 36
+	clusterSoftnet      = 37 // /proc/net/softnet_stat: network.softnet.*, pmdalinux's 57
+	clusterKSM          = 38 // /sys/kernel/mm/ksm: mem.ksm.*, pmdalinux's 69
 )
 
 // Instance domain serials, an ABI like the clusters.
@@ -77,6 +79,7 @@ const (
 	indomSoftirqCPU cache.InDomID = 16
 	indomIRQCPUs    cache.InDomID = 17
 	indomNUMA       cache.InDomID = 18 // the online NUMA nodes, "nodeN", id N, as 60.19
+	indomSoftnetCPU cache.InDomID = 19 // the CPUs of softnet_stat, "cpuN", id N, as 60.0
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:
