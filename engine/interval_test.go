@@ -425,3 +425,29 @@ func TestImplausibleJumpIsAReset(t *testing.T) {
 		t.Errorf("resets = %d, want 4 (two jumps up, two down)", n)
 	}
 }
+
+// The budget is shared max-min fairly: sources that need less than an
+// equal share keep the whole history, and the widest gets what is left.
+func TestFairSpans(t *testing.T) {
+	const h = 900 * time.Second
+	// Two narrow sources (1 KB/s, 2 KB/s: 0.9 and 1.8 MB for 900 s) and a
+	// wide one (1 MB/s) within 10 MB: the narrow ones keep 900 s, the
+	// wide one 10 - 2.7 = 7.3 MB, 7.3 s.
+	spans := FairSpans([]float64{1e6, 1e3, 2e3}, 10e6, h)
+	if spans[1] != h || spans[2] != h {
+		t.Errorf("narrow sources keep %v and %v, want %v", spans[1], spans[2], h)
+	}
+	if got := spans[0].Seconds(); math.Abs(got-7.3) > 0.01 {
+		t.Errorf("the wide source keeps %.2f s, want 7.3", got)
+	}
+	// Everything fits: every source keeps the whole history.
+	for i, s := range FairSpans([]float64{10, 20}, 1e9, h) {
+		if s != h {
+			t.Errorf("source %d keeps %v within an ample budget", i, s)
+		}
+	}
+	// Two equal wide sources share alike.
+	if s := FairSpans([]float64{1e6, 1e6}, 10e6, h); s[0] != s[1] || s[0] != 5*time.Second {
+		t.Errorf("equal sources keep %v", s)
+	}
+}

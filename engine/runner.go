@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -399,31 +401,58 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	return nil
 }
 
-// budgetHistory shortens every history to the span their newest samples
-// can all be kept for within the budget, or restores the configured
-// history when they fit. Samples past a shorter span are dropped as new
+// budgetHistory shares the memory budget among the histories, max-min
+// fairly: each source keeps the configured span if its share of the
+// budget holds it, and what a narrow source does not need goes to the
+// wide ones. A source as wide as a large host's per-CPU interrupt counts
+// then gets a shorter history, while the one-second CPU, disk and network
+// sources keep theirs. Samples past a shorter span are dropped as new
 // ones come.
 func (r *Runner) budgetHistory() {
-	var perSecond float64 // bytes a second of every source's history costs
+	var live []*entry
+	var costs []float64 // bytes a second of each live source's history
 	for _, e := range r.entries {
 		if e.hist != nil && e.hist.depth() > 2 {
-			perSecond += float64(e.hist.lastBytes.Load()) / e.interval().Seconds()
+			live = append(live, e)
+			costs = append(costs, float64(e.hist.lastBytes.Load())/e.interval().Seconds())
 		}
 	}
-	span := r.history
-	if perSecond > 0 {
-		span = min(span, time.Duration(float64(r.budget)/perSecond*float64(time.Second)))
-	}
-	if old := r.span.Swap(span.Milliseconds()); old/1000 != span.Milliseconds()/1000 && span < r.history {
-		r.log.Debug().Dur("history", span).Int64("budget", r.budget).Msg("history shortened to fit its memory budget")
-	}
-	for _, e := range r.entries {
-		if e.hist == nil || e.hist.depth() <= 2 {
-			continue
-		}
-		keep := min(int64(e.hist.depth()), max(2, int64(span/e.interval())+1))
+	spans := FairSpans(costs, float64(r.budget), r.history)
+	shortest := r.history
+	for i, e := range live {
+		shortest = min(shortest, spans[i])
+		keep := min(int64(e.hist.depth()), max(2, int64(spans[i]/e.interval())+1))
 		e.hist.keep.Store(keep)
 	}
+	if old := r.span.Swap(shortest.Milliseconds()); old/1000 != shortest.Milliseconds()/1000 && shortest < r.history {
+		r.log.Debug().Dur("shortest_history", shortest).Int64("budget", r.budget).Msg("history shortened to fit its memory budget")
+	}
+}
+
+// FairSpans gives each source (costs in bytes per second of history) the
+// span it may keep within budget bytes, at most history: the sources
+// that need least are served first and in full, each of the others gets
+// an equal share of what remains.
+func FairSpans(costs []float64, budget float64, history time.Duration) []time.Duration {
+	spans := make([]time.Duration, len(costs))
+	order := make([]int, len(costs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(costs[a], costs[b]) })
+	left := budget
+	for k, i := range order {
+		need := costs[i] * history.Seconds()
+		share := left / float64(len(order)-k)
+		if costs[i] <= 0 || need <= share {
+			spans[i] = history
+			left -= need
+			continue
+		}
+		spans[i] = time.Duration(share / costs[i] * float64(time.Second))
+		left -= share
+	}
+	return spans
 }
 
 // PartialError is a collector's report that some of its sources failed
