@@ -36,13 +36,17 @@ type Desc struct {
 // the domains it shares with us), sorted by name. NameLabel and IDLabel,
 // when set, give every instance a label that identifies it, as pmdalinux
 // does: the instance name as a string (device_name, interface) or the
-// instance id as a number (cpu).
+// instance id as a number (cpu). Derive, when set, works out further
+// identifying labels from the instance's name when they are asked for, so
+// that a domain of hundreds of thousands of instances ("LOC::cpu7")
+// stores none of them.
 type InDomDesc struct {
 	ID        InDomID
 	Name      string
 	Labels    []Label
 	NameLabel string
 	IDLabel   string
+	Derive    func(x Instance) []Label
 }
 
 // Source is the registration of one publisher (a collector) in a schema.
@@ -251,6 +255,12 @@ func (d *InDomDesc) InstanceLabels(x Instance) []Label {
 		l.Optional = true
 		out = append(out, l)
 	}
+	if d.Derive != nil {
+		for _, l := range d.Derive(x) {
+			out = upsertLabel(out, l)
+		}
+		slices.SortFunc(out, func(a, b Label) int { return strings.Compare(a.Name, b.Name) })
+	}
 	var id Label
 	switch {
 	case d.NameLabel != "":
@@ -266,6 +276,17 @@ func (d *InDomDesc) InstanceLabels(x Instance) []Label {
 		return out
 	}
 	return slices.Insert(out, i, id)
+}
+
+// upsertLabel replaces the label of l's name in out, or appends l.
+func upsertLabel(out []Label, l Label) []Label {
+	for i := range out {
+		if out[i].Name == l.Name {
+			out[i] = l
+			return out
+		}
+	}
+	return append(out, l)
 }
 
 // ItemLabels are a metric's own labels and the collector that samples it,

@@ -38,7 +38,7 @@ type irqFile struct {
 	cpus            []int
 	lineIDs, cpuIDs []uint32 // instance ids: per source; per source x CPU
 	lines, perCPU   *cache.Instances
-	lineMap, cpuMap *cache.IDMap
+	lineMap         *cache.IDMap
 	sums            []uint64 // each CPU's sum over the sources
 	softirq         bool     // /proc/softirqs, whose instances pmdalinux labels otherwise
 	buf             []byte   // its own: the table's names point into it
@@ -61,9 +61,8 @@ func NewInterruptsCollector(env engine.Env) (engine.Collector, error) {
 	}
 	sirq, _ := procFile(env, "softirqs")
 	return &interruptsCollector{
-		intr: irqFile{file: kernel.NewFile(env.Proc, intr), lineMap: env.IDMap(indomIRQ), cpuMap: env.IDMap(indomIRQCPU)},
-		sirq: irqFile{file: kernel.NewFile(env.Proc, sirq), lineMap: env.IDMap(indomSoftirq), cpuMap: env.IDMap(indomSoftirqCPU),
-			softirq: true},
+		intr: irqFile{file: kernel.NewFile(env.Proc, intr), lineMap: env.IDMap(indomIRQ)},
+		sirq: irqFile{file: kernel.NewFile(env.Proc, sirq), lineMap: env.IDMap(indomSoftirq), softirq: true},
 	}, nil
 }
 
@@ -72,9 +71,11 @@ func (c *interruptsCollector) Name() string { return "interrupts" }
 func (c *interruptsCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: intrSources, InDoms: []cache.InDomDesc{
 		{ID: indomIRQ, Name: "interrupts", Labels: indomLabels(`"irq"`, "per irq")},
-		{ID: indomIRQCPU, Name: "interrupts per cpu", Labels: indomLabels(`["irq","cpu"]`, "per cpu, per irq")},
+		{ID: indomIRQCPU, Name: "interrupts per cpu", Labels: indomLabels(`["irq","cpu"]`, "per cpu, per irq"),
+			Derive: perCPULabels("irq")},
 		{ID: indomSoftirq, Name: "softirqs", Labels: []cache.Label{cache.StringLabel("indom_name", "per softirq")}},
-		{ID: indomSoftirqCPU, Name: "softirqs per cpu", Labels: indomLabels(`"cpu"`, "per cpu, per softirq")},
+		{ID: indomSoftirqCPU, Name: "softirqs per cpu", Labels: indomLabels(`"cpu"`, "per cpu, per softirq"),
+			Derive: perCPULabels("softirq")},
 		{ID: indomIRQCPUs, Name: "interrupt cpus", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"},
 	}}
 }
@@ -183,14 +184,14 @@ func (f *irqFile) update() bool {
 		f.names, f.texts = append(f.names, name), append(f.texts, text)
 		id := f.lineMap.ID(name)
 		f.lineIDs = append(f.lineIDs, id)
-		labels := f.sourceLabels(name, text)
-		lines = append(lines, cache.Instance{ID: id, Name: name, Labels: labels})
+		lines = append(lines, cache.Instance{ID: id, Name: name, Labels: f.sourceLabels(name, text)})
+		// One label slice for all of a source's CPUs: cpu and the
+		// source's name are derived from the instance name when asked.
+		shared := f.sharedLabels(text)
 		for _, cpu := range f.cpus {
-			pc := name + "::cpu" + strconv.Itoa(cpu)
-			pid := f.cpuMap.ID(pc)
+			pid := perCPUID(id, cpu)
 			f.cpuIDs = append(f.cpuIDs, pid)
-			perCPU = append(perCPU, cache.Instance{ID: pid, Name: pc,
-				Labels: append([]cache.Label{{Name: "cpu", Value: strconv.Itoa(cpu)}}, f.perCPULabels(labels, name)...)})
+			perCPU = append(perCPU, cache.Instance{ID: pid, Name: name + "::cpu" + strconv.Itoa(cpu), Labels: shared})
 		}
 	}
 	f.lines, f.perCPU = cache.NewInstances(lines), cache.NewInstances(perCPU)
@@ -211,13 +212,31 @@ func (f *irqFile) sourceLabels(name, text string) []cache.Label {
 	return labels
 }
 
-// perCPULabels are a source's labels on its per-CPU instances (beside
-// cpu): an interrupt's own, a soft interrupt's name.
-func (f *irqFile) perCPULabels(source []cache.Label, name string) []cache.Label {
-	if f.softirq {
-		return []cache.Label{cache.StringLabel("softirq", name)}
+// sharedLabels are the labels stored with each of a source's per-CPU
+// instances: an interrupt's description, shared by all its CPUs.
+func (f *irqFile) sharedLabels(text string) []cache.Label {
+	if f.softirq || text == "" {
+		return nil
 	}
-	return source
+	return []cache.Label{cache.StringLabel("irqtext", strings.Join(strings.Fields(text), " "))}
+}
+
+// perCPUID is the instance id of a source's count on a CPU: the source's
+// persistent id and the CPU number, so that no id map of sources x CPUs
+// (hundreds of thousands on a large host) is kept or saved. CPU numbers
+// stay below 8192, the most Linux supports.
+func perCPUID(source uint32, cpu int) uint32 { return source<<13 | uint32(cpu)&(1<<13-1) }
+
+// perCPULabels derives a per-CPU instance's cpu label (a number) and its
+// source's label (key: irq or softirq) from its name, "LOC::cpu7".
+func perCPULabels(key string) func(x cache.Instance) []cache.Label {
+	return func(x cache.Instance) []cache.Label {
+		source, cpu, ok := strings.Cut(x.Name, "::cpu")
+		if !ok {
+			return nil
+		}
+		return []cache.Label{{Name: "cpu", Value: cpu}, cache.StringLabel(key, source)}
+	}
 }
 
 // cpuInstances names CPUs "cpuN" with id N, as pmdalinux's CPU domain.

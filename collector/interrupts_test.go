@@ -69,14 +69,19 @@ func TestInterruptLabels(t *testing.T) {
 		indomIRQCPU:     {"LOC::cpu1": {"cpu": "1", "irq": `"LOC"`, "irqtext": `"Local timer interrupts"`}},
 		indomSoftirqCPU: {"HI::cpu0": {"cpu": "0", "softirq": `"HI"`}},
 	}
+	descs := map[cache.InDomID]cache.InDomDesc{}
+	for _, d := range h.c.Source().InDoms {
+		descs[d.ID] = d
+	}
 	for indom, insts := range want {
+		d := descs[indom]
 		for _, x := range h.hostInstances(indom) {
 			labels, ok := insts[x.Name]
 			if !ok {
 				continue
 			}
 			got := map[string]string{}
-			for _, l := range x.Labels {
+			for _, l := range d.InstanceLabels(x) {
 				got[l.Name] = l.Value
 			}
 			for k, v := range labels {
