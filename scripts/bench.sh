@@ -42,6 +42,8 @@ out=docs/performance.md
   echo
   bin/bench scale
   echo
+  bin/bench collectors
+  echo
   bin/bench stall
   echo
   bin/bench record

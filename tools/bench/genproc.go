@@ -25,11 +25,14 @@ func generateTree(dir string, s treeSize) error {
 	w.file("proc/uptime", "12345.67 23456.78\n")
 	w.file("proc/diskstats", diskstats(s.disks))
 	w.file("proc/net/dev", netdev(s.ifaces))
+	w.file("proc/interrupts", interruptsFile(s.cpus))
+	w.file("proc/softirqs", softirqsFile(s.cpus))
+	w.file("proc/net/softnet_stat", softnetFile(s.cpus))
 	w.file("proc/swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n")
 	for _, res := range []string{"cpu", "memory", "io"} {
 		w.file("proc/pressure/"+res, "some avg10=0.10 avg60=0.20 avg300=0.30 total=12345\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=678\n")
 	}
-	for _, f := range []string{"meminfo", "vmstat", "net/snmp", "net/netstat"} {
+	for _, f := range []string{"meminfo", "vmstat", "net/snmp", "net/netstat", "net/snmp6", "net/sockstat"} {
 		w.copy("/proc/"+f, "proc/"+f)
 	}
 	mounts, mountinfo := mountList(dir, s.mounts)
@@ -92,6 +95,61 @@ func statFile(cpus int) string {
 }
 
 // diskName gives sda..sdz, sdaa, ... as the kernel names SCSI disks.
+// interruptsFile is /proc/interrupts of a host with cpus CPUs: 32
+// architecture lines and a device queue interrupt for every 4 CPUs (NICs
+// and NVMe drives give each CPU group a vector), a count per CPU each.
+func interruptsFile(cpus int) string {
+	var b strings.Builder
+	for c := 0; c < cpus; c++ {
+		fmt.Fprintf(&b, "%11s", fmt.Sprintf("CPU%d", c))
+	}
+	b.WriteString("\n")
+	row := func(label, text string, seed int) {
+		fmt.Fprintf(&b, "%4s:", label)
+		for c := 0; c < cpus; c++ {
+			fmt.Fprintf(&b, " %10d", (seed*7919+c*104729)%1000003)
+		}
+		b.WriteString(" " + text + "\n")
+	}
+	for i := 0; i < cpus/4; i++ {
+		row(fmt.Sprint(40+i), fmt.Sprintf("IR-PCI-MSIX-0000:3b:00.0 %d-edge eth0-TxRx-%d", i, i), i)
+	}
+	for i, l := range []string{"NMI", "LOC", "SPU", "PMI", "IWI", "RTR", "RES", "CAL", "TLB", "TRM", "THR", "DFR",
+		"MCE", "MCP", "HYP", "HRE", "HVS", "PIN", "NPI", "PIW", "PLT", "RCU", "TMR", "IPI", "DPR", "MLK",
+		"UVM", "NMX", "BUS", "GPF", "DBG", "SPR"} {
+		row(l, "Architecture interrupts", 1000+i)
+	}
+	b.WriteString(" ERR:          0\n MIS:          0\n")
+	return b.String()
+}
+
+// softirqsFile is /proc/softirqs: ten kinds, a count per CPU.
+func softirqsFile(cpus int) string {
+	var b strings.Builder
+	b.WriteString("            ")
+	for c := 0; c < cpus; c++ {
+		fmt.Fprintf(&b, "%-11s", fmt.Sprintf("CPU%d", c))
+	}
+	b.WriteString("\n")
+	for i, k := range []string{"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU"} {
+		fmt.Fprintf(&b, "%12s", k+":")
+		for c := 0; c < cpus; c++ {
+			fmt.Fprintf(&b, " %10d", (i*7919+c*104729)%1000003)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// softnetFile is /proc/net/softnet_stat: a line per CPU, 15 hex columns.
+func softnetFile(cpus int) string {
+	var b strings.Builder
+	for c := 0; c < cpus; c++ {
+		fmt.Fprintf(&b, "%08x 00000000 00000001 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 %08x 00000000 00000000\n", c*1000, c)
+	}
+	return b.String()
+}
+
 func diskName(i int) string {
 	name := ""
 	for i++; i > 0; i = (i - 1) / 26 {

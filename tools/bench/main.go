@@ -44,6 +44,8 @@ func main() {
 	soakN := flag.Int("soak", 125000, "fetches per client in the soak")
 	recordWarm := flag.Duration("record-warm", 60*time.Second, "history gathered before the recording run")
 	recordFor := flag.Duration("record-for", 30*time.Second, "how long the recording run fetches")
+	before := flag.String("before", "", "collectors: an older agent binary whose idle CPU is measured beside -agent's")
+	rounds := flag.Int("rounds", 3, "collectors: alternating idle runs of each agent")
 	flag.Parse()
 	var report string
 	var err error
@@ -58,6 +60,8 @@ func main() {
 		report, err = runSoak(*loop, *clients, *soakN)
 	case "record":
 		report, err = runRecord(*agent, *pmns, *recordWarm, *recordFor)
+	case "collectors":
+		report, err = runCollectors(*agent, *before, *rounds, *idle)
 	case "echo-agent":
 		runEchoAgent()
 		return
@@ -65,7 +69,7 @@ func main() {
 		runGoTicker("/proc")
 		return
 	default:
-		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak, record)", mode)
+		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak, record, collectors)", mode)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)

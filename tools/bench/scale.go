@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/pmda"
 	"github.com/pmdahostcache/pmdahostcache/pmda/driver"
 )
@@ -60,25 +61,44 @@ func runScale(agent, pmnsPath string) (string, error) {
 			base = p
 		}
 		s := scaleBase.times(f)
-		span := min(historySeconds, historyBudget/p.histPerSec)
-		fmt.Fprintf(&b, "| %dx: %d CPUs, %d disks, %d ifaces, %d mounts | %s (%.1fx) | %s (%.2fx) | %s (%.1fx) | %d | %.1f MB (%.1fx) | %.0f KB | %.0f s, %.0f MB |\n",
+		spans := engine.FairSpans(p.histPerSec, historyBudget, historySeconds*time.Second)
+		shortest, kept := historySeconds*time.Second, 0.0
+		for i, sp := range spans {
+			shortest = min(shortest, sp)
+			kept += sp.Seconds() * p.histPerSec[i]
+		}
+		fmt.Fprintf(&b, "| %dx: %d CPUs, %d disks, %d ifaces, %d mounts | %s (%.1fx) | %s (%.2fx) | %s (%.1fx) | %d | %.1f MB (%.1fx) | %.0f KB | %d of %d collectors %.0f s, the widest %.0f s; %.0f MB |\n",
 			f, s.cpus, s.disks, s.ifaces, s.mounts, p.sample, ratio(p.sample, base.sample), us(p.small),
 			ratio(p.small, base.small), us(p.full), ratio(p.full, base.full), p.values, float64(p.rssKB)/1024,
-			float64(p.rssKB)/float64(base.rssKB), p.histSample/1024, span, span*p.histPerSec/(1<<20))
+			float64(p.rssKB)/float64(base.rssKB), p.histSample/1024, countFull(spans, historySeconds*time.Second), len(spans),
+			float64(historySeconds), shortest.Seconds(), kept/(1<<20))
 	}
 	b.WriteString("\nSample time and full-fetch time grow with the host (linear is 4x and 16x);\n" +
 		"the singular fetch stays flat: fetch cost depends on what is asked, not on the size of the cache.\n" +
 		"History: the samples each collector keeps for figures over clients' intervals (raw counters and\n" +
-		"instants with peaks, 8 bytes each): one sample of every collector, and the span (at most the\n" +
-		"default 900 s) and memory the default 128 MB budget keeps at the collectors' intervals. The RSS\n" +
-		"column is after a few seconds, before the history fills.\n")
+		"instants with peaks, 8 bytes each): one sample of every collector, and the spans the default\n" +
+		"128 MB budget, shared max-min fairly, keeps at the collectors' intervals (at most the default\n" +
+		"900 s): how many collectors keep all of it, and the span of the widest. The RSS column is after\n" +
+		"a few seconds, before the history fills.\n")
 	return b.String(), nil
 }
 
+// countFull counts the spans that reach the whole history.
+func countFull(spans []time.Duration, history time.Duration) int {
+	n := 0
+	for _, s := range spans {
+		if s >= history {
+			n++
+		}
+	}
+	return n
+}
+
 type scalePoint struct {
-	sample, small, full    time.Duration
-	values, rssKB          int
-	histSample, histPerSec float64 // bytes: one sample of every collector; a second of history
+	sample, small, full time.Duration
+	values, rssKB       int
+	histSample          float64   // bytes: one sample of every collector
+	histPerSec          []float64 // bytes: a second of each collector's history
 }
 
 func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
@@ -132,21 +152,21 @@ func measureScale(agent string, s treeSize, pmns map[string]uint32, small, full 
 // historyBytes reads each collector's history size and sample count and
 // returns the bytes of one sample of every collector, and of a second of
 // history at each collector's interval.
-func historyBytes(a *driver.Agent, pmns map[string]uint32) (perSample, perSecond float64, err error) {
+func historyBytes(a *driver.Agent, pmns map[string]uint32) (perSample float64, perSecond []float64, err error) {
 	get := func(name string) (map[string]pmda.ResultValue, error) {
 		return instanceValues(a, pmns[name], 396<<22|0)
 	}
 	bytes, err := get(controlHistoryBytes)
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	samples, err := get(controlHistorySamples)
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	intervals, err := get(controlInterval)
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	for name, b := range bytes {
 		n, iv := float64(samples[name].Word), float64(int32(intervals[name].Word))
@@ -155,7 +175,7 @@ func historyBytes(a *driver.Agent, pmns map[string]uint32) (perSample, perSecond
 		}
 		one := float64(beUint64(b.Payload)) / n
 		perSample += one
-		perSecond += one * 1000 / iv
+		perSecond = append(perSecond, one*1000/iv)
 	}
 	return perSample, perSecond, nil
 }
