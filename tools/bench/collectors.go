@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -117,7 +118,19 @@ func idleAlternating(before, now string, rounds int, idle time.Duration) (time.D
 // idleCPU starts an agent on pipes, lets it take its first samples and
 // measures its CPU per second while nobody fetches.
 func idleCPU(path string, idle time.Duration) (time.Duration, error) {
-	a, err := driver.Start(path, nil, nil)
+	dir, err := os.MkdirTemp("", "hostcache-idle-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	// As pmcd starts it, with the log and instance ids out of the way of
+	// an installed agent's.
+	conf := filepath.Join(dir, "hostcache.conf")
+	if err := os.WriteFile(conf, []byte("id_dir = "+dir+"\n"), 0o644); err != nil {
+		return 0, err
+	}
+	a, err := driver.Start(path, []string{"-d", "396", "-l", filepath.Join(dir, "hostcache.log"), "-U", "root",
+		"-c", conf}, nil)
 	if err != nil {
 		return 0, err
 	}
