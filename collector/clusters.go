@@ -48,6 +48,7 @@ const (
 	clusterNUMA         = 36 // /sys/devices/system/node: mem.numa.*, pmdalinux's 36
 	clusterSoftnet      = 37 // /proc/net/softnet_stat: network.softnet.*, pmdalinux's 57
 	clusterKSM          = 38 // /sys/kernel/mm/ksm: mem.ksm.*, pmdalinux's 69
+	clusterBuddy        = 39 // /proc/buddyinfo: mem.buddyinfo.*, pmdalinux's 67
 )
 
 // Instance domain serials, an ABI like the clusters.
@@ -80,6 +81,8 @@ const (
 	indomIRQCPUs    cache.InDomID = 17
 	indomNUMA       cache.InDomID = 18 // the online NUMA nodes, "nodeN", id N, as 60.19
 	indomSoftnetCPU cache.InDomID = 19 // the CPUs of softnet_stat, "cpuN", id N, as 60.0
+	indomBuddy      cache.InDomID = 20 // zone, order, node: "Normal::order3::node0", 60.31
+	indomICMPType   cache.InDomID = 21 // ICMP message types "Type0".."Type255", id the type, 60.23
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:

@@ -454,4 +454,12 @@ var moreDescs = []pmdalinuxDesc{
 	{"mem.ksm.pages_volatile", "38.6", "64-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
 	{"mem.ksm.run_state", "38.7", "64-bit unsigned int", "instant", "none", "PM_INDOM_NULL"},
 	{"mem.ksm.sleep_time", "38.8", "64-bit unsigned int", "instant", "millisec", "PM_INDOM_NULL"},
+
+	// Free memory by block size.
+	{"mem.buddyinfo.pages", "39.0", "64-bit unsigned int", "instant", "none", "60.31"},
+	{"mem.buddyinfo.total", "39.1", "64-bit unsigned int", "instant", "Kbyte", "60.31"},
+
+	// ICMP messages by type.
+	{"network.icmpmsg.intype", "9.390", "64-bit unsigned int", "counter", "count", "60.23"},
+	{"network.icmpmsg.outtype", "9.391", "64-bit unsigned int", "counter", "count", "60.23"},
 }

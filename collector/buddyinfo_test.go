@@ -1,0 +1,48 @@
+package collector
+
+import (
+	"os"
+	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// Fixtures: proc-t0/buddyinfo from the development machine (node 0: DMA,
+// DMA32, Normal, 11 orders each); proc-t1 adds a node 1 with a Normal
+// zone, as a second NUMA node coming online would.
+func TestBuddyinfoValues(t *testing.T) {
+	h := newHarness(t, NewBuddyinfoCollector, "proc-t0")
+	h.mustSample(t0)
+	kb := uint64(os.Getpagesize() / 1024)
+	id := func(name string) uint32 { return h.hostInstanceID(indomBuddy, name) }
+	h.wantU64("mem.buddyinfo.pages", id("DMA::order10::node0"), 3)
+	h.wantU64("mem.buddyinfo.total", id("DMA::order10::node0"), 3*1024*kb)
+	h.wantU64("mem.buddyinfo.pages", id("Normal::order0::node0"), 1249)
+	if n := len(h.hostInstances(indomBuddy)); n != 33 {
+		t.Errorf("%d instances, want 3 zones x 11 orders", n)
+	}
+	h.use("proc-t1")
+	h.mustSample(t1)
+	h.wantU64("mem.buddyinfo.pages", id("Normal::order1::node1"), 200)
+	h.wantU64("mem.buddyinfo.total", id("Normal::order1::node1"), 200*2*kb)
+	// pmdalinux's labels, derived from the name.
+	for _, d := range h.c.Source().InDoms {
+		got := map[string]string{}
+		for _, l := range d.InstanceLabels(cache.Instance{Name: "Normal::order1::node1"}) {
+			got[l.Name] = l.Value
+		}
+		if got["zone"] != `"Normal"` || got["order"] != "1" || got["numa_node"] != "1" {
+			t.Errorf("labels %v", got)
+		}
+	}
+}
+
+// A line of another shape is counted as malformed; a file with none left
+// fails the sample.
+func TestBuddyinfoMalformed(t *testing.T) {
+	h := newHarness(t, NewBuddyinfoCollector, "proc-t0")
+	os.WriteFile(h.proc+"/buddyinfo", []byte("Node 0 zone DMA x\n"), 0o644)
+	if err := h.sample(t0); err == nil {
+		t.Error("a malformed buddyinfo is accepted")
+	}
+}
