@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/engine"
@@ -28,6 +30,10 @@ type netProtoCollector struct {
 	index map[snmpKey][]int
 	seen  []bool // by snmpFields index: set in the current sample
 	found int    // fields set in the current sample
+	// icmpTypes is the domain of network.icmpmsg: every ICMP message type,
+	// "Type0" to "Type255", as pmdalinux lists them; those the kernel has
+	// counted have values.
+	icmpTypes *cache.Instances
 }
 
 // snmpFile is one of the files, kept open (see kernel.File), with the
@@ -46,6 +52,9 @@ type snmpFile struct {
 type snmpHeading struct {
 	proto, names []byte // the text it was built from
 	cols         [][]int
+	// icmp, on the IcmpMsg heading, is each column's message type: t+1
+	// for "InTypeT", -(t+1) for "OutTypeT", 0 for another name.
+	icmp []int
 }
 
 // NewNetProtoCollector reads below env.Proc.
@@ -54,9 +63,10 @@ func NewNetProtoCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("netproto: %w", err)
 	}
 	c := &netProtoCollector{
-		buf:   make([]byte, 0, 8192),
-		index: map[snmpKey][]int{},
-		seen:  make([]bool, len(snmpFields)),
+		icmpTypes: icmpTypeInstances(),
+		buf:       make([]byte, 0, 8192),
+		index:     map[snmpKey][]int{},
+		seen:      make([]bool, len(snmpFields)),
 	}
 	for _, name := range []string{"snmp", "netstat"} {
 		path := filepath.Join(env.Proc, "net", name)
@@ -79,7 +89,8 @@ func NewNetProtoCollector(env engine.Env) (engine.Collector, error) {
 func (c *netProtoCollector) Name() string { return "netproto" }
 
 func (c *netProtoCollector) Source() cache.Source {
-	return cache.Source{Name: c.Name(), Metrics: c.descs}
+	return cache.Source{Name: c.Name(), Metrics: append(c.descs[:len(c.descs):len(c.descs)], icmpMsgIn, icmpMsgOut),
+		InDoms: []cache.InDomDesc{{ID: indomICMPType, Name: "icmp message types"}}}
 }
 
 // Sample reads the three files once. A file that is missing (netstat on
@@ -103,12 +114,16 @@ func (c *netProtoCollector) Sample(b *cache.Builder, now time.Time) error {
 				for _, i := range h.cols[col] {
 					c.set(b, i, v)
 				}
+				if h.icmp != nil {
+					setICMPMsg(b, h.icmp[col], v)
+				}
 			})
 		})
 		if bad > 0 {
 			errs = append(errs, fmt.Errorf("%s: %d malformed lines or values skipped", f.path, bad))
 		}
 	}
+	b.SetInDom(indomICMPType, c.icmpTypes)
 	if err := c.sampleSNMP6(b); err != nil {
 		errs = append(errs, err)
 	}
@@ -151,6 +166,7 @@ func (f *snmpFile) heading(i int, proto, names []byte, index map[snmpKey][]int) 
 	h.proto = append(h.proto[:0], proto...)
 	h.names = append(h.names[:0], names...)
 	h.cols = make([][]int, 0, kernel.SNMPFieldCount(names))
+	h.icmp = nil
 	p := string(proto)
 	for rest := names; ; {
 		var name []byte
@@ -158,6 +174,9 @@ func (f *snmpFile) heading(i int, proto, names []byte, index map[snmpKey][]int) 
 			break
 		}
 		h.cols = append(h.cols, index[snmpKey{p, string(name)}])
+		if p == "IcmpMsg" {
+			h.icmp = append(h.icmp, icmpMsgType(string(name)))
+		}
 	}
 	return h
 }
@@ -176,4 +195,47 @@ func (c *netProtoCollector) set(b *cache.Builder, i int, v uint64) {
 		return
 	}
 	b.SetU64(d.ID, cache.InstNone, v)
+}
+
+// The ICMP messages of each type received and sent, from the IcmpMsg
+// lines of /proc/net/snmp, with pmdalinux's items (its cluster 14, 88 and
+// 89; ours 9, 390 and 391).
+var (
+	icmpMsgIn  = engine.Metric("hostcache.network.icmpmsg.intype", clusterSNMP, 390, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomICMPType)
+	icmpMsgOut = engine.Metric("hostcache.network.icmpmsg.outtype", clusterSNMP, 391, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomICMPType)
+)
+
+// icmpMsgType reads "InType3" as 4 and "OutType3" as -4 (see snmpHeading).
+func icmpMsgType(name string) int {
+	sign := 1
+	rest, ok := strings.CutPrefix(name, "InType")
+	if !ok {
+		if rest, ok = strings.CutPrefix(name, "OutType"); !ok {
+			return 0
+		}
+		sign = -1
+	}
+	t, err := strconv.Atoi(rest)
+	if err != nil || t < 0 || t > 255 {
+		return 0
+	}
+	return sign * (t + 1)
+}
+
+// setICMPMsg publishes one IcmpMsg column.
+func setICMPMsg(b *cache.Builder, typ int, v uint64) {
+	switch {
+	case typ > 0:
+		b.SetU64(icmpMsgIn.ID, uint32(typ-1), v)
+	case typ < 0:
+		b.SetU64(icmpMsgOut.ID, uint32(-typ-1), v)
+	}
+}
+
+func icmpTypeInstances() *cache.Instances {
+	list := make([]cache.Instance, 256)
+	for t := range list {
+		list[t] = cache.Instance{ID: uint32(t), Name: "Type" + strconv.Itoa(t)}
+	}
+	return cache.NewInstances(list)
 }

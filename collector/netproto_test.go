@@ -288,3 +288,19 @@ func TestSNMPFieldsExist(t *testing.T) {
 		}
 	}
 }
+
+// IcmpMsg (t0 -> t1): InType3 1 -> 5; OutType8 appears at t1 with 4, the
+// heading growing as the kernel adds a column for a type first seen.
+func TestNetProtoICMPMsg(t *testing.T) {
+	h := newNetHarness(t, NewNetProtoCollector, "t0", engine.Env{})
+	h.mustSample(t0)
+	h.wantU64("network.icmpmsg.intype", 3, 1)
+	h.wantAbsent("network.icmpmsg.outtype", 8)
+	h.use("t1")
+	h.mustSample(t1)
+	h.wantU64("network.icmpmsg.outtype", 8, 4)
+	h.wantFloat("rate.network.icmpmsg.intype", 3, 2) // (5 - 1) / 2 s
+	if n := len(h.hostInstances(indomICMPType)); n != 256 {
+		t.Errorf("%d ICMP types, want 256", n)
+	}
+}
