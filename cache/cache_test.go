@@ -207,3 +207,30 @@ func TestBuilderReset(t *testing.T) {
 		t.Errorf("error carried over a reset: %v", err)
 	}
 }
+
+// A client's read marks its metric's source as read, and wakes a source
+// marked idle; a read on no client's behalf (tools, tests) marks nothing.
+func TestReadsMarkTheirSource(t *testing.T) {
+	a := Desc{Name: "a", ID: NewMetricID(1, 0), Type: TypeU64, Sem: SemInstant, InDom: InDomNone}
+	b := Desc{Name: "b", ID: NewMetricID(2, 0), Type: TypeU64, Sem: SemInstant, InDom: InDomNone}
+	schema, err := NewSchema(Source{Name: "one", Metrics: []Desc{a}}, Source{Name: "two", Metrics: []Desc{b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := NewFront(schema)
+	now := time.Unix(1795320600, 0)
+	(&Request{Snap: front.Load(), Now: now, Client: NoClient}).AppendValues(nil, &a)
+	if !schema.LastRead(0).IsZero() {
+		t.Error("a read on no client's behalf marked its source")
+	}
+	schema.SetIdle(1, true)
+	(&Request{Snap: front.Load(), Now: now, Client: 3}).AppendValues(nil, &b)
+	if !schema.LastRead(1).Equal(now) || !schema.LastRead(0).IsZero() {
+		t.Errorf("last reads %v, %v", schema.LastRead(0), schema.LastRead(1))
+	}
+	select {
+	case <-schema.ReadWake(1):
+	default:
+		t.Error("the idle source was not woken")
+	}
+}

@@ -18,6 +18,11 @@ const NoClient int32 = -1
 // AppendValues appends the values of metric d, as this request sees them,
 // to dst.
 func (r *Request) AppendValues(dst []Value, d *Desc) []Value {
+	if r.Client != NoClient {
+		if i, ok := r.Snap.Schema.index(d.ID); ok {
+			r.Snap.Schema.noteRead(i, r.Now)
+		}
+	}
 	if d.Compute != nil {
 		return d.Compute(r, dst)
 	}

@@ -69,6 +69,7 @@ type Schema struct {
 	owner    map[MetricID]int
 	indoms   []InDomDesc
 	indomOwn map[InDomID]int
+	use      usage // when each source was last read (see usage.go)
 }
 
 // NewSchema checks that ids and names are unique and builds the schema.
@@ -124,6 +125,7 @@ func NewSchema(sources ...Source) (*Schema, error) {
 		}
 		sp.hi = i
 	}
+	s.use = newUsage(len(s.sources))
 	return s, nil
 }
 

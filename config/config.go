@@ -60,6 +60,10 @@ type Config struct {
 	// bytes: a large host keeps a shorter history instead.
 	HistoryBudget int64
 	IDDir         string // where stable instance ids persist
+	// IdleAfter: a source none of whose metrics a client has read for this
+	// long samples IdleFactor times less often until one is read; 0 never.
+	IdleAfter  time.Duration
+	IdleFactor int
 	// RecordDir is where the flight recorder writes its archives; by
 	// default pmlogger's directory for this host.
 	RecordDir string
@@ -89,6 +93,8 @@ func Default() Config {
 		StaleIntervals: 5,
 		History:        15 * time.Minute,
 		HistoryBudget:  128 << 20,
+		IdleAfter:      5 * time.Minute,
+		IdleFactor:     10,
 		LogFormat:      LogPCP,
 		IDDir:          defaultIDDir(),
 		RecordDir:      defaultRecordDir(),

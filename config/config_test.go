@@ -84,6 +84,8 @@ func TestConfigErrorsNameFileAndLine(t *testing.T) {
 		{"duration out of range", "interval = 2h\n", ":1: interval 2h0m0s outside"},
 		{"stale_intervals overflow", "stale_intervals = 99999999999999999999\n", ":1: stale_intervals: want"},
 		{"history out of range", "history = 5\n", ":1: history: want"},
+		{"idle_after negative", "idle_after = -1\n", ":1: idle_after: want"},
+		{"idle_factor of 1", "\nidle_factor = 1\n", ":2: idle_factor: want"},
 		{"not key = value", "interval 1000\n", ":1: want key = value"},
 		{"bad regexp", "instances.disk.exclude = (\n", ":1: instances.disk.exclude"},
 	} {
@@ -203,5 +205,21 @@ func TestShippedExampleParses(t *testing.T) {
 	os.WriteFile(path, []byte(strings.Join(live, "\n")+"\n"), 0o644)
 	if _, err := Load([]string{"-c", path}); err != nil || len(live) < 10 {
 		t.Errorf("the example's lines uncommented: %v (%d lines)", err, len(live))
+	}
+}
+
+// The idle back-off is on by default (5 minutes, a tenth as often) and can
+// be turned off.
+func TestIdleSettings(t *testing.T) {
+	t.Setenv("PCP_PMDAS_DIR", t.TempDir())
+	d := Default()
+	if d.IdleAfter != 5*time.Minute || d.IdleFactor != 10 {
+		t.Errorf("defaults %v, %d", d.IdleAfter, d.IdleFactor)
+	}
+	path := filepath.Join(t.TempDir(), "hostcache.conf")
+	os.WriteFile(path, []byte("idle_after = 0\nidle_factor = 4\n"), 0o644)
+	c, err := Load([]string{"-c", path})
+	if err != nil || c.IdleAfter != 0 || c.IdleFactor != 4 {
+		t.Errorf("loaded %v, %d, %v", c.IdleAfter, c.IdleFactor, err)
 	}
 }

@@ -23,6 +23,8 @@ import (
 //	stale_intervals = 5            # withhold data this many intervals old
 //	history = 900                  # seconds of samples kept for client intervals
 //	history_max_mb = 128           # memory all histories may hold; less history past it
+//	idle_after = 300               # seconds unread before a source slows down; 0 never
+//	idle_factor = 10               # how much less often it then samples
 //	log_format = pcp               # or json
 //	id_dir = /var/lib/pcp/config/pmda
 //	instances.disk.exclude = ^(loop|ram)   # by instance domain name
@@ -128,6 +130,20 @@ func (c *Config) setKey(key, val string) error {
 			return fmt.Errorf("history_max_mb: want whole megabytes from 1 to 1048576, got %q", val)
 		}
 		c.HistoryBudget = int64(mb) << 20
+		return nil
+	case "idle_after":
+		secs, err := strconv.Atoi(val)
+		if err != nil || secs < 0 || secs > 86400 {
+			return fmt.Errorf("idle_after: want whole seconds from 0 (never) to 86400, got %q", val)
+		}
+		c.IdleAfter = time.Duration(secs) * time.Second
+		return nil
+	case "idle_factor":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 2 || n > 1000 {
+			return fmt.Errorf("idle_factor: want a whole number from 2 to 1000, got %q", val)
+		}
+		c.IdleFactor = n
 		return nil
 	case "stale_intervals":
 		n, err := strconv.Atoi(val)

@@ -10,7 +10,7 @@ import (
 // collectors exist and which instances they keep (the namespace and the
 // instance tables are built once), where the agent reads and writes, how
 // its log is written and how much history its rings were sized for. The
-// intervals and the staleness limit apply at once.
+// intervals, the staleness limit and the idle back-off apply at once.
 func NeedsRestart(running, next Config) []string {
 	var keys []string
 	differ := func(key string, changed bool) {
@@ -51,6 +51,7 @@ func Keep(running, next Config) Config {
 	kept.Interval = next.Interval
 	kept.Intervals = maps.Clone(next.Intervals)
 	kept.StaleIntervals = next.StaleIntervals
+	kept.IdleAfter, kept.IdleFactor = next.IdleAfter, next.IdleFactor
 	kept.Origins = maps.Clone(next.Origins)
 	return kept
 }

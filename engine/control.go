@@ -45,6 +45,7 @@ var (
 	ctlHSamples   = Metric("hostcache.control.collector.history_samples", clusterControl, 20, cache.TypeU32, cache.SemInstant, cache.UnitsCount, indomCollectors)
 	ctlHBytes     = Metric("hostcache.control.collector.history_bytes", clusterControl, 21, cache.TypeU64, cache.SemInstant, cache.UnitsByte, indomCollectors)
 	ctlGoroutines = Metric("hostcache.control.goroutines", clusterControl, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	ctlIdle       = Metric("hostcache.control.collector.idle", clusterControl, 22, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomCollectors)
 )
 
 // controlSource describes hostcache.control.* and the collector indom.
@@ -106,6 +107,12 @@ func (r *Runner) controlSource() cache.Source {
 				}
 				return e.hist.bytes.Load(), true
 			}),
+			perEntry(ctlIdle, always(func(e *entry) int64 {
+				if e.idle.Load() {
+					return 1
+				}
+				return 0
+			})),
 			computed(ctlGoroutines, appendGoroutines),
 		}, r.recordMetrics()...),
 		InDoms: []cache.InDomDesc{{ID: indomCollectors, Name: "collectors", Labels: []cache.Label{cache.StringLabel("indom_name", "per collector")}}},

@@ -112,5 +112,6 @@ func (r *Runner) Reconfigure(sched Schedule) {
 		e.ownMS.Store(e.startOwnMS)
 	}
 	r.staleIntervals.Store(int64(sched.StaleIntervals))
+	r.setIdle(sched)
 	r.reschedule()
 }

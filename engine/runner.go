@@ -33,6 +33,9 @@ type entry struct {
 	stalls     atomic.Uint64 // source operations abandoned at their deadline
 	durationUS atomic.Int64
 	lastOKms   atomic.Int64 // wall clock of the last good sample, ms since epoch
+	// idle is set while no client reads the source and it samples
+	// idleFactor times less often.
+	idle atomic.Bool
 	// panicStreak counts consecutive panics; only the entry's loop uses it.
 	panicStreak int
 	// lastErr and lastErrAt are the failure logged last (the loop's own).
@@ -69,6 +72,9 @@ type Runner struct {
 	span           atomic.Int64  // the history actually kept, in ms: history or less
 	reader         *reader       // computes the windowed metrics at read time
 	nWindowed      int           // windowed metrics over all sources
+	idleAfterMS    atomic.Int64  // unread this long, a source slows down; 0 never
+	idleFactor     atomic.Int64  // by this factor
+	started        time.Time     // reads are counted from here
 }
 
 // Schedule says how often collectors sample and when their data is stale.
@@ -91,7 +97,16 @@ type Schedule struct {
 	// HistoryBudget bounds the bytes all histories hold together;
 	// DefaultHistoryBudget when 0.
 	HistoryBudget int64
+	// IdleAfter is how long a source none of whose metrics any client has
+	// read samples at its full interval; after that it samples IdleFactor
+	// times less often until a client reads one again. 0 never slows a
+	// source down.
+	IdleAfter  time.Duration
+	IdleFactor int
 }
+
+// DefaultIdleFactor is how much less often an unread source samples.
+const DefaultIdleFactor = 10
 
 // DefaultHistory keeps 15 minutes of samples: enough for pmlogger's
 // longest usual interval (10 minutes) with room to spare.
@@ -107,8 +122,9 @@ const DefaultStaleIntervals = 5
 
 // NewRunner prepares collectors to run on sched.
 func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
-	r := &Runner{log: log, ids: sched.IDs, history: sched.History}
+	r := &Runner{log: log, ids: sched.IDs, history: sched.History, started: time.Now()}
 	r.staleIntervals.Store(int64(sched.StaleIntervals))
+	r.setIdle(sched)
 	if r.history <= 0 {
 		r.history = DefaultHistory
 	}
@@ -274,21 +290,83 @@ func (r *Runner) loop(ctx context.Context, e *entry) {
 	// interval after the first, so the first step is never a sliver.
 	next := aligned(time.Now().Add(e.interval()/2), e.interval()).Add(-e.interval())
 	defer timer.Stop()
+	read := r.schema.ReadWake(e.source)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-e.wake:
 			next = aligned(time.Now().Add(e.interval()/2), e.interval())
+		case <-read:
+			// A client reads a source that had slowed down: back to its
+			// interval from the next grid point.
+			if e.idle.Load() {
+				r.setEntryIdle(e, false)
+				next = aligned(time.Now(), e.interval())
+			}
 		case <-timer.C:
 			panicked := r.sampleOnce(e)
 			if e.samples.Load() == 1 && r.pending.Add(-1) == 0 {
 				close(r.ready)
 			}
-			next = r.schedule(e, next, panicked)
+			next = r.slowIfUnread(e, r.schedule(e, next, panicked))
 		}
 		timer.Reset(time.Until(next))
 	}
+}
+
+// slowIfUnread returns when the source samples next: next, or, while no
+// client reads it, idleFactor intervals after the sample just taken,
+// still on the grid.
+func (r *Runner) slowIfUnread(e *entry, next time.Time) time.Time {
+	if !e.idle.Load() {
+		return next
+	}
+	return next.Add(time.Duration(r.idleFactor.Load()-1) * e.interval())
+}
+
+// updateIdle decides, as a sample is published, whether the source has
+// gone unread for idleAfter (and samples idleFactor times less often from
+// now) or is read again.
+func (r *Runner) updateIdle(e *entry, now time.Time) {
+	after := time.Duration(r.idleAfterMS.Load()) * time.Millisecond
+	unread := false
+	if after > 0 && r.schema != nil {
+		last := r.schema.LastRead(e.source)
+		if last.Before(r.started) {
+			last = r.started
+		}
+		unread = now.Sub(last) >= after
+	}
+	if unread != e.idle.Load() {
+		r.setEntryIdle(e, unread)
+	}
+}
+
+// setEntryIdle marks a source slowed down or not, where reads see it.
+func (r *Runner) setEntryIdle(e *entry, idle bool) {
+	e.idle.Store(idle)
+	r.schema.SetIdle(e.source, idle)
+	e.log.Debug().Bool("idle", idle).Msg("sampling interval changed: no client reads this source")
+}
+
+// setIdle takes the idle settings of sched.
+func (r *Runner) setIdle(sched Schedule) {
+	r.idleAfterMS.Store(sched.IdleAfter.Milliseconds())
+	f := sched.IdleFactor
+	if f < 2 {
+		f = DefaultIdleFactor
+	}
+	r.idleFactor.Store(int64(f))
+}
+
+// effectiveInterval is how often the source samples now: its interval,
+// or idleFactor times it while no client reads it.
+func (r *Runner) effectiveInterval(e *entry) time.Duration {
+	if e.idle.Load() {
+		return time.Duration(r.idleFactor.Load()) * e.interval()
+	}
+	return e.interval()
 }
 
 // aligned returns the first grid point of interval iv after t: a multiple
@@ -387,7 +465,10 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	if err != nil {
 		return err
 	}
-	part.StaleAfter = time.Duration(r.staleIntervals.Load()) * e.interval()
+	// Staleness counts in the intervals the source samples at from now:
+	// one slowed down for want of readers is not stale between samples.
+	r.updateIdle(e, time.Now())
+	part.StaleAfter = time.Duration(r.staleIntervals.Load()) * r.effectiveInterval(e)
 	part.Seq = e.hist.add(part, now)
 	r.budgetHistory()
 	r.front.Publish(e.source, part)
@@ -414,14 +495,14 @@ func (r *Runner) budgetHistory() {
 	for _, e := range r.entries {
 		if e.hist != nil && e.hist.depth() > 2 {
 			live = append(live, e)
-			costs = append(costs, float64(e.hist.lastBytes.Load())/e.interval().Seconds())
+			costs = append(costs, float64(e.hist.lastBytes.Load())/r.effectiveInterval(e).Seconds())
 		}
 	}
 	spans := FairSpans(costs, float64(r.budget), r.history)
 	shortest := r.history
 	for i, e := range live {
 		shortest = min(shortest, spans[i])
-		keep := min(int64(e.hist.depth()), max(2, int64(spans[i]/e.interval())+1))
+		keep := min(int64(e.hist.depth()), max(2, int64(spans[i]/r.effectiveInterval(e))+1))
 		e.hist.keep.Store(keep)
 	}
 	if old := r.span.Swap(shortest.Milliseconds()); old/1000 != shortest.Milliseconds()/1000 && shortest < r.history {

@@ -198,6 +198,7 @@ func TestPCP(t *testing.T) {
 	t.Run("logs clean", func(t *testing.T) { testLogs(t, logDir, pmcdLogStart) })
 	// After the log check: a bad file is refused with an error, on purpose.
 	t.Run("SIGHUP reload", func(t *testing.T) { testReload(t, pmdaDir, logDir) })
+	t.Run("sources nobody reads slow down", func(t *testing.T) { testIdleBackoff(t, pmdaDir) })
 	t.Run("Remove", func(t *testing.T) {
 		removed = true
 		testRemove(t)

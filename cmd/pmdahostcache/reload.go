@@ -69,6 +69,7 @@ func schedule(cfg config.Config) engine.Schedule {
 	return engine.Schedule{
 		Default: cfg.Interval, Intervals: collectorIntervals(cfg), StaleIntervals: cfg.StaleIntervals,
 		History: cfg.History, HistoryBudget: cfg.HistoryBudget,
+		IdleAfter: cfg.IdleAfter, IdleFactor: cfg.IdleFactor,
 	}
 }
 
