@@ -27,7 +27,7 @@ type collectorCost struct {
 // machine's /proc and /sys (the process's CPU, not wall time) and, with
 // before set, measures the idle CPU per second of that agent binary and
 // of agent, alternately, on pipes as pmcd runs them.
-func runCollectors(agent, before string, rounds int, idle time.Duration) (string, error) {
+func runCollectors(agent, before string, rounds int, idle time.Duration, nowConf string) (string, error) {
 	costs, err := collectorCosts(200)
 	if err != nil {
 		return "", err
@@ -46,13 +46,13 @@ func runCollectors(agent, before string, rounds int, idle time.Duration) (string
 	if before == "" {
 		return b.String(), nil
 	}
-	a, o, err := idleAlternating(before, agent, rounds, idle)
+	a, o, err := idleAlternating(before, agent, rounds, idle, nowConf)
 	if err != nil {
 		return "", err
 	}
 	fmt.Fprintf(&b, "\n## Background CPU per second, idle, on pipes as pmcd runs the agent\n\n"+
-		"%d alternating runs of %s each; medians.\n\n| agent | idle CPU per s |\n|---|---|\n| before (%s) | %s |\n| now (%s) | %s |\n",
-		rounds, idle, before, us(a), agent, us(o))
+		"%d alternating runs of %s each; medians.\n\n| agent | idle CPU per s |\n|---|---|\n| before (%s) | %s |\n| now (%s%s) | %s |\n",
+		rounds, idle, before, us(a), agent, confLabel(nowConf), us(o))
 	return b.String(), nil
 }
 
@@ -98,14 +98,14 @@ func collectorCosts(n int) ([]collectorCost, error) {
 
 // idleAlternating measures the idle CPU per second of two agents, rounds
 // times each, alternately, and returns the medians.
-func idleAlternating(before, now string, rounds int, idle time.Duration) (time.Duration, time.Duration, error) {
+func idleAlternating(before, now string, rounds int, idle time.Duration, nowConf string) (time.Duration, time.Duration, error) {
 	var a, o []time.Duration
 	for i := 0; i < rounds; i++ {
 		for _, p := range []struct {
-			path string
-			into *[]time.Duration
-		}{{before, &a}, {now, &o}} {
-			d, err := idleCPU(p.path, idle)
+			path, conf string
+			into       *[]time.Duration
+		}{{before, "", &a}, {now, nowConf, &o}} {
+			d, err := idleCPU(p.path, p.conf, idle)
 			if err != nil {
 				return 0, 0, fmt.Errorf("%s: %w", p.path, err)
 			}
@@ -115,9 +115,13 @@ func idleAlternating(before, now string, rounds int, idle time.Duration) (time.D
 	return medianDuration(a), medianDuration(o), nil
 }
 
+// settle is how long an idle agent runs before its CPU is measured: past
+// its first samples and, with a short idle_after, past its slowing down.
+var settle = 3 * time.Second
+
 // idleCPU starts an agent on pipes, lets it take its first samples and
 // measures its CPU per second while nobody fetches.
-func idleCPU(path string, idle time.Duration) (time.Duration, error) {
+func idleCPU(path, conf string, idle time.Duration) (time.Duration, error) {
 	dir, err := os.MkdirTemp("", "hostcache-idle-")
 	if err != nil {
 		return 0, err
@@ -125,17 +129,17 @@ func idleCPU(path string, idle time.Duration) (time.Duration, error) {
 	defer os.RemoveAll(dir)
 	// As pmcd starts it, with the log and instance ids out of the way of
 	// an installed agent's.
-	conf := filepath.Join(dir, "hostcache.conf")
-	if err := os.WriteFile(conf, []byte("id_dir = "+dir+"\n"), 0o644); err != nil {
+	file := filepath.Join(dir, "hostcache.conf")
+	if err := os.WriteFile(file, []byte("id_dir = "+dir+"\n"+conf), 0o644); err != nil {
 		return 0, err
 	}
 	a, err := driver.Start(path, []string{"-d", "396", "-l", filepath.Join(dir, "hostcache.log"), "-U", "root",
-		"-c", conf}, nil)
+		"-c", file}, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer a.Close(5 * time.Second)
-	time.Sleep(3 * time.Second)
+	time.Sleep(settle)
 	cpu0, t0 := procCPU(a.Pid()), time.Now()
 	time.Sleep(idle)
 	return time.Duration(float64(procCPU(a.Pid())-cpu0) / time.Since(t0).Seconds()), nil
@@ -153,4 +157,12 @@ func selfCPU() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// confLabel shows configuration lines given to the current agent.
+func confLabel(conf string) string {
+	if conf = strings.TrimSpace(conf); conf == "" {
+		return ""
+	}
+	return "; " + strings.ReplaceAll(conf, "\n", ", ")
 }

@@ -46,6 +46,7 @@ func main() {
 	recordFor := flag.Duration("record-for", 30*time.Second, "how long the recording run fetches")
 	before := flag.String("before", "", "collectors: an older agent binary whose idle CPU is measured beside -agent's")
 	rounds := flag.Int("rounds", 3, "collectors: alternating idle runs of each agent")
+	nowConf := flag.String("now-conf", "", "collectors: configuration lines for -agent only (e.g. \"idle_after = 5\")")
 	flag.Parse()
 	var report string
 	var err error
@@ -61,7 +62,10 @@ func main() {
 	case "record":
 		report, err = runRecord(*agent, *pmns, *recordWarm, *recordFor)
 	case "collectors":
-		report, err = runCollectors(*agent, *before, *rounds, *idle)
+		if *nowConf != "" {
+			settle = 15 * time.Second
+		}
+		report, err = runCollectors(*agent, *before, *rounds, *idle, strings.ReplaceAll(*nowConf, ";", "\n")+"\n")
 	case "echo-agent":
 		runEchoAgent()
 		return
