@@ -1,6 +1,9 @@
 package help
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParse(t *testing.T) {
 	src := "# comment\n@ a.b One line.\nLong text\nover two lines.\n\n@ HOSTCACHE.2 Load averages\n@ c.d Only one line\n"
@@ -33,5 +36,23 @@ func TestParse(t *testing.T) {
 func TestShippedSourceParses(t *testing.T) {
 	if _, err := Parse(Source()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// newhelp, which Install runs on this text, reads lines of at most 119
+// characters (a longer one is split into two, and pmdaproc.sh reports it)
+// and entries of at most 1024 (a longer one is cut short).
+func TestFitsNewhelp(t *testing.T) {
+	const maxLine, maxEntry = 118, 1000
+	src := Source()
+	for i, line := range strings.Split(src, "\n") {
+		if len(line) > maxLine && !strings.HasPrefix(line, "@") {
+			t.Errorf("help line %d is %d characters, newhelp splits it: %.60s...", i+1, len(line), line)
+		}
+	}
+	for _, entry := range strings.Split(src, "\n@ ")[1:] {
+		if n := len(strings.TrimRight(entry, "\n")); n > maxEntry {
+			t.Errorf("help entry %.50s... is %d characters, newhelp cuts it short", entry, n)
+		}
 	}
 }

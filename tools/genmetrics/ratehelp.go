@@ -28,7 +28,35 @@ func rateHelp(s *cache.Schema, base helpSource) string {
 			}
 		}
 	}
-	return b.String()
+	return wrapText(b.String(), 76)
+}
+
+// wrapText breaks the text lines of help source longer than width at
+// spaces: newhelp, which Install runs, splits a line past 119 characters
+// and long metric names make some sentences that long. Key lines ("@ ...")
+// and comments stay whole.
+func wrapText(src string, width int) string {
+	var out strings.Builder
+	for _, line := range strings.SplitAfter(src, "\n") {
+		if len(line) <= width+1 || strings.HasPrefix(line, "@") || strings.HasPrefix(line, "#") {
+			out.WriteString(line)
+			continue
+		}
+		col := 0
+		for i, w := range strings.Fields(line) {
+			if i > 0 && col+1+len(w) > width {
+				out.WriteString("\n")
+				col = 0
+			} else if i > 0 {
+				out.WriteString(" ")
+				col++
+			}
+			out.WriteString(w)
+			col += len(w)
+		}
+		out.WriteString("\n")
+	}
+	return out.String()
 }
 
 // intervalText says which interval every computed figure covers.
