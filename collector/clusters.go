@@ -49,6 +49,8 @@ const (
 	clusterSoftnet      = 37 // /proc/net/softnet_stat: network.softnet.*, pmdalinux's 57
 	clusterKSM          = 38 // /sys/kernel/mm/ksm: mem.ksm.*, pmdalinux's 69
 	clusterBuddy        = 39 // /proc/buddyinfo: mem.buddyinfo.*, pmdalinux's 67
+	clusterZoneinfo     = 40 // /proc/zoneinfo: mem.zoneinfo.*, pmdalinux's 68
+	clusterZoneProt     = 41 // /proc/zoneinfo: mem.zoneinfo.protection, pmdalinux's 70
 )
 
 // Instance domain serials, an ABI like the clusters.
@@ -83,6 +85,8 @@ const (
 	indomSoftnetCPU cache.InDomID = 19 // the CPUs of softnet_stat, "cpuN", id N, as 60.0
 	indomBuddy      cache.InDomID = 20 // zone, order, node: "Normal::order3::node0", 60.31
 	indomICMPType   cache.InDomID = 21 // ICMP message types "Type0".."Type255", id the type, 60.23
+	indomZone       cache.InDomID = 22 // populated zones "Normal::node0" and nodes "node0", 60.32
+	indomZoneProt   cache.InDomID = 23 // "Normal::node0::lowmem_reserved2", 60.33
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:

@@ -39,6 +39,7 @@ func Registry() []engine.Registration {
 		{Name: "softnet", Factory: NewSoftnetCollector, Interval: 5 * time.Second},
 		{Name: "ksm", Factory: NewKSMCollector, Interval: 10 * time.Second},
 		{Name: "buddyinfo", Factory: NewBuddyinfoCollector, Interval: 10 * time.Second},
+		{Name: "zoneinfo", Factory: NewZoneinfoCollector, Interval: 10 * time.Second},
 		// Names that change only with a new kernel or host name.
 		{Name: "uname", Factory: NewUnameCollector, Interval: 60 * time.Second},
 		{Name: "cpuinfo", Factory: NewCPUInfoCollector, Interval: 60 * time.Second},
