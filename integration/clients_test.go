@@ -138,7 +138,7 @@ func testTwins(t *testing.T) {
 		// A derived twin (the iostat figures) has no values on a first fetch:
 		// compare instances only where both have values.
 		if ov, tv := values(t, n), values(t, twins[i]); !nullO && len(ov) > 0 && len(tv) > 0 && !sameInstances(ov, tv) {
-			t.Errorf("%s instances differ from %s", n, twins[i])
+			t.Errorf("%s instances differ from %s: %v against %v", n, twins[i], ov, tv)
 			continue
 		}
 		matched++

@@ -15,6 +15,7 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
+	"github.com/pmdahostcache/pmdahostcache/collector"
 	"os"
 	"path/filepath"
 	"slices"
@@ -203,8 +204,12 @@ func quietConfig() (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	_, err = f.WriteString("interval = 3600000\ncollector.filesys.interval = 3600000\ncollector.netproto.interval = 3600000\n" +
-		"collector.pressure.interval = 3600000\ncollector.vmstat.interval = 3600000\ncollector.swap.interval = 3600000\n")
+	// Every registered collector, so that one added later is parked too.
+	text := "interval = 3600000\n"
+	for _, reg := range collector.Registry() {
+		text += "collector." + reg.Name + ".interval = 3600000\n"
+	}
+	_, err = f.WriteString(text)
 	return f.Name(), err
 }
 
