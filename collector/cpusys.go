@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -47,8 +46,7 @@ type cpusysCollector struct {
 	sys     string // the /sys root
 	dir     string // its devices/system/cpu
 	present *kernel.File
-	cpus    map[int]*cpuSysFiles
-	list    *cache.Instances
+	cpus    numbered[*cpuSysFiles]
 	buf     []byte
 }
 
@@ -58,7 +56,8 @@ func NewCPUSysCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("cpusys: sys root: %w", err)
 	}
 	dir := filepath.Join(env.Sys, "devices", "system", "cpu")
-	return &cpusysCollector{sys: env.Sys, dir: dir, present: kernel.NewFile(env.Sys, filepath.Join(dir, "present"))}, nil
+	return &cpusysCollector{sys: env.Sys, dir: dir, present: kernel.NewFile(env.Sys, filepath.Join(dir, "present")),
+		cpus: numbered[*cpuSysFiles]{prefix: "cpu"}}, nil
 }
 
 func (c *cpusysCollector) Name() string { return "cpusys" }
@@ -82,9 +81,9 @@ func (c *cpusysCollector) Sample(b *cache.Builder, _ time.Time) error {
 	if !ok || len(cpus) == 0 {
 		return fmt.Errorf("%s: not a CPU list: %q", c.present.Path, line)
 	}
-	b.SetInDom(indomCPUSys, c.instances(cpus))
+	b.SetInDom(indomCPUSys, c.cpus.update(cpus, c.openCPU))
 	for _, cpu := range cpus {
-		c.sampleCPU(b, cpu, c.cpus[cpu])
+		c.sampleCPU(b, cpu, c.cpus.get(cpu))
 	}
 	return nil
 }
@@ -120,35 +119,15 @@ func (c *cpusysCollector) sampleCPU(b *cache.Builder, cpu int, f *cpuSysFiles) {
 	}
 }
 
-// instances keeps the table and each CPU's files while the present CPUs
-// stay the same.
-func (c *cpusysCollector) instances(cpus []int) *cache.Instances {
-	same := c.list != nil && len(cpus) == len(c.cpus)
-	for _, cpu := range cpus {
-		same = same && c.cpus[cpu] != nil
-	}
-	if same {
-		return c.list
-	}
-	files := make(map[int]*cpuSysFiles, len(cpus))
-	list := make([]cache.Instance, 0, len(cpus))
-	for _, cpu := range cpus {
-		name := "cpu" + strconv.Itoa(cpu)
-		list = append(list, cache.Instance{ID: uint32(cpu), Name: name})
-		if f := c.cpus[cpu]; f != nil {
-			files[cpu] = f
-			continue
+// openCPU opens a new CPU's attribute files. Only processors that report
+// throttling have the thermal_throttle directory: elsewhere no file is
+// tried each sample.
+func (c *cpusysCollector) openCPU(_ int, name string) *cpuSysFiles {
+	f := &cpuSysFiles{online: kernel.NewFile(c.sys, filepath.Join(c.dir, name, "online"))}
+	if st, err := os.Stat(filepath.Join(c.dir, name, "thermal_throttle")); err == nil && st.IsDir() {
+		for _, tf := range cpuThrottleFiles {
+			f.throttle = append(f.throttle, kernel.NewFile(c.sys, filepath.Join(c.dir, name, "thermal_throttle", tf.name)))
 		}
-		f := &cpuSysFiles{online: kernel.NewFile(c.sys, filepath.Join(c.dir, name, "online"))}
-		// Only processors that report throttling have the directory:
-		// elsewhere no file is tried each sample.
-		if st, err := os.Stat(filepath.Join(c.dir, name, "thermal_throttle")); err == nil && st.IsDir() {
-			for _, tf := range cpuThrottleFiles {
-				f.throttle = append(f.throttle, kernel.NewFile(c.sys, filepath.Join(c.dir, name, "thermal_throttle", tf.name)))
-			}
-		}
-		files[cpu] = f
 	}
-	c.cpus, c.list = files, cache.NewInstances(list)
-	return c.list
+	return f
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -85,8 +84,7 @@ type numaFiles struct{ meminfo, numastat *kernel.File }
 type numaCollector struct {
 	sys, dir  string
 	online    *kernel.File
-	nodes     map[int]*numaFiles
-	list      *cache.Instances
+	nodes     numbered[*numaFiles]
 	hugeBytes uint64         // the default huge page size, 0 when unknown
 	keys      map[string]int // meminfo line -> numaMeminfo or numaHuge (len(numaMeminfo)+i)
 	stat      *kernel.VMStat
@@ -101,7 +99,7 @@ func NewNUMACollector(env engine.Env) (engine.Collector, error) {
 	}
 	dir := filepath.Join(env.Sys, "devices", "system", "node")
 	c := &numaCollector{sys: env.Sys, dir: dir, online: kernel.NewFile(env.Sys, filepath.Join(dir, "online")),
-		keys: map[string]int{}}
+		keys: map[string]int{}, nodes: numbered[*numaFiles]{prefix: "node"}}
 	for i, f := range numaMeminfo {
 		c.keys[f.key] = i
 	}
@@ -153,10 +151,10 @@ func (c *numaCollector) Sample(b *cache.Builder, _ time.Time) error {
 	if !ok {
 		return fmt.Errorf("%s: not a node list: %q", c.online.Path, line)
 	}
-	b.SetInDom(indomNUMA, c.instances(nodes))
+	b.SetInDom(indomNUMA, c.nodes.update(nodes, c.openNode))
 	var errs []error
 	for _, node := range nodes {
-		if err := c.sampleNode(b, uint32(node), c.nodes[node]); err != nil {
+		if err := c.sampleNode(b, uint32(node), c.nodes.get(node)); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -201,28 +199,8 @@ func (c *numaCollector) setMem(b *cache.Builder, node uint32, name []byte, v uin
 	}
 }
 
-// instances keeps the table and each node's files while the online nodes
-// stay the same.
-func (c *numaCollector) instances(nodes []int) *cache.Instances {
-	same := c.list != nil && len(nodes) == len(c.nodes)
-	for _, n := range nodes {
-		same = same && c.nodes[n] != nil
-	}
-	if same {
-		return c.list
-	}
-	files := make(map[int]*numaFiles, len(nodes))
-	list := make([]cache.Instance, 0, len(nodes))
-	for _, n := range nodes {
-		name := "node" + strconv.Itoa(n)
-		list = append(list, cache.Instance{ID: uint32(n), Name: name})
-		if f := c.nodes[n]; f != nil {
-			files[n] = f
-			continue
-		}
-		files[n] = &numaFiles{meminfo: kernel.NewFile(c.sys, filepath.Join(c.dir, name, "meminfo")),
-			numastat: kernel.NewFile(c.sys, filepath.Join(c.dir, name, "numastat"))}
-	}
-	c.nodes, c.list = files, cache.NewInstances(list)
-	return c.list
+// openNode names a new node's two files.
+func (c *numaCollector) openNode(_ int, name string) *numaFiles {
+	return &numaFiles{meminfo: kernel.NewFile(c.sys, filepath.Join(c.dir, name, "meminfo")),
+		numastat: kernel.NewFile(c.sys, filepath.Join(c.dir, name, "numastat"))}
 }
