@@ -1,7 +1,6 @@
 package collector
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -90,8 +89,5 @@ func (c *ipcCollector) Sample(b *cache.Builder, _ time.Time) error {
 			}
 		}
 	}
-	if len(errs) == len(c.tables) {
-		return errors.Join(errs...)
-	}
-	return engine.Partial(errors.Join(errs...))
+	return engine.PartialOf(errs, len(c.tables))
 }

@@ -1,7 +1,6 @@
 package collector
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -74,8 +73,5 @@ func (c *ksmCollector) Sample(b *cache.Builder, _ time.Time) error {
 		}
 		b.SetU64(ksmAttrs[i].desc.ID, cache.InstNone, v)
 	}
-	if len(errs) == len(c.files) {
-		return errors.Join(errs...)
-	}
-	return engine.Partial(errors.Join(errs...))
+	return engine.PartialOf(errs, len(c.files))
 }

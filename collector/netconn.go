@@ -1,7 +1,6 @@
 package collector
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -62,19 +61,15 @@ func (c *netconnCollector) Source() cache.Source {
 // Sample counts every table; one that cannot be read (no IPv6, a kernel
 // without raw sockets) loses only its own metrics.
 func (c *netconnCollector) Sample(b *cache.Builder, _ time.Time) error {
-	errs := []error{c.sampleUDP(b, c.udp, udpconnEstablished, udpconnListen),
+	var errs []error
+	for _, err := range []error{c.sampleUDP(b, c.udp, udpconnEstablished, udpconnListen),
 		c.sampleUDP(b, c.udp6, udpconn6Established, udpconn6Listen),
-		c.sampleRaw(b, c.raw, rawconnCount), c.sampleRaw(b, c.raw6, rawconn6Count), c.sampleUnix(b)}
-	failed := 0
-	for _, err := range errs {
+		c.sampleRaw(b, c.raw, rawconnCount), c.sampleRaw(b, c.raw6, rawconn6Count), c.sampleUnix(b)} {
 		if err != nil {
-			failed++
+			errs = append(errs, err)
 		}
 	}
-	if failed == len(errs) {
-		return errors.Join(errs...)
-	}
-	return engine.Partial(errors.Join(errs...))
+	return engine.PartialOf(errs, 5)
 }
 
 func (c *netconnCollector) sampleUDP(b *cache.Builder, f *kernel.File, est, listen cache.Desc) error {

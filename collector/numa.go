@@ -158,10 +158,7 @@ func (c *numaCollector) Sample(b *cache.Builder, _ time.Time) error {
 			errs = append(errs, err)
 		}
 	}
-	if len(errs) > 0 && len(errs) == len(nodes) {
-		return errors.Join(errs...)
-	}
-	return engine.Partial(errors.Join(errs...))
+	return engine.PartialOf(errs, len(nodes))
 }
 
 func (c *numaCollector) sampleNode(b *cache.Builder, node uint32, f *numaFiles) error {

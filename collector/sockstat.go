@@ -1,7 +1,6 @@
 package collector
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -100,8 +99,5 @@ func (c *sockstatCollector) Sample(b *cache.Builder, _ time.Time) error {
 			}
 		})
 	}
-	if len(errs) == len(c.files) {
-		return errors.Join(errs...)
-	}
-	return engine.Partial(errors.Join(errs...))
+	return engine.PartialOf(errs, len(c.files))
 }

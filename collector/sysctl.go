@@ -1,7 +1,6 @@
 package collector
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -68,10 +67,7 @@ func (c *sysctlCollector) Sample(b *cache.Builder, _ time.Time) error {
 			errs = append(errs, err)
 		}
 	}
-	if len(errs) == len(c.files) {
-		return errors.Join(errs...)
-	}
-	return engine.Partial(errors.Join(errs...))
+	return engine.PartialOf(errs, len(c.files))
 }
 
 // readOne publishes the single number of f as metric id.

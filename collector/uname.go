@@ -2,7 +2,6 @@ package collector
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -92,10 +91,7 @@ func (c *unameCollector) Sample(b *cache.Builder, _ time.Time) error {
 	if c.distro != "" {
 		b.SetString(unameDistro.ID, cache.InstNone, c.distro)
 	}
-	if len(errs) == len(c.files)+1 {
-		return errors.Join(errs...)
-	}
-	return engine.Partial(errors.Join(errs...))
+	return engine.PartialOf(errs, len(c.files)+1)
 }
 
 // machine is uname(2)'s machine field (x86_64, aarch64).

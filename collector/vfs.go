@@ -1,7 +1,6 @@
 package collector
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -95,10 +94,7 @@ func (c *vfsCollector) Sample(b *cache.Builder, _ time.Time) error {
 	if err := c.readLocks(b); err != nil {
 		errs = append(errs, err)
 	}
-	if len(errs) == len(c.tables)+1 {
-		return errors.Join(errs...)
-	}
-	return engine.Partial(errors.Join(errs...))
+	return engine.PartialOf(errs, len(c.tables)+1)
 }
 
 // readTable publishes the leading numbers of one /proc/sys/fs file.

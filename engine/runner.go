@@ -554,6 +554,16 @@ func Partial(err error) error {
 	return &PartialError{Err: err}
 }
 
+// PartialOf is the result of a sample that read sources files, errs of
+// which failed: nil when none did, a plain error when all did (nothing
+// was published), a PartialError otherwise.
+func PartialOf(errs []error, sources int) error {
+	if len(errs) > 0 && len(errs) >= sources {
+		return errors.Join(errs...)
+	}
+	return Partial(errors.Join(errs...))
+}
+
 // warnOnce logs a failure when it differs from the last one logged, or a
 // minute after: a file missing for good is said once a minute, not once a
 // sample.
