@@ -51,6 +51,7 @@ const (
 	clusterBuddy        = 39 // /proc/buddyinfo: mem.buddyinfo.*, pmdalinux's 67
 	clusterZoneinfo     = 40 // /proc/zoneinfo: mem.zoneinfo.*, pmdalinux's 68
 	clusterZoneProt     = 41 // /proc/zoneinfo: mem.zoneinfo.protection, pmdalinux's 70
+	clusterMD           = 42 // /proc/diskstats: disk.md.*, pmdalinux's 59
 )
 
 // Instance domain serials, an ABI like the clusters.
@@ -87,6 +88,7 @@ const (
 	indomICMPType   cache.InDomID = 21 // ICMP message types "Type0".."Type255", id the type, 60.23
 	indomZone       cache.InDomID = 22 // populated zones "Normal::node0" and nodes "node0", 60.32
 	indomZoneProt   cache.InDomID = 23 // "Normal::node0::lowmem_reserved2", 60.33
+	indomMD         cache.InDomID = 24 // software RAID arrays by kernel name, "md0", 60.25
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:

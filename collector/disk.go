@@ -23,6 +23,7 @@ var diskIndoms = [diskNTrees]struct {
 	diskDev:  {indomDisk, "disk"},
 	diskPart: {indomPartitions, "partitions"},
 	diskDM:   {indomDM, "dm"},
+	diskMD:   {indomMD, "md"},
 }
 
 // diskMeta is what /sys told us about a device, kept while it is the same
@@ -78,6 +79,7 @@ func NewDiskCollector(env engine.Env) (engine.Collector, error) {
 	}
 	c.iostat[diskDev] = iostatDescs(diskDev)
 	c.iostat[diskDM] = iostatDescs(diskDM)
+	c.iostat[diskMD] = iostatDescs(diskMD)
 	return c, nil
 }
 
@@ -100,6 +102,7 @@ func (c *diskCollector) Source() cache.Source {
 			{ID: indomDisk, Name: "disk", Labels: indomLabels(`"block"`, "per disk"), NameLabel: "device_name"},
 			{ID: indomPartitions, Name: "partitions", Labels: indomLabels(`"block"`, "per partition")},
 			{ID: indomDM, Name: "dm", Labels: indomLabels(`"block"`, "per dm device")},
+			{ID: indomMD, Name: "md", Labels: indomLabels(`"block"`, "per md device")},
 		},
 	}
 }
@@ -118,7 +121,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	}
 	stats := c.stats
 	lists, sum := c.publishDevices(b, stats)
-	for _, t := range []diskTree{diskDev, diskPart, diskDM} {
+	for _, t := range []diskTree{diskDev, diskPart, diskDM, diskMD} {
 		b.SetInDom(diskIndoms[t].id, c.instances(t, lists[t]))
 	}
 	b.SetU64(diskCount.ID, cache.InstNone, uint64(len(lists[diskDev])))
@@ -180,6 +183,8 @@ func (c *diskCollector) place(s *kernel.Diskstats) (diskTree, string, bool) {
 			return 0, "", false
 		}
 		t, name = diskDM, mapped
+	case diskRAID:
+		t = diskMD
 	default:
 		return 0, "", false
 	}
@@ -189,7 +194,7 @@ func (c *diskCollector) place(s *kernel.Diskstats) (diskTree, string, bool) {
 // labels returns a device's instance labels, read from /sys only for a
 // device new since the last sample (see diskMeta).
 func (c *diskCollector) labels(s *kernel.Diskstats, t diskTree) []cache.Label {
-	if t == diskPart {
+	if t == diskPart || t == diskMD {
 		return nil
 	}
 	ios := s.ReadIOs + s.WriteIOs
@@ -221,7 +226,9 @@ func (c *diskCollector) publishDevice(b *cache.Builder, t diskTree, inst uint32,
 // Derived declares the iostat figures of disk.dev and disk.dm, computed
 // over each client's interval (see disk_iostat.go).
 func (c *diskCollector) Derived() []engine.Derived {
-	return append(iostatDerived(c.iostat[diskDev], c.descs[diskDev]), iostatDerived(c.iostat[diskDM], c.descs[diskDM])...)
+	out := iostatDerived(c.iostat[diskDev], c.descs[diskDev])
+	out = append(out, iostatDerived(c.iostat[diskDM], c.descs[diskDM])...)
+	return append(out, iostatDerived(c.iostat[diskMD], c.descs[diskMD])...)
 }
 
 // instances returns the instance table of tree t, reusing the last one

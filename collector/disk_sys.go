@@ -16,20 +16,21 @@ import (
 type diskKind int
 
 const (
-	diskIgnored   diskKind = iota // loop, ram, zram, cdrom, md, ...: none of ours
+	diskIgnored   diskKind = iota // loop, ram, zram, cdrom, ...: none of ours
 	diskWhole                     // disk.dev and disk.all
 	diskPartition                 // disk.partitions
 	diskMapped                    // disk.dm, under its mapped name
+	diskRAID                      // disk.md: software RAID arrays, by kernel name
 )
 
 // classifyDisk sorts a device by its kernel name exactly as pmdalinux does,
-// so that disk.dev, disk.partitions and disk.dm list the same instances and
+// so that disk.dev, disk.partitions, disk.dm and disk.md list the same instances and
 // disk.all sums the same devices as pmdalinux. The rule is by name only:
 //
 //   - "dm-N" is a device-mapper device (disk.dm);
-//   - "md..." is a software RAID device: pmdalinux's disk.md, which we do
-//     not export, and never a disk, so md arrays are not counted twice in
-//     disk.all (once as the array, once as its members);
+//   - "md..." is a software RAID device (disk.md), never a disk, so md
+//     arrays are not counted twice in disk.all (once as the array, once as
+//     its members);
 //   - a partition is a name ending in a digit (sda1, xvda2, nvme0n1p1)
 //     unless it is a whole device whose name ends in a digit anyway: loop,
 //     ram, zram, sr (CD-ROM), md, dm-, and mmcblk, nvme, rbd and nbd without
@@ -46,7 +47,7 @@ func classifyDisk(name string) diskKind {
 	case strings.HasPrefix(name, "dm-"):
 		return diskMapped
 	case strings.HasPrefix(name, "md"):
-		return diskIgnored
+		return diskRAID
 	case diskIsPartitionName(name):
 		return diskPartition
 	case diskIsDiskName(name):

@@ -17,7 +17,8 @@ import (
 // Fixture testdata/disk/t0 and t1 (t1 = t0 + 2 s), 17 stat fields per line
 // (kernel 5.5+). The devices and what becomes of them:
 //
-//	loop0 sr0 md127 zram0   not ours (loop, CD-ROM, md RAID, zram)
+//	loop0 sr0 zram0         not ours (loop, CD-ROM, zram)
+//	md127                   disk.md "md127", never in disk.dev or disk.all
 //	sda vda nvme0n1         disk.dev, ids 0 1 2 in file order
 //	sda1 sda2 nvme0n1p1     disk.partitions, ids 0 1 2
 //	dm-0                    disk.dm "vg0-root" (sys/block/dm-0/dm/name), id 0
@@ -45,6 +46,27 @@ const (
 	diskSda1, diskSda2, diskNvp1 uint32 = 0, 1, 2
 	dmRoot                       uint32 = 0
 )
+
+// An md array is published under disk.md, with its iostat figures, and
+// counted neither as a disk nor in disk.all (t0 and t1: md127, 500 reads
+// of 40000 sectors and 200 writes of 16000, unchanged).
+func TestDiskMD(t *testing.T) {
+	f := newDiskFixture(t, "t0", engine.Env{})
+	f.mustSample(t0)
+	f.wantMembers(indomMD, map[string]uint32{"md127": 0}, "md127")
+	f.wantU64("disk.md.read", 0, 500)
+	f.wantU64("disk.md.write_bytes", 0, 8000) // 16000 sectors / 2
+	f.wantU64("disk.md.total", 0, 700)
+	for _, x := range f.hostInstances(indomDisk) {
+		if x.Name == "md127" {
+			t.Error("md127 is listed as a disk")
+		}
+	}
+	f.load("t1")
+	f.mustSample(t1)
+	f.wantFloat("rate.disk.md.read", 0, 0)
+	f.wantFloat("disk.md.util", 0, 0)
+}
 
 func TestDiskFirstSample(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
@@ -468,7 +490,7 @@ func TestClassifyDisk(t *testing.T) {
 		"rbd0": diskWhole, "rbd0p1": diskPartition, "nbd3": diskWhole, "nbd3p1": diskPartition,
 		"dm-0": diskMapped, "dm-12": diskMapped,
 		"loop0": diskIgnored, "loop0p1": diskIgnored, "ram0": diskIgnored, "zram0": diskIgnored,
-		"sr0": diskIgnored, "md127": diskIgnored, "md0p1": diskIgnored, "md_d0": diskIgnored,
+		"sr0": diskIgnored, "md127": diskRAID, "md0p1": diskRAID, "md_d0": diskRAID,
 		// Old '/' names: a partition ends in p<digits>...
 		"rd/c0d0": diskWhole, "rd/c0d0p1": diskPartition,
 		// ...and pmdalinux's heuristics, followed even where they are wrong:

@@ -143,7 +143,7 @@ var (
 	// pmdalinux's instance domains (60.N) and ours.
 	pminfoInDoms = map[string]cache.InDomID{
 		"PM_INDOM_NULL": cache.InDomNone, "60.0": indomCPU, "60.2": indomLoadavg,
-		"60.1": indomDisk, "60.10": indomPartitions, "60.24": indomDM, "60.3": indomInterface,
+		"60.1": indomDisk, "60.10": indomPartitions, "60.24": indomDM, "60.25": indomMD, "60.3": indomInterface,
 		"60.5": indomFilesys, "60.6": indomSwapdev, "60.37": indomPressure,
 		// hinv.cpu.* share pmdalinux's CPU domain; ours are the cpuinfo
 		// collector's own, with the same instances.

@@ -51,5 +51,5 @@ func Registry() []engine.Registration {
 // engine.Filter (disk.go, network.go, network_all.go, filesys.go,
 // swap_devices.go). The configuration is checked against it.
 func FilterKeys() []string {
-	return []string{"disk", "partitions", "dm", "interface", netAllFilterKey, "filesys", "swapdev"}
+	return []string{"disk", "partitions", "dm", "md", "interface", netAllFilterKey, "filesys", "swapdev"}
 }
