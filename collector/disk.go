@@ -49,10 +49,12 @@ type diskCollector struct {
 	iostat [diskNTrees][]cache.Desc     // disk.dev and disk.dm only
 	indoms [diskNTrees]*cache.Instances // last published, reused while unchanged
 	meta   map[string]diskMeta          // by kernel name
-	path   string                       // <proc>/diskstats
-	file   *kernel.File
-	buf    []byte // its text, reused
-	stats  []kernel.Diskstats
+	// attrCache holds each disk's size and scheduler (disk_attrs.go).
+	attrCache map[string]diskAttrs
+	path      string // <proc>/diskstats
+	file      *kernel.File
+	buf       []byte // its text, reused
+	stats     []kernel.Diskstats
 }
 
 // NewDiskCollector opens /proc and /sys below env.Proc and env.Sys.
@@ -67,7 +69,7 @@ func NewDiskCollector(env engine.Env) (engine.Collector, error) {
 	}
 	c := &diskCollector{
 		fs: fs, sys: diskSys{root: sysRoot, fs: fs}, filter: env.Filter,
-		meta: map[string]diskMeta{},
+		meta: map[string]diskMeta{}, attrCache: map[string]diskAttrs{},
 		path: filepath.Join(env.Proc, "diskstats"),
 		file: kernel.NewFile(env.Proc, filepath.Join(env.Proc, "diskstats")),
 	}
@@ -94,7 +96,7 @@ func (c *diskCollector) Source() cache.Source {
 	for t := range diskNTrees {
 		descs = append(descs, c.descs[t]...)
 	}
-	descs = append(descs, diskCount)
+	descs = append(descs, diskCount, diskCapacity, diskScheduler)
 	return cache.Source{
 		Name:    c.Name(),
 		Metrics: descs,
@@ -120,7 +122,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 		return fmt.Errorf("reading diskstats: %w", err)
 	}
 	stats := c.stats
-	lists, sum := c.publishDevices(b, stats)
+	lists, sum := c.publishDevices(b, stats, now)
 	for _, t := range []diskTree{diskDev, diskPart, diskDM, diskMD} {
 		b.SetInDom(diskIndoms[t].id, c.instances(t, lists[t]))
 	}
@@ -131,7 +133,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 
 // publishDevices publishes every device we keep, returning the members of
 // each tree and the disk.all sums.
-func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstats) ([diskNTrees][]cache.Instance, *diskSum) {
+func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstats, now time.Time) ([diskNTrees][]cache.Instance, *diskSum) {
 	var lists [diskNTrees][]cache.Instance
 	sum := newDiskSum(stats)
 	seen := make(map[string]bool, len(stats))      // kernel names published
@@ -149,11 +151,13 @@ func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstat
 		c.publishDevice(b, t, inst.ID, s)
 		if t == diskDev {
 			sum.add(s)
+			c.publishAttrs(b, inst.ID, s.Name, now)
 		}
 	}
 	for name := range c.meta {
 		if !seen[name] {
 			delete(c.meta, name) // gone: read /sys afresh if it returns
+			delete(c.attrCache, name)
 		}
 	}
 	return lists, sum

@@ -14,9 +14,9 @@ import (
 // /etc/pcp/derived/iostat.conf (pminfo shows them in the dynamic domain 511);
 // their items are ours: 5.110-5.120 and 7.40-7.50.
 //
-// Not exported (empty pmid): disk.{dev,partitions,dm}.capacity and
-// disk.dev.scheduler, which come from /proc/partitions and /sys, not from
-// /proc/diskstats. disk.dm.*_bytes are 32-bit as in PCP 6.0.3 (later PCP
+// Not exported (empty pmid): disk.{partitions,dm}.capacity, which come
+// from /proc/partitions and /sys, not from /proc/diskstats (disk.dev's
+// capacity and scheduler are read from /sys, see disk_attrs.go). disk.dm.*_bytes are 32-bit as in PCP 6.0.3 (later PCP
 // made them 64-bit).
 var diskDescs = []pmdalinuxDesc{
 	{"disk.dev.read", "5.4", "64-bit unsigned int", "counter", "count", "60.1"},
@@ -35,8 +35,8 @@ var diskDescs = []pmdalinuxDesc{
 	{"disk.dev.write_rawactive", "5.73", "32-bit unsigned int", "counter", "millisec", "60.1"},
 	{"disk.dev.total_rawactive", "5.79", "32-bit unsigned int", "counter", "millisec", "60.1"},
 	{"disk.dev.aveq", "5.47", "32-bit unsigned int", "counter", "millisec", "60.1"},
-	{"disk.dev.scheduler", "", "string", "discrete", "none", "60.1"},
-	{"disk.dev.capacity", "", "64-bit unsigned int", "discrete", "Kbyte", "60.1"},
+	{"disk.dev.scheduler", "5.59", "string", "discrete", "none", "60.1"},
+	{"disk.dev.capacity", "5.87", "64-bit unsigned int", "discrete", "Kbyte", "60.1"},
 	{"disk.dev.discard", "5.88", "64-bit unsigned int", "counter", "count", "60.1"},
 	{"disk.dev.blkdiscard", "5.89", "64-bit unsigned int", "counter", "count", "60.1"},
 	{"disk.dev.discard_bytes", "5.90", "64-bit unsigned int", "counter", "Kbyte", "60.1"},

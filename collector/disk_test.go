@@ -68,6 +68,33 @@ func TestDiskMD(t *testing.T) {
 	f.wantFloat("disk.md.util", 0, 0)
 }
 
+// A disk's size and scheduler (sys/block/<disk>/size and
+// queue/scheduler): sda 7814037168 sectors with mq-deadline, vda 536870912
+// with none; nvme0n1 has neither file. At t1 sda's scheduler is bfq, which
+// shows once the attributes are read again, a minute on.
+func TestDiskCapacityAndScheduler(t *testing.T) {
+	f := newDiskFixture(t, "t0", engine.Env{})
+	f.mustSample(t0)
+	f.wantU64("disk.dev.capacity", diskSda, 7814037168/2)
+	f.wantU64("disk.dev.capacity", diskVda, 268435456)
+	f.hostWantString("disk.dev.scheduler", diskSda, "mq-deadline")
+	f.hostWantString("disk.dev.scheduler", diskVda, "none")
+	f.wantAbsent("disk.dev.capacity", diskNvme)
+	f.load("t1")
+	f.mustSample(t1)
+	f.hostWantString("disk.dev.scheduler", diskSda, "mq-deadline")
+	f.mustSample(t1.Add(diskAttrRefresh))
+	f.hostWantString("disk.dev.scheduler", diskSda, "bfq")
+}
+
+func TestChosenScheduler(t *testing.T) {
+	for in, want := range map[string]string{"none [mq-deadline] kyber": "mq-deadline", "[none]": "none", "none": "none", "noop deadline": ""} {
+		if got := chosenScheduler(in); got != want {
+			t.Errorf("chosenScheduler(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestDiskFirstSample(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
 	f.mustSample(t0)

@@ -1,0 +1,77 @@
+package collector
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+)
+
+// A disk's size and I/O scheduler, from /sys/block/<disk>/size (512-byte
+// sectors) and queue/scheduler (the choice in brackets), with pmdalinux's
+// items of its cluster 0. They change only when a device is resized or an
+// administrator picks another scheduler, so they are read when a disk
+// appears and again once every diskAttrRefresh, not every sample.
+var (
+	diskCapacity  = engine.Metric("hostcache.disk.dev.capacity", clusterDisk, 87, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomDisk)
+	diskScheduler = engine.Metric("hostcache.disk.dev.scheduler", clusterDisk, 59, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomDisk)
+)
+
+const diskAttrRefresh = time.Minute
+
+// diskAttrs are one disk's attributes as last read.
+type diskAttrs struct {
+	capacityKB  uint64
+	hasCapacity bool
+	scheduler   string
+	read        time.Time
+}
+
+// attrs returns a disk's attributes, read again when older than
+// diskAttrRefresh (or never read).
+func (c *diskCollector) attrs(dev string, now time.Time) diskAttrs {
+	a, ok := c.attrCache[dev]
+	if ok && now.Sub(a.read) < diskAttrRefresh && !now.Before(a.read) {
+		return a
+	}
+	a = diskAttrs{read: now}
+	if diskSafeName(dev) {
+		if size, ok := c.sys.line(dev, "size"); ok {
+			if sectors, err := strconv.ParseUint(strings.TrimSpace(size), 10, 64); err == nil {
+				a.capacityKB, a.hasCapacity = sectors/2, true
+			}
+		}
+		if sched, ok := c.sys.line(dev, "queue", "scheduler"); ok {
+			a.scheduler = chosenScheduler(sched)
+		}
+	}
+	c.attrCache[dev] = a
+	return a
+}
+
+// chosenScheduler is the scheduler in force: the bracketed one of
+// "none [mq-deadline] kyber bfq", or the only one listed.
+func chosenScheduler(line string) string {
+	if i := strings.IndexByte(line, '['); i >= 0 {
+		if j := strings.IndexByte(line[i:], ']'); j > 0 {
+			return line[i+1 : i+j]
+		}
+	}
+	if f := strings.Fields(line); len(f) == 1 {
+		return f[0]
+	}
+	return ""
+}
+
+// publishAttrs sets a disk's capacity and scheduler.
+func (c *diskCollector) publishAttrs(b *cache.Builder, inst uint32, dev string, now time.Time) {
+	a := c.attrs(dev, now)
+	if a.hasCapacity {
+		b.SetU64(diskCapacity.ID, inst, a.capacityKB)
+	}
+	if a.scheduler != "" {
+		b.SetString(diskScheduler.ID, inst, a.scheduler)
+	}
+}
