@@ -52,6 +52,17 @@ const (
 	clusterZoneinfo     = 40 // /proc/zoneinfo: mem.zoneinfo.*, pmdalinux's 68
 	clusterZoneProt     = 41 // /proc/zoneinfo: mem.zoneinfo.protection, pmdalinux's 70
 	clusterMD           = 42 // /proc/diskstats: disk.md.*, pmdalinux's 59
+	// Reserved for the coverage work in progress (issue "Cover what PCP's
+	// own tools use"); each comment names the tree it is for.
+	clusterCPUFreq   = 43 // /sys/devices/system/cpu/cpu*/cpufreq: hinv.cpu.frequency_scaling.*
+	clusterNFSClient = 44 // /proc/net/rpc/nfs, nfsd: nfs*.client/server.*, rpc.*, pmdalinux's 7 items
+	clusterNFSServer = 45 // spare: pmdalinux keeps client and server in one cluster (its 7)
+	clusterNetAddr   = 46 // interface addresses: network.interface.inet_addr, ipv6_addr, ipv6_scope, hw_addr
+	clusterIPCSemLim = 47 // semctl(IPC_INFO/SEM_INFO): ipc.sem limits and usage
+	clusterIPCMsgLim = 48 // msgctl(IPC_INFO/MSG_INFO): ipc.msg limits and usage
+	clusterIPCShmLim = 49 // shmctl(IPC_INFO/SHM_INFO): ipc.shm limits and usage
+	clusterWWID      = 50 // /proc/diskstats by /sys/block/*/device/wwid: disk.wwid.*
+	clusterMDStatus  = 51 // /sys/block/md*/md: disk.md.status, pmdalinux's 60
 )
 
 // Instance domain serials, an ABI like the clusters.
@@ -89,6 +100,14 @@ const (
 	indomZone       cache.InDomID = 22 // populated zones "Normal::node0" and nodes "node0", 60.32
 	indomZoneProt   cache.InDomID = 23 // "Normal::node0::lowmem_reserved2", 60.33
 	indomMD         cache.InDomID = 24 // software RAID arrays by kernel name, "md0", 60.25
+	// Reserved for the coverage work in progress, as the clusters above.
+	indomCPUFreq    cache.InDomID = 25 // CPUs with cpufreq, "cpuN", id N, as 60.0
+	indomNFSClient  cache.InDomID = 26 // NFS v2 operations (client and server), as 60.7
+	indomNFS3       cache.InDomID = 27 // NFS v3 operations, as 60.8
+	indomNFS4Client cache.InDomID = 28 // NFS v4 client operations, as 60.14
+	indomNFS4Server cache.InDomID = 29 // NFS v4 server operations, as 60.15
+	indomNetAddr    cache.InDomID = 30 // interfaces with addresses, as 60.17
+	indomWWID       cache.InDomID = 31 // disks by world-wide id, as 60.42
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:
