@@ -55,6 +55,7 @@ type diskCollector struct {
 	file      *kernel.File
 	buf       []byte // its text, reused
 	stats     []kernel.Diskstats
+	layout    diskLayout // where each line went (disk_layout.go)
 }
 
 // NewDiskCollector opens /proc and /sys below env.Proc and env.Sys.
@@ -122,7 +123,15 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 		return fmt.Errorf("reading diskstats: %w", err)
 	}
 	stats := c.stats
-	lists, sum := c.publishDevices(b, stats, now)
+	var lists [diskNTrees][]cache.Instance
+	var sum *diskSum
+	if c.layout.fits(stats, now) {
+		lists, sum = c.layout.lists, c.publishLaidOut(b, stats, now)
+	} else {
+		c.forgetReplaced()
+		lists, sum = c.publishDevices(b, stats, now)
+		c.layout.lists, c.layout.placed = lists, now
+	}
 	for _, t := range []diskTree{diskDev, diskPart, diskDM, diskMD} {
 		b.SetInDom(diskIndoms[t].id, c.instances(t, lists[t]))
 	}
@@ -138,15 +147,20 @@ func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstat
 	sum := newDiskSum(stats)
 	seen := make(map[string]bool, len(stats))      // kernel names published
 	placed := make(map[diskPlace]bool, len(stats)) // instance names, per tree
+	c.layout.lines = c.layout.lines[:0]
 	for i := range stats {
 		s := &stats[i]
 		t, name, ok := c.place(s)
+		line := diskLine{name: s.Name, major: s.Major, minor: s.Minor, ios: s.ReadIOs + s.WriteIOs, tree: t}
 		if !ok || placed[diskPlace{t, name}] {
+			c.layout.lines = append(c.layout.lines, line)
 			continue // not ours, or a second dm device claiming a mapped name
 		}
 		placed[diskPlace{t, name}] = true
 		seen[s.Name] = true
 		inst := cache.Instance{ID: c.ids[t].ID(name), Name: name, Labels: c.labels(s, t)}
+		line.keep, line.inst = true, inst.ID
+		c.layout.lines = append(c.layout.lines, line)
 		lists[t] = append(lists[t], inst)
 		c.publishDevice(b, t, inst.ID, s)
 		if t == diskDev {

@@ -1,0 +1,65 @@
+package collector
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+)
+
+// A disk replaced while the device set looked steady (so that its lines
+// were being reused) is still found, and read afresh from /sys.
+func TestDiskReplacedAfterSteadySamples(t *testing.T) {
+	f := newDiskFixture(t, "t0", engine.Env{})
+	f.mustSample(t0)
+	f.load("t1")
+	f.mustSample(t1) // the same devices: laid out as before
+	f.load("reset")
+	// The new disk has done more I/O than the old one had at t0 (15000
+	// reads and writes) but less than at t1 (15300): only the layout,
+	// which saw t1, can tell it is another device.
+	stats := filepath.Join(f.root, "proc", "diskstats")
+	data, err := os.ReadFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := strings.Replace(string(data), "sda 1 1 1 1 1 1 1 1 0", "sda 10050 1 1 1 5050 1 1 1 0", 1)
+	if err := os.WriteFile(stats, []byte(fresh), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.mustSample(t1.Add(2 * time.Second))
+	f.wantU64("disk.dev.read", diskSda, 10050)
+	f.wantAbsent("rate.disk.dev.read", diskSda)
+	f.wantFloat("rate.disk.dev.read", diskVda, 0)
+	if got := f.labelsOf(indomDisk, "sda"); !slices.Contains(got, cache.StringLabel("model", "WDC WD40EFRX-68N")) {
+		t.Errorf("sda labels after replacement = %v", got)
+	}
+}
+
+// A steady device set is placed once, then reused until the refresh; the
+// reused layout publishes what a fresh placement does.
+func TestDiskLayoutReusedUntilRefresh(t *testing.T) {
+	f := newDiskFixture(t, "t0", engine.Env{})
+	f.mustSample(t0)
+	c := f.c.(*diskCollector)
+	placed := c.layout.placed
+	f.load("t1")
+	f.mustSample(t1)
+	if !c.layout.placed.Equal(placed) {
+		t.Fatal("an unchanged device set was placed again")
+	}
+	reused := f.indom(indomDisk)
+	f.wantFloat("rate.disk.dev.read", diskSda, 100)
+	f.mustSample(t1.Add(diskLayoutRefresh))
+	if c.layout.placed.Equal(placed) {
+		t.Error("layout not refreshed after diskLayoutRefresh")
+	}
+	if f.indom(indomDisk) != reused {
+		t.Error("the refresh rebuilt an unchanged instance table")
+	}
+}
