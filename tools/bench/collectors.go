@@ -15,12 +15,14 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/pmda/driver"
 )
 
-// collectorCost is one collector's sample on this machine.
+// collectorCost is one collector's sample on one tree.
 type collectorCost struct {
-	name     string
-	interval time.Duration
-	cpu      time.Duration // CPU per sample, this process's
-	perSec   time.Duration // cpu spread over its interval
+	name      string
+	interval  time.Duration
+	cpu       time.Duration // CPU per sample, this process's
+	perSec    time.Duration // cpu spread over its interval
+	instances int           // of its largest instance domain
+	files     []string      // the files it keeps open
 }
 
 // runCollectors times a sample of each registered collector against this
@@ -28,7 +30,7 @@ type collectorCost struct {
 // before set, measures the idle CPU per second of that agent binary and
 // of agent, alternately, on pipes as pmcd runs them.
 func runCollectors(agent, before string, rounds int, idle time.Duration, nowConf string) (string, error) {
-	costs, err := collectorCosts(200)
+	costs, err := collectorCosts(200, engine.Env{Proc: "/proc", Sys: "/sys"})
 	if err != nil {
 		return "", err
 	}
@@ -56,44 +58,89 @@ func runCollectors(agent, before string, rounds int, idle time.Duration, nowConf
 	return b.String(), nil
 }
 
-// collectorCosts samples each registered collector n times.
-func collectorCosts(n int) ([]collectorCost, error) {
+// collectorCosts samples each registered collector n times against the
+// tree env names, noting the files each keeps open.
+func collectorCosts(n int, env engine.Env) ([]collectorCost, error) {
 	ids, err := os.MkdirTemp("", "hostcache-ids-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(ids)
+	env.IDDir, env.Filter = ids, engine.Filter{}
+	watch, err := watchOpens(env.Proc, env.Sys)
+	if err != nil {
+		return nil, err
+	}
+	defer watch.Close()
 	var out []collectorCost
 	for _, reg := range collector.Registry() {
-		c, err := reg.Factory(engine.Env{Proc: "/proc", Sys: "/sys", IDDir: ids, Filter: engine.Filter{}})
+		open0 := openFiles()
+		c, err := reg.Factory(env)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", reg.Name, err)
 		}
-		schema, err := cache.NewSchema(c.Source())
+		cost, err := sampleCost(c, n, watch)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", reg.Name, err)
 		}
-		now := time.Now()
-		bld := schema.NewBuilder(0, now)
-		sample := func() {
-			now = now.Add(time.Second)
-			bld.Reset(now)
-			c.Sample(bld, now) // a source this host lacks costs what failing costs
-			bld.Part()
+		cost.name, cost.interval = reg.Name, reg.Interval
+		if cost.interval == 0 {
+			cost.interval = time.Second
 		}
-		sample() // the first builds instance tables and opens files
-		cpu0 := selfCPU()
-		for i := 0; i < n; i++ {
-			sample()
-		}
-		iv := reg.Interval
-		if iv == 0 {
-			iv = time.Second
-		}
-		per := (selfCPU() - cpu0) / time.Duration(n)
-		out = append(out, collectorCost{reg.Name, iv, per, time.Duration(float64(per) * float64(time.Second) / float64(iv))})
+		cost.perSec = time.Duration(float64(cost.cpu) * float64(time.Second) / float64(cost.interval))
+		cost.files = append(cost.files, newlyOpen(open0, env.Proc, env.Sys)...)
+		out = append(out, cost)
 	}
 	return out, nil
+}
+
+// sampleCost times n samples of c after a first one (which builds instance
+// tables and opens files) and counts its largest instance domain.
+func sampleCost(c engine.Collector, n int, watch *openWatch) (collectorCost, error) {
+	var cost collectorCost
+	src := c.Source()
+	schema, err := cache.NewSchema(src)
+	if err != nil {
+		return cost, err
+	}
+	now := time.Now()
+	bld := schema.NewBuilder(0, now)
+	var part *cache.Part
+	sample := func() {
+		now = now.Add(time.Second)
+		bld.Reset(now)
+		c.Sample(bld, now) // a source this tree lacks costs what failing costs
+		part, _ = bld.Part()
+	}
+	sample()
+	watch.drain()
+	sample() // what one sample opens, beyond the fds kept
+	cost.files = watch.drain()
+	cpu0 := selfCPU()
+	for i := 0; i < n; i++ {
+		sample()
+	}
+	cost.cpu = (selfCPU() - cpu0) / time.Duration(n)
+	for _, d := range src.InDoms {
+		if part == nil {
+			break
+		}
+		if in, ok := part.InDom(d.ID); ok {
+			cost.instances = max(cost.instances, in.Len())
+		}
+	}
+	return cost, nil
+}
+
+// planOf is the reading plan of the costs' collectors.
+func planOf(costs []collectorCost) []planEntry {
+	var plan []planEntry
+	for _, c := range costs {
+		for _, f := range c.files {
+			plan = append(plan, planEntry{c.interval, f})
+		}
+	}
+	return plan
 }
 
 // idleAlternating measures the idle CPU per second of two agents, rounds

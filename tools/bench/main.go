@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/pmdahostcache/pmdahostcache/collector"
+	"github.com/pmdahostcache/pmdahostcache/engine"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,7 +56,7 @@ func main() {
 	case "targets":
 		report, err = run(*agent, *linux, *loop, *cFloor, *ticker, *n, *e2eN, *clients, *idle)
 	case "scale":
-		report, err = runScale(*agent, *pmns)
+		report, err = runScale(*agent, *ticker, *pmns)
 	case "stall":
 		report, err = runStall(*agent, *pmns, *stallFor)
 	case "soak":
@@ -71,7 +72,10 @@ func main() {
 		runEchoAgent()
 		return
 	case "go-ticker":
-		runGoTicker("/proc")
+		if err := runGoTicker(flag.Arg(0)); err != nil {
+			fmt.Fprintln(os.Stderr, "bench go-ticker:", err)
+			os.Exit(1)
+		}
 		return
 	default:
 		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak, record, collectors)", mode)
@@ -143,16 +147,26 @@ func run(agent, linux, loop, cFloor, ticker string, n, e2eN, clients int, idle t
 			}
 		}
 	}
+	// The floors re-read what the collectors keep open on this machine, at
+	// their intervals.
+	costs, err := collectorCosts(20, engine.Env{Proc: "/proc", Sys: "/sys"})
+	if err != nil {
+		return "", err
+	}
+	plan := filepath.Join(logDir, "plan")
+	if err := writePlan(plan, planOf(costs)); err != nil {
+		return "", err
+	}
 	const rounds = 3
 	results := make([][]pduResult, len(agents))
 	var tickerCPU, goTickerCPU []time.Duration
 	for round := 0; round < rounds; round++ {
-		t, err := backgroundCPU(ticker, nil, idle)
+		t, err := backgroundCPU(ticker, []string{plan}, idle)
 		if err != nil {
 			return "", fmt.Errorf("ticker: %w", err)
 		}
 		tickerCPU = append(tickerCPU, t)
-		if t, err = backgroundCPU(self, []string{"go-ticker"}, idle); err != nil {
+		if t, err = backgroundCPU(self, []string{"go-ticker", plan}, idle); err != nil {
 			return "", fmt.Errorf("go ticker: %w", err)
 		}
 		goTickerCPU = append(goTickerCPU, t)

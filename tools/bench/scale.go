@@ -36,7 +36,11 @@ const (
 
 // runScale measures sample time, fetch service time and memory at 1x, 4x
 // and 16x the base host, and reports growth relative to 1x.
-func runScale(agent, pmnsPath string) (string, error) {
+func runScale(agent, ticker, pmnsPath string) (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
 	pmns, err := loadPMNS(pmnsPath, 396)
 	if err != nil {
 		return "", err
@@ -52,11 +56,14 @@ func runScale(agent, pmnsPath string) (string, error) {
 	var b strings.Builder
 	b.WriteString("# Scale\n\n| host | sample time (all collectors) | fetch p50, 3 singular metrics | fetch p50, every CPU/disk/interface/mount | values in full fetch | RSS | history per sample of every collector | history kept within the 128 MB budget |\n|---|---|---|---|---|---|---|---|\n")
 	var base scalePoint
-	for _, f := range []int{1, 4, 16} {
-		p, err := measureScale(agent, scaleBase.times(f), pmns, small, full)
+	sizes := []int{1, 4, 16}
+	var bg []bgPoint
+	for _, f := range sizes {
+		p, q, err := measureScale(agent, ticker, self, f, pmns, small, full)
 		if err != nil {
 			return "", fmt.Errorf("%dx: %w", f, err)
 		}
+		bg = append(bg, q)
 		if f == 1 {
 			base = p
 		}
@@ -79,7 +86,8 @@ func runScale(agent, pmnsPath string) (string, error) {
 		"instants with peaks, 8 bytes each): one sample of every collector, and the spans the default\n" +
 		"128 MB budget, shared max-min fairly, keeps at the collectors' intervals (at most the default\n" +
 		"900 s): how many collectors keep all of it, and the span of the widest. The RSS column is after\n" +
-		"a few seconds, before the history fills.\n")
+		"a few seconds, before the history fills.\n\n")
+	b.WriteString(backgroundTable(sizes, bg))
 	return b.String(), nil
 }
 
@@ -103,16 +111,28 @@ type scalePoint struct {
 
 func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
 
-func measureScale(agent string, s treeSize, pmns map[string]uint32, small, full []uint32) (scalePoint, error) {
+func measureScale(agent, ticker, self string, factor int, pmns map[string]uint32, small, full []uint32) (scalePoint, bgPoint, error) {
 	var p scalePoint
 	dir, err := os.MkdirTemp("", "hostcache-scale")
 	if err != nil {
-		return p, err
+		return p, bgPoint{}, err
 	}
 	defer os.RemoveAll(dir)
-	if err := generateTree(dir, s); err != nil {
-		return p, err
+	if err := generateTree(dir, scaleBase.times(factor)); err != nil {
+		return p, bgPoint{}, err
 	}
+	bg, err := measureBackground(agent, ticker, self, dir, factor)
+	if err != nil {
+		return p, bg, err
+	}
+	p, err = measureFetches(agent, dir, pmns, small, full)
+	return p, bg, err
+}
+
+// measureFetches measures sample time, fetch service times, RSS and
+// history of the agent on the tree in dir.
+func measureFetches(agent, dir string, pmns map[string]uint32, small, full []uint32) (scalePoint, error) {
+	var p scalePoint
 	a, err := startSynthetic(agent, dir, "")
 	if err != nil {
 		return p, err

@@ -1,33 +1,44 @@
 package main
 
 import (
-	"path/filepath"
 	"syscall"
 	"time"
 )
 
-// runGoTicker is the Go counterpart of tools/echoagent/ticker.c: once a
-// second, on the second, it re-reads the one-second collectors' files from
-// kept fds and parses nothing. Beside the C ticker it shows what the Go
-// runtime itself adds to waking once a second.
-func runGoTicker(proc string) {
-	names := []string{"stat", "meminfo", "loadavg", "uptime", "diskstats", "net/dev"}
-	var fds []int
-	for _, n := range names {
-		if fd, err := syscall.Open(filepath.Join(proc, n), syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err == nil {
-			fds = append(fds, fd)
+// runGoTicker is the Go floor of the background-CPU figures, the
+// counterpart of tools/echoagent/ticker.c: it follows a reading plan
+// (plan.go), waking half a second past each second as the agent's sampling
+// grid does, and re-reads the files due from kept fds, parsing nothing.
+// Beside the C floor it shows what the Go runtime itself adds.
+func runGoTicker(planFile string) error {
+	plan, err := readPlan(planFile)
+	if err != nil {
+		return err
+	}
+	type kept struct {
+		every int64 // seconds
+		fd    int
+	}
+	var files []kept
+	for _, e := range plan {
+		if fd, err := syscall.Open(e.path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err == nil {
+			files = append(files, kept{int64(e.interval / time.Second), fd})
 		}
 	}
 	buf := make([]byte, 1<<20)
 	untilNext := func() time.Duration {
 		now := time.Now()
-		return now.Truncate(time.Second).Add(time.Second).Sub(now)
+		return now.Truncate(time.Second).Add(1500*time.Millisecond).Sub(now) % time.Second
 	}
 	timer := time.NewTimer(untilNext())
 	for range timer.C {
-		for _, fd := range fds {
+		sec := time.Now().Unix()
+		for _, f := range files {
+			if sec%f.every != 0 {
+				continue
+			}
 			for off := int64(0); ; {
-				n, err := syscall.Pread(fd, buf, off)
+				n, err := syscall.Pread(f.fd, buf, off)
 				if n <= 0 || err != nil {
 					break
 				}
@@ -36,4 +47,5 @@ func runGoTicker(proc string) {
 		}
 		timer.Reset(untilNext())
 	}
+	return nil
 }

@@ -1,42 +1,83 @@
 /*
- * ticker: the floor of the background-CPU figure. Once a second, on the
- * second, it reads the /proc files that pmdahostcache's one-second
- * collectors read (kept open, re-read from offset 0) and parses nothing.
- * Whatever this costs per second is what waking up and having the kernel
- * produce those files costs any sampler on this machine.
+ * ticker: the C floor of the background-CPU figures. It follows a reading
+ * plan, lines of "<interval in ms> <path>" (make bench takes it from the
+ * files pmdahostcache's collectors keep open, at their intervals), wakes
+ * half a second past each second as the agent's sampling grid does, and
+ * re-reads the files due from kept fds, parsing nothing. Whatever this
+ * costs per second is what waking up and having the kernel produce those
+ * files costs any sampler on this machine.
  *
- *   ticker [proc-root]
+ *   ticker plan-file
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static const char *files[] = {"stat", "meminfo", "loadavg", "uptime", "diskstats", "net/dev"};
-enum { NFILES = sizeof files / sizeof files[0] };
+struct kept {
+	long every; /* seconds */
+	int fd;
+};
+
+static struct kept *load(const char *file, int *n)
+{
+	FILE *f = fopen(file, "r");
+	if (f == NULL) {
+		perror(file);
+		exit(2);
+	}
+	struct kept *k = NULL;
+	int cap = 0;
+	long ms;
+	char path[4096];
+	*n = 0;
+	while (fscanf(f, "%ld %4095s", &ms, path) == 2) {
+		if (ms < 1000) {
+			fprintf(stderr, "%s: interval under a second\n", file);
+			exit(2);
+		}
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			k = realloc(k, cap * sizeof *k);
+			if (k == NULL)
+				exit(2);
+		}
+		k[*n].every = ms / 1000;
+		k[*n].fd = fd;
+		(*n)++;
+	}
+	fclose(f);
+	return k;
+}
 
 int main(int argc, char **argv)
 {
-	const char *root = argc > 1 ? argv[1] : "/proc";
-	static char buf[1 << 20];
-	int fd[NFILES];
-	for (int i = 0; i < NFILES; i++) {
-		char path[4096];
-		snprintf(path, sizeof path, "%s/%s", root, files[i]);
-		fd[i] = open(path, O_RDONLY | O_CLOEXEC);
+	if (argc != 2) {
+		fprintf(stderr, "usage: ticker plan-file\n");
+		return 2;
 	}
+	int n;
+	struct kept *files = load(argv[1], &n);
+	static char buf[1 << 20];
 	for (;;) {
 		struct timespec now;
 		clock_gettime(CLOCK_REALTIME, &now);
-		struct timespec next = {now.tv_sec + 1, 0};
+		struct timespec next = {now.tv_sec, 500000000L};
+		if (now.tv_nsec >= 500000000L)
+			next.tv_sec++;
 		clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &next, NULL);
-		for (int i = 0; i < NFILES; i++) {
-			if (fd[i] < 0)
+		for (int i = 0; i < n; i++) {
+			if (next.tv_sec % files[i].every != 0)
 				continue;
 			off_t off = 0;
-			ssize_t n;
-			while ((n = pread(fd[i], buf, sizeof buf, off)) > 0)
-				off += n;
+			ssize_t got;
+			while ((got = pread(files[i].fd, buf, sizeof buf, off)) > 0)
+				off += got;
 		}
 	}
 }
