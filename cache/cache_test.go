@@ -234,3 +234,25 @@ func TestReadsMarkTheirSource(t *testing.T) {
 		t.Error("the idle source was not woken")
 	}
 }
+
+// Metric ids are found by cluster and item, in every cluster in use
+// (the peaks' above 2048 included), and nothing else is: not an unused
+// item of a used cluster, not an id carrying bits beyond cluster and item.
+func TestSchemaIndexByClusterAndItem(t *testing.T) {
+	low := Desc{ID: NewMetricID(1, 5), Name: "hostcache.low", Type: TypeU64, InDom: InDomNone}
+	high := Desc{ID: NewMetricID(2090, 1023), Name: "hostcache.high", Type: TypeU64, InDom: InDomNone}
+	s, err := NewSchema(Source{Name: "x", Metrics: []Desc{low, high}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []Desc{low, high} {
+		if i, ok := s.Index(d.ID); !ok || s.Descs()[i].Name != d.Name {
+			t.Errorf("Index(%v) = %d, %v", d.ID, i, ok)
+		}
+	}
+	for _, id := range []MetricID{NewMetricID(1, 6), NewMetricID(3, 5), low.ID | 1<<22, NewMetricID(4095, 0)} {
+		if _, ok := s.Index(id); ok {
+			t.Errorf("Index(%#x) found", uint32(id))
+		}
+	}
+}

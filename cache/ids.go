@@ -54,7 +54,14 @@ type IDMap struct {
 	// owns an IDMaps), so a host that brings thousands of new devices at
 	// once costs one write, not one per device.
 	deferSave bool
+	// checked is when SaveAll last looked for a deleted file: a look is a
+	// stat, and SaveAll runs after every collector's sample.
+	checked time.Time
 }
+
+// idFileCheck is how often SaveAll looks whether an unchanged map's file
+// has gone (someone cleaned the directory) and writes it again.
+const idFileCheck = time.Minute
 
 const (
 	idFileMagic   = "hostcache-instance-ids"
@@ -308,14 +315,27 @@ func (r *IDMaps) Load(path string, warn func(error)) *IDMap {
 	return m
 }
 
-// SaveAll writes every map that changed.
-func (r *IDMaps) SaveAll() {
+// SaveAll writes every map that changed, and once every idFileCheck
+// every map whose file has gone.
+func (r *IDMaps) SaveAll(now time.Time) {
 	r.mu.Lock()
 	maps := r.maps
 	r.mu.Unlock()
 	for _, m := range maps {
-		m.Save()
+		m.saveDue(now)
 	}
+}
+
+// saveDue saves a changed map, and an unchanged one when its file is due
+// a look.
+func (m *IDMap) saveDue(now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.dirty && now.Sub(m.checked) < idFileCheck && !now.Before(m.checked) {
+		return
+	}
+	m.checked = now
+	m.saveLocked()
 }
 
 // rateLimited passes on the first warning, then at most one a minute,

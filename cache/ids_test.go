@@ -221,3 +221,33 @@ func FuzzIDFile(f *testing.F) {
 		}
 	})
 }
+
+// SaveAll writes changed maps at once, and looks for a deleted file of an
+// unchanged map only once every idFileCheck: the look is a stat, and
+// SaveAll runs after every sample of every collector.
+func TestSaveAllLooksForDeletedFilesOnceAMinute(t *testing.T) {
+	var maps IDMaps
+	path := filepath.Join(t.TempDir(), "hostcache.3")
+	m := maps.Load(path, nil)
+	now := time.Unix(1795320600, 0)
+	m.ID("sda")
+	maps.SaveAll(now)
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("a changed map was not written: %v", err)
+	}
+	os.Remove(path)
+	maps.SaveAll(now.Add(time.Second))
+	if _, err := os.Stat(path); err == nil {
+		t.Error("an unchanged map's file was looked for within the minute")
+	}
+	m.ID("sdb")
+	maps.SaveAll(now.Add(2 * time.Second))
+	if LoadIDMap(path, nil).ID("sdb") != 1 {
+		t.Error("a changed map was not written at once")
+	}
+	os.Remove(path)
+	maps.SaveAll(now.Add(2*time.Second + idFileCheck))
+	if LoadIDMap(path, nil).ID("sdb") != 1 {
+		t.Error("the deleted file was not written again after idFileCheck")
+	}
+}

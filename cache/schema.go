@@ -64,7 +64,7 @@ type Schema struct {
 	srcOf    []int  // source index of each desc, parallel to descs
 	span     []span // per source: the range of descs indexes it owns
 	byID     map[MetricID]int
-	dense    []int32 // descs index + 1 by MetricID when ids are small (0: none)
+	dense    [][]int32 // by cluster, then item: descs index + 1 (0: none)
 	byName   map[string]int
 	owner    map[MetricID]int
 	indoms   []InDomDesc
@@ -132,19 +132,21 @@ func NewSchema(sources ...Source) (*Schema, error) {
 // span is a range of schema indexes, hi included; empty when hi < lo.
 type span struct{ lo, hi int }
 
-// maxDenseID bounds the lookup table: 128K entries (512 KB) at most.
-const maxDenseID = 1 << 17
-
-// buildDense makes a table lookup of metric ids when they are small, as
-// ours are (cluster << 10 | item): every published value and every fetched
-// PMID is looked up, and a slice index is several times cheaper than a map.
+// buildDense makes a two-level table lookup of metric ids, by cluster and
+// then by item: every published value and every fetched PMID is looked up,
+// and two slice indexes are several times cheaper than a map. Only the
+// clusters in use get a table (1024 items, 4 KB each), so the peaks'
+// clusters above 2048 cost no more than the others.
 func (s *Schema) buildDense() {
-	if len(s.descs) == 0 || s.descs[len(s.descs)-1].ID >= maxDenseID {
-		return
-	}
-	s.dense = make([]int32, s.descs[len(s.descs)-1].ID+1)
 	for i, d := range s.descs {
-		s.dense[d.ID] = int32(i + 1)
+		c := d.ID.Cluster()
+		if int(c) >= len(s.dense) {
+			s.dense = append(s.dense, make([][]int32, int(c)+1-len(s.dense))...)
+		}
+		if s.dense[c] == nil {
+			s.dense[c] = make([]int32, 1<<10)
+		}
+		s.dense[c][d.ID.Item()] = int32(i + 1)
 	}
 }
 
@@ -157,14 +159,12 @@ func (s *Schema) SourceOf(i int) int { return s.srcOf[i] }
 
 // index returns id's position in descs.
 func (s *Schema) index(id MetricID) (int, bool) {
-	if s.dense != nil {
-		if int(id) >= len(s.dense) || s.dense[id] == 0 {
-			return 0, false
-		}
-		return int(s.dense[id]) - 1, true
+	c := id.Cluster()
+	if uint32(id)>>22 != 0 || int(c) >= len(s.dense) || s.dense[c] == nil {
+		return 0, false
 	}
-	i, ok := s.byID[id]
-	return i, ok
+	i := s.dense[c][id.Item()]
+	return int(i) - 1, i != 0
 }
 
 // Desc returns the descriptor of id.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/prometheus/procfs"
 
@@ -45,6 +46,9 @@ type filesysCollector struct {
 	resolve func(device string) string
 	stat    *statfsRunner
 	insts   *cache.Instances // rebuilt only when members or labels change
+	info    *kernel.File     // <proc>/self/mountinfo, compared with table.raw
+	buf     []byte
+	table   mountTable // filesys_table.go
 }
 
 // NewFilesysCollector opens /proc below env.Proc. Device links are resolved
@@ -58,6 +62,7 @@ func NewFilesysCollector(env engine.Env) (engine.Collector, error) {
 		fs: fs, filter: env.Filter, ids: env.IDMap(indomFilesys),
 		resolve: deviceResolver(filepath.Dir(filepath.Clean(env.Proc))),
 		stat:    newStatfsRunner(realStatfs, DefaultStatfsTimeout),
+		info:    kernel.NewFile(env.Proc, filepath.Join(env.Proc, "self", "mountinfo")),
 	}, nil
 }
 
@@ -77,25 +82,21 @@ func (c *filesysCollector) Source() cache.Source {
 
 // Sample reads the mount table and statfs's the mounts. A mount whose
 // statfs fails or is stuck stays listed, without values this sample.
-func (c *filesysCollector) Sample(b *cache.Builder, _ time.Time) error {
-	infos, err := c.fs.GetMounts()
-	if err != nil {
+func (c *filesysCollector) Sample(b *cache.Builder, now time.Time) error {
+	var err error
+	if c.buf, err = c.info.Read(c.buf); err != nil {
 		return fmt.Errorf("reading mountinfo: %w", err)
 	}
-	var mounts []mount
-	for _, m := range selectMounts(infos, c.resolve) {
-		if c.filter.Keep("filesys", m.device) {
-			mounts = append(mounts, m)
-		}
+	t := &c.table
+	if t.fresh(c.buf, now) {
+		b.SetInDom(indomFilesys, c.insts)
+		b.SetU64(fsCount.ID, cache.InstNone, uint64(len(t.mounts)))
+	} else if err := c.choose(b, c.buf, now); err != nil {
+		return fmt.Errorf("reading mountinfo: %w", err)
 	}
-	ids := c.publishInstances(b, mounts)
-	paths := make([]string, len(mounts))
-	for i, m := range mounts {
-		paths[i] = m.path
-	}
-	for i, st := range c.stat.statAll(paths) {
+	for i, st := range c.stat.statAll(t.paths) {
 		if st != nil {
-			setFilesys(b, ids[i], mounts[i], st)
+			setFilesys(b, t.ids[i], t.mounts[i], st)
 		}
 	}
 	return nil

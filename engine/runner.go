@@ -473,7 +473,7 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	r.budgetHistory()
 	r.front.Publish(e.source, part)
 	if r.ids != nil {
-		r.ids.SaveAll() // new instance ids, written once per sample
+		r.ids.SaveAll(now) // new instance ids, written once per sample
 	}
 	e.resets.Store(e.hist.resetsOf.Load())
 	if sc, ok := e.c.(interface{ Stalls() uint64 }); ok {
