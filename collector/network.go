@@ -240,13 +240,21 @@ func (c *netCollector) sampleInterface(b *cache.Builder, l *kernel.NetDevLine) {
 		b.SetU64(c.totals[i].ID, id, sum)
 	}
 	if n.stateEpoch != c.epoch {
-		n.state, n.stateEpoch = c.sys.state(n.dir), c.epoch
+		all := n.stateEpoch == 0 || c.epoch%linkRefreshes == 0
+		n.state, n.stateEpoch = c.sys.state(n.dir, n.state, all), c.epoch
 	}
 	c.publishAttributes(b, id, &n.fixed, &n.state)
 }
 
-// stateRefresh is how many samples the changeable attributes are kept.
-const stateRefresh = 10
+// stateRefresh is how many samples the changeable attributes are kept;
+// the link settings (mtu, speed, duplex), which change only when an
+// administrator or a renegotiation acts, are read at every linkRefreshes-th
+// refresh: a minute at the default interval. Reading five files per
+// interface every refresh was a tenth of the agent's background.
+const (
+	stateRefresh  = 10
+	linkRefreshes = 6
+)
 
 // publishAttributes sets the sysfs attributes known for one interface.
 func (c *netCollector) publishAttributes(b *cache.Builder, id uint32, f *netIfFixed, st *netIfState) {

@@ -138,16 +138,27 @@ func (s *netSysfs) fixed(name string) netIfFixed {
 
 // state reads the attributes that change while an interface exists, below
 // its directory dir (from s.dir).
-func (s *netSysfs) state(dir []byte) netIfState {
-	var st netIfState
+//
+// With all false only up and running are read again (flags and operstate:
+// what a cable pulled or an interface downed changes) and the link
+// settings (mtu, speed, duplex) are kept from prev.
+func (s *netSysfs) state(dir []byte, prev netIfState, all bool) netIfState {
+	st := netIfState{}
+	if !all {
+		st = prev
+	}
 	if s.root == "" {
-		return st
+		return netIfState{}
 	}
 	dirfd, ok := kernel.OpenAt(unix.AT_FDCWD, dir, unix.O_PATH|unix.O_DIRECTORY)
 	if !ok {
-		return st // not in this /sys: no attribute can be read
+		return netIfState{} // not in this /sys: no attribute can be read
 	}
 	defer syscall.Close(dirfd)
+	if !all {
+		st.up, st.running, st.hasUp, st.hasRunning = s.upRunning(dirfd)
+		return st
+	}
 	if t, ok := s.lineAt(dirfd, netAttrMTU); ok {
 		v, ok := kernel.ParseDecimal(t)
 		// pmdalinux publishes no MTU of 0.

@@ -53,27 +53,39 @@ func TestAttrLine(t *testing.T) {
 // and reads what the fixture holds.
 func TestNetSysfsState(t *testing.T) {
 	s := netSysfs{root: filepath.Join(netTestdata, "t0", "sys")}
-	st := s.state(s.dir("eth1"))
+	st := s.state(s.dir("eth1"), netIfState{}, true)
 	want := netIfState{mtu: 1500, speed: 1000, duplex: 2, up: 1, running: 1,
 		hasMTU: true, hasSpeed: true, hasDuplex: true, hasUp: true, hasRunning: true}
 	if st != want {
 		t.Errorf("eth1 %+v\nwant %+v", st, want)
 	}
 	// lo: no speed or duplex file (the kernel refuses them).
-	st = s.state(s.dir("lo"))
+	st = s.state(s.dir("lo"), netIfState{}, true)
 	want = netIfState{mtu: 65536, up: 1, running: 1, hasMTU: true, hasUp: true, hasRunning: true}
 	if st != want {
 		t.Errorf("lo %+v\nwant %+v", st, want)
 	}
-	if st := s.state(s.dir("nosuch0")); st != (netIfState{}) {
+	if st := s.state(s.dir("nosuch0"), netIfState{}, true); st != (netIfState{}) {
 		t.Errorf("an interface not in sysfs has %+v", st)
 	}
-	if st := (&netSysfs{}).state(nil); st != (netIfState{}) {
+	if st := (&netSysfs{}).state(nil, netIfState{mtu: 1}, false); st != (netIfState{}) {
 		t.Errorf("no /sys root, but %+v", st)
 	}
+	// Up and running alone: the link settings are kept from before.
+	kept := netIfState{mtu: 9000, speed: 10, duplex: 1, hasMTU: true, hasSpeed: true, hasDuplex: true}
+	want = kept
+	want.up, want.running, want.hasUp, want.hasRunning = 1, 1, true, true
+	if st := s.state(s.dir("eth1"), kept, false); st != want {
+		t.Errorf("eth1, up and running only: %+v\nwant %+v", st, want)
+	}
+	if st := s.state(s.dir("nosuch0"), kept, false); st != (netIfState{}) {
+		t.Errorf("an interface gone from sysfs keeps %+v", st)
+	}
 	dir := s.dir("eth1")
-	if n := testing.AllocsPerRun(20, func() { s.state(dir) }); n != 0 {
-		t.Errorf("%v allocations per refresh", n)
+	for _, all := range []bool{true, false} {
+		if n := testing.AllocsPerRun(20, func() { s.state(dir, kept, all) }); n != 0 {
+			t.Errorf("%v allocations per refresh (all %v)", n, all)
+		}
 	}
 }
 

@@ -198,8 +198,15 @@ func TestNetworkRates(t *testing.T) {
 		t.Errorf("Resets() = %d, want 0", n)
 	}
 
-	// The changeable attributes are re-read every stateRefresh samples.
+	// The link settings are re-read every stateRefresh*linkRefreshes
+	// samples (up and running every stateRefresh: TestNetworkLinkDown).
 	for i := 2; i <= stateRefresh; i++ {
+		if err := h.sample(t1.Add(time.Duration(i) * time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.wantIface("mtu", "eth1", 1500)
+	for i := stateRefresh + 1; i <= stateRefresh*linkRefreshes; i++ {
 		if err := h.sample(t1.Add(time.Duration(i) * time.Second)); err != nil {
 			t.Fatal(err)
 		}
@@ -508,4 +515,23 @@ func TestNetworkFailedSampleKeepsInterval(t *testing.T) {
 	h.mustSample(t1)
 	h.wantIfaceRate("in.bytes", "eth0", 1000000) // 2000000 over the 2 s since t0
 	h.wantFloat("rate.network.all.in.bytes", cache.InstNone, 1200000)
+}
+
+// A link that goes down shows at the next refresh of the changeable
+// attributes; its MTU, a link setting, at the slower refresh.
+func TestNetworkLinkDown(t *testing.T) {
+	h := newNetHarness(t, NewNetworkCollector, "t0", netIDs(t))
+	h.mustSample(t0)
+	h.wantIface("running", "eth1", 1)
+	h.use("linkdown")
+	for i := 1; i <= stateRefresh; i++ {
+		h.mustSample(t0.Add(time.Duration(i) * time.Second))
+	}
+	h.wantIface("running", "eth1", 0)
+	h.wantIface("up", "eth1", 1)
+	h.wantIface("mtu", "eth1", 1500)
+	for i := stateRefresh + 1; i <= stateRefresh*linkRefreshes; i++ {
+		h.mustSample(t0.Add(time.Duration(i) * time.Second))
+	}
+	h.wantIface("mtu", "eth1", 1400)
 }
