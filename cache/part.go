@@ -2,6 +2,7 @@ package cache
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -18,19 +19,21 @@ type Part struct {
 	Seq uint64
 	// The values of schema index lo+i are all[ends[i-1]:ends[i]] (from 0
 	// for i = 0): one array and one index for the whole part, looked up
-	// without hashing.
+	// without hashing. The array holds no pointers, so the garbage
+	// collector never scans it; a string value's text is in strs, at the
+	// index its Bits hold.
 	lo     int
 	ends   []int32
-	all    []Value
+	all    []Num
+	strs   []string
+	schema *Schema
 	indoms map[InDomID]*Instances
 }
 
-// ValuesAt returns the values of the metric at schema index i, without
-// copying: callers must not modify them.
-func (p *Part) ValuesAt(i int) []Value { return p.valuesAt(i) }
-
-// valuesAt returns the values of the metric at schema index i.
-func (p *Part) valuesAt(i int) []Value {
+// NumsAt returns the values of the metric at schema index i as the part
+// holds them, without copying: callers must not modify them. For a STRING
+// metric Bits indexes the part's strings; AppendValues resolves them.
+func (p *Part) NumsAt(i int) []Num {
 	j := i - p.lo
 	if j < 0 || j >= len(p.ends) {
 		return nil
@@ -40,6 +43,24 @@ func (p *Part) valuesAt(i int) []Value {
 		start = p.ends[j-1]
 	}
 	return p.all[start:p.ends[j]:p.ends[j]]
+}
+
+// AppendValues appends the values of the metric at schema index i to dst.
+func (p *Part) AppendValues(dst []Value, i int) []Value {
+	nums := p.NumsAt(i)
+	if len(nums) == 0 {
+		return dst
+	}
+	if p.schema.descs[i].Type != TypeString {
+		for _, n := range nums {
+			dst = append(dst, Value{Inst: n.Inst, Bits: n.Bits})
+		}
+		return dst
+	}
+	for _, n := range nums {
+		dst = append(dst, Value{Inst: n.Inst, Str: p.strs[n.Bits]})
+	}
+	return dst
 }
 
 // InDom returns the part's table of an instance domain its source owns.
@@ -54,28 +75,33 @@ type Builder struct {
 	schema *Schema
 	source int
 	part   *Part
-	pairs  []pair // values in the order set; grouped by metric in Part
-	pos    []int  // Part's counting-sort scratch, kept between samples
+	pairs  []pair   // values in the order set; grouped by metric in Part
+	strs   []string // the string values' texts, indexed by their pairs' bits
+	pos    []int    // Part's counting-sort scratch, kept between samples
 	err    error
 }
 
-// pair is one value of one metric (by its index in the schema), as set.
+// pair is one value of one metric (by its index in the schema), as set:
+// 16 bytes and no pointer, a string's text being in Builder.strs.
 type pair struct {
-	idx int
-	v   Value
+	idx  int32
+	inst uint32
+	bits uint64
 }
 
 // NewBuilder starts a part for the given source.
 func (s *Schema) NewBuilder(source int, sampled time.Time) *Builder {
-	return &Builder{schema: s, source: source, part: &Part{Sampled: sampled}}
+	return &Builder{schema: s, source: source, part: &Part{Sampled: sampled, schema: s}}
 }
 
 // Reset starts the next part of the same source in b, keeping its buffers:
 // a collector that reuses one builder allocates little more per sample than
 // the part it publishes. The part returned before stays as it was.
 func (b *Builder) Reset(sampled time.Time) {
-	b.part = &Part{Sampled: sampled}
+	b.part = &Part{Sampled: sampled, schema: b.schema}
 	b.pairs = b.pairs[:0]
+	clear(b.strs) // let the texts go with the part that holds them
+	b.strs = b.strs[:0]
 	b.err = nil
 }
 
@@ -112,13 +138,13 @@ func (b *Builder) SetU64(id MetricID, inst uint32, v uint64) {
 		// Native width: a 32-bit counter wraps as the kernel's does.
 		v &= 0xffffffff
 	}
-	b.pairs = append(b.pairs, pair{i, U64Value(inst, v)})
+	b.pairs = append(b.pairs, pair{int32(i), inst, v})
 }
 
 // SetI64 adds a signed value to an I64 or I32 metric.
 func (b *Builder) SetI64(id MetricID, inst uint32, v int64) {
 	if _, i, ok := b.check(id, TypeI64, TypeI32); ok {
-		b.pairs = append(b.pairs, pair{i, I64Value(inst, v)})
+		b.pairs = append(b.pairs, pair{int32(i), inst, uint64(v)})
 	}
 }
 
@@ -129,16 +155,17 @@ func (b *Builder) SetDouble(id MetricID, inst uint32, v float64) {
 		return
 	}
 	if d.Type == TypeFloat {
-		b.pairs = append(b.pairs, pair{i, FloatValue(inst, float32(v))})
+		b.pairs = append(b.pairs, pair{int32(i), inst, FloatValue(inst, float32(v)).Bits})
 		return
 	}
-	b.pairs = append(b.pairs, pair{i, DoubleValue(inst, v)})
+	b.pairs = append(b.pairs, pair{int32(i), inst, math.Float64bits(v)})
 }
 
 // SetString adds a value to a STRING metric.
 func (b *Builder) SetString(id MetricID, inst uint32, s string) {
 	if _, i, ok := b.check(id, TypeString, TypeString); ok {
-		b.pairs = append(b.pairs, pair{i, StringValue(inst, s)})
+		b.pairs = append(b.pairs, pair{int32(i), inst, uint64(len(b.strs))})
+		b.strs = append(b.strs, s)
 	}
 }
 
@@ -174,16 +201,19 @@ func (b *Builder) Part() (*Part, error) {
 	pos := b.pos[:n+1]
 	clear(pos)
 	for _, p := range b.pairs {
-		pos[p.idx-sp.lo+1]++
+		pos[int(p.idx)-sp.lo+1]++
 	}
 	for i := 1; i <= n; i++ {
 		pos[i] += pos[i-1] // pos[i]: where local metric i's values start
 	}
-	all := make([]Value, len(b.pairs))
+	all := make([]Num, len(b.pairs))
 	for _, p := range b.pairs {
-		j := p.idx - sp.lo
-		all[pos[j]] = p.v
+		j := int(p.idx) - sp.lo
+		all[pos[j]] = Num{Inst: p.inst, Bits: p.bits}
 		pos[j]++
+	}
+	if len(b.strs) > 0 {
+		b.part.strs = append([]string(nil), b.strs...)
 	}
 	// pos[i] is now where metric i's values end (and metric i+1's start).
 	ends := make([]int32, n)

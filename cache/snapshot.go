@@ -42,11 +42,12 @@ func (s *Snapshot) published(dst []Value, d *Desc, now time.Time) []Value {
 	if p == nil || p.Stale(now) {
 		return dst
 	}
-	return append(dst, p.valuesAt(i)...)
+	return p.AppendValues(dst, i)
 }
 
-// Values returns the published values of a metric without copying them.
-// Callers must not modify the result. Computed metrics return nil.
+// Values returns a copy of the published values of a metric (tests and
+// diagnostics; the fetch path appends into its own buffer). Computed
+// metrics return nil.
 func (s *Snapshot) Values(d *Desc) []Value {
 	i, ok := s.Schema.index(d.ID)
 	if !ok || d.Compute != nil {
@@ -56,7 +57,7 @@ func (s *Snapshot) Values(d *Desc) []Value {
 	if p == nil {
 		return nil
 	}
-	return p.valuesAt(i)
+	return p.AppendValues(nil, i)
 }
 
 // Stale reports whether the part is past its staleness limit at now.

@@ -12,6 +12,15 @@ type Value struct {
 	Str  string
 }
 
+// Num is a value as a published part holds it: the instance and the bits,
+// without Value's string field. A part's values are one array of Nums, half
+// the size of Values and free of pointers, so the garbage collector never
+// scans them; a STRING value's Bits index the part's texts.
+type Num struct {
+	Inst uint32
+	Bits uint64
+}
+
 // U64Value and friends build a Value for the named type.
 func U64Value(inst uint32, v uint64) Value { return Value{Inst: inst, Bits: v} }
 func I64Value(inst uint32, v int64) Value  { return Value{Inst: inst, Bits: uint64(v)} }

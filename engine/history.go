@@ -197,7 +197,7 @@ func (h *history) held() int {
 func (h *history) capture(p *cache.Part) ([]uint64, *layout) {
 	n := 0
 	for _, i := range h.tracked {
-		n += len(p.ValuesAt(i))
+		n += len(p.NumsAt(i))
 	}
 	vals := make([]uint64, n)
 	var old *layout
@@ -207,7 +207,7 @@ func (h *history) capture(p *cache.Part) ([]uint64, *layout) {
 	same := old != nil
 	k := 0
 	for t, i := range h.tracked {
-		for _, v := range p.ValuesAt(i) {
+		for _, v := range p.NumsAt(i) {
 			vals[k] = v.Bits
 			same = same && old.insts[k] == v.Inst
 			k++
@@ -219,7 +219,7 @@ func (h *history) capture(p *cache.Part) ([]uint64, *layout) {
 	}
 	l := &layout{ends: make([]int32, len(h.tracked)), insts: make([]uint32, 0, n)}
 	for t, i := range h.tracked {
-		for _, v := range p.ValuesAt(i) {
+		for _, v := range p.NumsAt(i) {
 			l.insts = append(l.insts, v.Inst)
 		}
 		l.ends[t] = int32(len(l.insts))

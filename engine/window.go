@@ -121,9 +121,9 @@ func (w *Window) Published(id cache.MetricID, inst uint32) (cache.Value, bool) {
 	if !ok {
 		return cache.Value{}, false
 	}
-	for _, v := range w.part.ValuesAt(i) {
+	for _, v := range w.part.NumsAt(i) {
 		if v.Inst == inst {
-			return v, true
+			return cache.Value{Inst: v.Inst, Bits: v.Bits}, true
 		}
 	}
 	return cache.Value{}, false

@@ -244,7 +244,7 @@ func (a *assembly) strings(sh *engine.SourceHistory) []archive.ValueSet {
 			continue
 		}
 		set := archive.ValueSet{PMID: a.pmid(d.ID), Type: int32(d.Type)}
-		for _, v := range sh.Newest.ValuesAt(i) {
+		for _, v := range sh.Newest.AppendValues(nil, i) {
 			set.Values = append(set.Values, archive.Value{Inst: v.Inst, Str: v.Str})
 		}
 		sets = append(sets, set)
