@@ -26,15 +26,20 @@ func runGoTicker(planFile string) error {
 		}
 	}
 	buf := make([]byte, 1<<20)
-	untilNext := func() time.Duration {
+	var last int64 // the second of the last tick: never read twice in one
+	for {
 		now := time.Now()
-		return now.Truncate(time.Second).Add(1500*time.Millisecond).Sub(now) % time.Second
-	}
-	timer := time.NewTimer(untilNext())
-	for range timer.C {
-		sec := time.Now().Unix()
+		next := now.Truncate(time.Second).Add(500 * time.Millisecond)
+		if !next.After(now) {
+			next = next.Add(time.Second)
+		}
+		if next.Unix() <= last {
+			next = time.Unix(last+1, 5e8)
+		}
+		time.Sleep(next.Sub(now))
+		last = next.Unix()
 		for _, f := range files {
-			if sec%f.every != 0 {
+			if last%f.every != 0 {
 				continue
 			}
 			for off := int64(0); ; {
@@ -45,7 +50,5 @@ func runGoTicker(planFile string) error {
 				off += int64(n)
 			}
 		}
-		timer.Reset(untilNext())
 	}
-	return nil
 }
