@@ -43,6 +43,8 @@ func Registry() []engine.Registration {
 		// Names that change only with a new kernel or host name.
 		{Name: "uname", Factory: NewUnameCollector, Interval: 60 * time.Second},
 		{Name: "cpuinfo", Factory: NewCPUInfoCollector, Interval: 60 * time.Second},
+		// Tunables an administrator sets with sysctl.
+		{Name: "ipclimits", Factory: NewIPCLimitsCollector, Interval: 60 * time.Second},
 	}
 }
 
