@@ -57,10 +57,10 @@ const (
 	clusterCPUFreq   = 43 // /sys/devices/system/cpu/cpu*/cpufreq: hinv.cpu.frequency_scaling.*
 	clusterNFSClient = 44 // /proc/net/rpc/nfs, nfsd: nfs*.client/server.*, rpc.*, pmdalinux's 7 items
 	clusterNFSServer = 45 // spare: pmdalinux keeps client and server in one cluster (its 7)
-	clusterNetAddr   = 46 // interface addresses: network.interface.inet_addr, ipv6_addr, ipv6_scope, hw_addr
-	clusterIPCSemLim = 47 // semctl(IPC_INFO/SEM_INFO): ipc.sem limits and usage
-	clusterIPCMsgLim = 48 // msgctl(IPC_INFO/MSG_INFO): ipc.msg limits and usage
-	clusterIPCShmLim = 49 // shmctl(IPC_INFO/SHM_INFO): ipc.shm limits and usage
+	clusterNetAddr   = 46 // SIOCGIFCONF, if_inet6, sysfs: network.interface.*_addr, pmdalinux's 33
+	clusterIPCSemLim = 47 // semctl(IPC_INFO): ipc.sem limits, pmdalinux's 21
+	clusterIPCMsgLim = 48 // msgctl(IPC_INFO): ipc.msg limits, pmdalinux's 22
+	clusterIPCShmLim = 49 // shmctl(IPC_INFO): ipc.shm limits, pmdalinux's 23
 	clusterWWID      = 50 // /proc/diskstats by /sys/block/*/device/wwid: disk.wwid.*
 	clusterMDStatus  = 51 // /sys/block/md*/md: disk.md.status, pmdalinux's 60
 )
@@ -106,7 +106,7 @@ const (
 	indomNFS3       cache.InDomID = 27 // NFS v3 operations, as 60.8
 	indomNFS4Client cache.InDomID = 28 // NFS v4 client operations, as 60.14
 	indomNFS4Server cache.InDomID = 29 // NFS v4 server operations, as 60.15
-	indomNetAddr    cache.InDomID = 30 // interfaces with addresses, as 60.17
+	indomNetAddr    cache.InDomID = 30 // interfaces and IPv4 labels with addresses, as 60.17
 	indomWWID       cache.InDomID = 31 // disks by world-wide id, as 60.42
 )
 

@@ -38,6 +38,9 @@ func Registry() []engine.Registration {
 		{Name: "interrupts", Factory: NewInterruptsCollector, Interval: 5 * time.Second},
 		{Name: "softnet", Factory: NewSoftnetCollector, Interval: 5 * time.Second},
 		{Name: "ksm", Factory: NewKSMCollector, Interval: 10 * time.Second},
+		// Addresses: changed by DHCP or an administrator, read as often as
+		// the socket tables.
+		{Name: "netaddr", Factory: NewNetAddrCollector, Interval: 10 * time.Second},
 		{Name: "buddyinfo", Factory: NewBuddyinfoCollector, Interval: 10 * time.Second},
 		{Name: "zoneinfo", Factory: NewZoneinfoCollector, Interval: 10 * time.Second},
 		// Names that change only with a new kernel or host name.
