@@ -54,7 +54,7 @@ const (
 	clusterMD           = 42 // /proc/diskstats: disk.md.*, pmdalinux's 59
 	// Reserved for the coverage work in progress (issue "Cover what PCP's
 	// own tools use"); each comment names the tree it is for.
-	clusterCPUFreq   = 43 // /sys/devices/system/cpu/cpu*/cpufreq: hinv.cpu.frequency_scaling.*
+	clusterCPUFreq   = 43 // /sys/devices/system/cpu/cpu*/cpufreq: hinv.cpu.frequency_scaling.*, pmdalinux's 55 items 6-9
 	clusterNFSClient = 44 // /proc/net/rpc/nfs, nfsd: nfs*.client/server.*, rpc.*, pmdalinux's 7 items
 	clusterNFSServer = 45 // spare: pmdalinux keeps client and server in one cluster (its 7)
 	clusterNetAddr   = 46 // SIOCGIFCONF, if_inet6, sysfs: network.interface.*_addr, pmdalinux's 33
@@ -101,7 +101,7 @@ const (
 	indomZoneProt   cache.InDomID = 23 // "Normal::node0::lowmem_reserved2", 60.33
 	indomMD         cache.InDomID = 24 // software RAID arrays by kernel name, "md0", 60.25
 	// Reserved for the coverage work in progress, as the clusters above.
-	indomCPUFreq    cache.InDomID = 25 // CPUs with cpufreq, "cpuN", id N, as 60.0
+	// 25 is retired: reserved for cpufreq's CPUs, which use indomCPUSys.
 	indomNFSClient  cache.InDomID = 26 // NFS v2 operations (client and server), as 60.7
 	indomNFS3       cache.InDomID = 27 // NFS v3 operations, as 60.8
 	indomNFS4Client cache.InDomID = 28 // NFS v4 client operations, as 60.14

@@ -39,6 +39,7 @@ var cpuThrottleFiles = []struct {
 type cpuSysFiles struct {
 	online   *kernel.File
 	throttle []*kernel.File // as cpuThrottleFiles; nil without thermal_throttle
+	freq     *cpuFreqFiles  // cpufreq.go
 }
 
 // cpusysCollector reads the attributes of the CPUs sysfs lists as present.
@@ -64,9 +65,10 @@ func (c *cpusysCollector) Name() string { return "cpusys" }
 
 func (c *cpusysCollector) Source() cache.Source {
 	return cache.Source{
-		Name:    c.Name(),
-		Metrics: []cache.Desc{cpuOnline, cpuCoreThrCount, cpuCoreThrTime, cpuPkgThrCount, cpuPkgThrTime, cpuMapNum},
-		InDoms:  []cache.InDomDesc{{ID: indomCPUSys, Name: "cpusys", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"}},
+		Name: c.Name(),
+		Metrics: []cache.Desc{cpuOnline, cpuCoreThrCount, cpuCoreThrTime, cpuPkgThrCount, cpuPkgThrTime, cpuMapNum,
+			cpuFreqCount, cpuFreqTime, cpuFreqMax, cpuFreqMin},
+		InDoms: []cache.InDomDesc{{ID: indomCPUSys, Name: "cpusys", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"}},
 	}
 }
 
@@ -117,6 +119,7 @@ func (c *cpusysCollector) sampleCPU(b *cache.Builder, cpu int, f *cpuSysFiles) {
 		}
 		b.SetU64(tf.desc.ID, inst, v)
 	}
+	c.sampleCPUFreq(b, inst, f.freq)
 }
 
 // openCPU opens a new CPU's attribute files. Only processors that report
@@ -129,5 +132,6 @@ func (c *cpusysCollector) openCPU(_ int, name string) *cpuSysFiles {
 			f.throttle = append(f.throttle, kernel.NewFile(c.sys, filepath.Join(c.dir, name, "thermal_throttle", tf.name)))
 		}
 	}
+	f.freq = c.openCPUFreq(name)
 	return f
 }

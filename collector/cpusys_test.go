@@ -49,3 +49,36 @@ func newSysHarness(t *testing.T, sys string) *harness {
 	h.attach(NewCPUSysCollector, engine.Env{Proc: h.proc, Sys: sys})
 	return h
 }
+
+// Fixtures sys-t0 and sys-t1 cpufreq: cpu0 with the governor's statistics
+// (2.4, 1.8 and 1.2 GHz for 1000, 500 and 2500 ticks at t0; 100 more at
+// 2.4 GHz and 100 more at 1.2 GHz by t1), cpu1 with only its limits
+// (3 GHz, 800 MHz), cpu2 (t1) without cpufreq.
+func TestCPUFreq(t *testing.T) {
+	sys := t.TempDir()
+	replaceTree(t, filepath.Join(testdataDir, "sys-t0"), sys)
+	h := newSysHarness(t, sys)
+	h.mustSample(t0)
+	h.wantU64("hinv.cpu.frequency_scaling.count", 0, 6300000) // 2400*1000 + 1800*500 + 1200*2500
+	h.wantU64("hinv.cpu.frequency_scaling.time", 0, 4000)
+	h.wantU64("hinv.cpu.frequency_scaling.max", 0, 2400)
+	h.wantU64("hinv.cpu.frequency_scaling.min", 0, 1200)
+	h.wantAbsent("hinv.cpu.frequency_scaling.count", 1)
+	h.wantU64("hinv.cpu.frequency_scaling.max", 1, 3000)
+	h.wantU64("hinv.cpu.frequency_scaling.min", 1, 800)
+	replaceTree(t, filepath.Join(testdataDir, "sys-t1"), sys)
+	h.mustSample(t1)
+	h.wantFloat("rate.hinv.cpu.frequency_scaling.count", 0, 180000) // (2400*100 + 1200*100) / 2 s
+	h.wantFloat("rate.hinv.cpu.frequency_scaling.time", 0, 0.0001)  // 200 "microseconds" in 2 s, as pmdalinux declares them
+	h.wantAbsent("hinv.cpu.frequency_scaling.max", 2)
+}
+
+func TestParseTimeInState(t *testing.T) {
+	if _, ok := parseTimeInState([]byte("garbage\n\n")); ok {
+		t.Error("a file without a frequency line parsed")
+	}
+	st, ok := parseTimeInState([]byte("3000000 7\nbad line here\n1000000 3\n"))
+	if want := (timeInState{count: 3000*7 + 1000*3, time: 10, max: 3000, min: 1000}); !ok || st != want {
+		t.Errorf("got %+v %v, want %+v", st, ok, want)
+	}
+}
