@@ -97,7 +97,7 @@ func (c *diskCollector) Source() cache.Source {
 	for t := range diskNTrees {
 		descs = append(descs, c.descs[t]...)
 	}
-	descs = append(descs, diskCount, diskCapacity, diskScheduler)
+	descs = append(descs, diskCount, diskCapacity, diskScheduler, diskMDCapacity, diskMDStatus)
 	return cache.Source{
 		Name:    c.Name(),
 		Metrics: descs,
@@ -163,9 +163,12 @@ func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstat
 		c.layout.lines = append(c.layout.lines, line)
 		lists[t] = append(lists[t], inst)
 		c.publishDevice(b, t, inst.ID, s)
-		if t == diskDev {
+		switch t {
+		case diskDev:
 			sum.add(s)
 			c.publishAttrs(b, inst.ID, s.Name, now)
+		case diskMD:
+			c.publishMD(b, inst.ID, s.Name, now)
 		}
 	}
 	for name := range c.meta {

@@ -73,9 +73,12 @@ func (c *diskCollector) publishLaidOut(b *cache.Builder, stats []kernel.Diskstat
 			continue
 		}
 		c.publishDevice(b, p.tree, p.inst, s)
-		if p.tree == diskDev {
+		switch p.tree {
+		case diskDev:
 			sum.add(s)
 			c.publishAttrs(b, p.inst, s.Name, now)
+		case diskMD:
+			c.publishMD(b, p.inst, s.Name, now)
 		}
 	}
 	return sum

@@ -179,6 +179,8 @@ var diskDescs = []pmdalinuxDesc{
 	{"disk.md.w_avg_rqsz", "42.48", "double", "instant", "Kbyte / count", "60.25"},
 	{"disk.md.d_avg_rqsz", "42.49", "double", "instant", "Kbyte / count", "60.25"},
 	{"disk.md.util", "42.50", "double", "instant", "none", "60.25"},
+	{"disk.md.capacity", "42.17", "64-bit unsigned int", "discrete", "Kbyte", "60.25"},
+	{"disk.md.status", "51.0", "32-bit int", "instant", "none", "60.25"},
 }
 
 // Every row writes out its four full names (so a search for one finds its

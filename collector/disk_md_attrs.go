@@ -1,0 +1,73 @@
+package collector
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+)
+
+// A software RAID array's size and health. pmdalinux takes the size from
+// /proc/partitions (its item 17 of cluster 59, our clusterMD) and the
+// health from the exit code of "mdadm --test --detail" run on every fetch
+// (its cluster 60). We read /sys/block/<md>/size with the disks' other
+// attributes, and derive mdadm's code from md/array_state and md/degraded
+// every sample: no program is run, and an array losing a disk shows within
+// the disk collector's interval.
+var (
+	diskMDCapacity = engine.Metric("hostcache.disk.md.capacity", clusterMD, 17, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomMD)
+	diskMDStatus   = engine.Metric("hostcache.disk.md.status", clusterMDStatus, 0, cache.TypeI32, cache.SemInstant, cache.UnitsNone, indomMD)
+)
+
+// mdadm --test's exit codes.
+const (
+	mdStatusClean    = 0 // every member present
+	mdStatusDegraded = 1 // running without at least one member
+	mdStatusFailed   = 2 // not running: unusable
+)
+
+// publishMD sets an array's capacity and status.
+func (c *diskCollector) publishMD(b *cache.Builder, inst uint32, dev string, now time.Time) {
+	if a := c.attrs(dev, now); a.hasCapacity {
+		b.SetU64(diskMDCapacity.ID, inst, a.capacityKB)
+	}
+	if st, ok := c.mdStatus(dev); ok {
+		b.SetI64(diskMDStatus.ID, inst, st)
+	}
+}
+
+// mdStatus is mdadm --test's answer from sysfs; false when the array's md
+// directory cannot be read.
+func (c *diskCollector) mdStatus(dev string) (int64, bool) {
+	state, ok := c.sys.line(dev, "md", "array_state")
+	if !ok {
+		return 0, false
+	}
+	return mdStatusOf(state, c.mdDegraded(dev)), true
+}
+
+// mdDegraded is md/degraded, the members missing; 0 when unreadable
+// (RAID 0 and linear arrays have no such file: nothing to miss).
+func (c *diskCollector) mdDegraded(dev string) uint64 {
+	line, ok := c.sys.line(dev, "md", "degraded")
+	if !ok {
+		return 0
+	}
+	n, _ := strconv.ParseUint(strings.TrimSpace(line), 10, 32)
+	return n
+}
+
+// mdStatusOf maps the kernel's array state (Documentation/admin-guide/md.rst)
+// and missing members to mdadm's exit code.
+func mdStatusOf(state string, degraded uint64) int64 {
+	switch strings.TrimSpace(state) {
+	case "clear", "inactive", "suspended", "broken":
+		return mdStatusFailed
+	}
+	if degraded > 0 {
+		return mdStatusDegraded
+	}
+	return mdStatusClean
+}
