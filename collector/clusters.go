@@ -61,7 +61,7 @@ const (
 	clusterIPCSemLim = 47 // semctl(IPC_INFO): ipc.sem limits, pmdalinux's 21
 	clusterIPCMsgLim = 48 // msgctl(IPC_INFO): ipc.msg limits, pmdalinux's 22
 	clusterIPCShmLim = 49 // shmctl(IPC_INFO): ipc.shm limits, pmdalinux's 23
-	clusterWWID      = 50 // /proc/diskstats by /sys/block/*/device/wwid: disk.wwid.*
+	clusterWWID      = 50 // /proc/diskstats by /sys/block/*/device/wwid: disk.wwid.*, pmdalinux's 92
 	clusterMDStatus  = 51 // /sys/block/md*/md: disk.md.status, pmdalinux's 60
 )
 
@@ -107,7 +107,7 @@ const (
 	indomNFS4Client cache.InDomID = 28 // NFS v4 client operations, as 60.14
 	indomNFS4Server cache.InDomID = 29 // NFS v4 server operations, as 60.15
 	indomNetAddr    cache.InDomID = 30 // interfaces and IPv4 labels with addresses, as 60.17
-	indomWWID       cache.InDomID = 31 // disks by world-wide id, as 60.42
+	indomWWID       cache.InDomID = 31 // disks by world-wide id ("3600508b..."), as 60.42
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:

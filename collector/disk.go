@@ -24,6 +24,7 @@ var diskIndoms = [diskNTrees]struct {
 	diskPart: {indomPartitions, "partitions"},
 	diskDM:   {indomDM, "dm"},
 	diskMD:   {indomMD, "md"},
+	diskWWID: {indomWWID, ""}, // sums of disk.dev's disks, as filtered there
 }
 
 // diskMeta is what /sys told us about a device, kept while it is the same
@@ -56,6 +57,7 @@ type diskCollector struct {
 	buf       []byte // its text, reused
 	stats     []kernel.Diskstats
 	layout    diskLayout // where each line went (disk_layout.go)
+	wwids     wwidSums   // this sample's disks by world-wide id (disk_wwid.go)
 }
 
 // NewDiskCollector opens /proc and /sys below env.Proc and env.Sys.
@@ -83,6 +85,7 @@ func NewDiskCollector(env engine.Env) (engine.Collector, error) {
 	c.iostat[diskDev] = iostatDescs(diskDev)
 	c.iostat[diskDM] = iostatDescs(diskDM)
 	c.iostat[diskMD] = iostatDescs(diskMD)
+	c.iostat[diskWWID] = iostatDescs(diskWWID)
 	return c, nil
 }
 
@@ -97,7 +100,8 @@ func (c *diskCollector) Source() cache.Source {
 	for t := range diskNTrees {
 		descs = append(descs, c.descs[t]...)
 	}
-	descs = append(descs, diskCount, diskCapacity, diskScheduler, diskMDCapacity, diskMDStatus)
+	descs = append(descs, diskCount, diskCapacity, diskScheduler, diskMDCapacity, diskMDStatus,
+		diskWWIDPaths, diskWWIDScheduler, diskWWIDCapacity)
 	return cache.Source{
 		Name:    c.Name(),
 		Metrics: descs,
@@ -106,6 +110,7 @@ func (c *diskCollector) Source() cache.Source {
 			{ID: indomPartitions, Name: "partitions", Labels: indomLabels(`"block"`, "per partition")},
 			{ID: indomDM, Name: "dm", Labels: indomLabels(`"block"`, "per dm device")},
 			{ID: indomMD, Name: "md", Labels: indomLabels(`"block"`, "per md device")},
+			{ID: indomWWID, Name: "wwid"}, // pmdalinux's 60.42 has no labels
 		},
 	}
 }
@@ -125,6 +130,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	stats := c.stats
 	var lists [diskNTrees][]cache.Instance
 	var sum *diskSum
+	c.wwids.reset()
 	if c.layout.fits(stats, now) {
 		lists, sum = c.layout.lists, c.publishLaidOut(b, stats, now)
 	} else {
@@ -132,7 +138,8 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 		lists, sum = c.publishDevices(b, stats, now)
 		c.layout.lists, c.layout.placed = lists, now
 	}
-	for _, t := range []diskTree{diskDev, diskPart, diskDM, diskMD} {
+	lists[diskWWID] = c.publishWWIDs(b)
+	for _, t := range []diskTree{diskDev, diskPart, diskDM, diskMD, diskWWID} {
 		b.SetInDom(diskIndoms[t].id, c.instances(t, lists[t]))
 	}
 	b.SetU64(diskCount.ID, cache.InstNone, uint64(len(lists[diskDev])))
@@ -166,7 +173,7 @@ func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstat
 		switch t {
 		case diskDev:
 			sum.add(s)
-			c.publishAttrs(b, inst.ID, s.Name, now)
+			c.wwids.add(s, c.publishAttrs(b, inst.ID, s.Name, now))
 		case diskMD:
 			c.publishMD(b, inst.ID, s.Name, now)
 		}
@@ -249,7 +256,8 @@ func (c *diskCollector) publishDevice(b *cache.Builder, t diskTree, inst uint32,
 func (c *diskCollector) Derived() []engine.Derived {
 	out := iostatDerived(c.iostat[diskDev], c.descs[diskDev])
 	out = append(out, iostatDerived(c.iostat[diskDM], c.descs[diskDM])...)
-	return append(out, iostatDerived(c.iostat[diskMD], c.descs[diskMD])...)
+	out = append(out, iostatDerived(c.iostat[diskMD], c.descs[diskMD])...)
+	return append(out, iostatDerived(c.iostat[diskWWID], c.descs[diskWWID])...)
 }
 
 // instances returns the instance table of tree t, reusing the last one

@@ -26,6 +26,7 @@ type diskAttrs struct {
 	capacityKB  uint64
 	hasCapacity bool
 	scheduler   string
+	wwid        string // canonical world-wide id, "" without one (disk_wwid.go)
 	read        time.Time
 }
 
@@ -46,6 +47,7 @@ func (c *diskCollector) attrs(dev string, now time.Time) diskAttrs {
 		if sched, ok := c.sys.line(dev, "queue", "scheduler"); ok {
 			a.scheduler = chosenScheduler(sched)
 		}
+		a.wwid = c.wwidOf(dev)
 	}
 	c.attrCache[dev] = a
 	return a
@@ -65,8 +67,9 @@ func chosenScheduler(line string) string {
 	return ""
 }
 
-// publishAttrs sets a disk's capacity and scheduler.
-func (c *diskCollector) publishAttrs(b *cache.Builder, inst uint32, dev string, now time.Time) {
+// publishAttrs sets a disk's capacity and scheduler, and returns its
+// attributes.
+func (c *diskCollector) publishAttrs(b *cache.Builder, inst uint32, dev string, now time.Time) diskAttrs {
 	a := c.attrs(dev, now)
 	if a.hasCapacity {
 		b.SetU64(diskCapacity.ID, inst, a.capacityKB)
@@ -74,4 +77,5 @@ func (c *diskCollector) publishAttrs(b *cache.Builder, inst uint32, dev string, 
 	if a.scheduler != "" {
 		b.SetString(diskScheduler.ID, inst, a.scheduler)
 	}
+	return a
 }

@@ -76,7 +76,7 @@ func (c *diskCollector) publishLaidOut(b *cache.Builder, stats []kernel.Diskstat
 		switch p.tree {
 		case diskDev:
 			sum.add(s)
-			c.publishAttrs(b, p.inst, s.Name, now)
+			c.wwids.add(s, c.publishAttrs(b, p.inst, s.Name, now))
 		case diskMD:
 			c.publishMD(b, p.inst, s.Name, now)
 		}

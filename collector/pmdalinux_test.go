@@ -151,7 +151,7 @@ var (
 		"60.4": indomIRQ, "60.40": indomIRQCPU, "60.36": indomSoftirq, "60.41": indomSoftirqCPU, "60.0 (interrupts)": indomIRQCPUs,
 		"60.19 (numa)": indomNUMA, "60.0 (softnet)": indomSoftnetCPU,
 		"60.31": indomBuddy, "60.23": indomICMPType, "60.32": indomZone, "60.33": indomZoneProt,
-		"60.17": indomNetAddr,
+		"60.17": indomNetAddr, "60.42": indomWWID,
 	}
 	// The units pmval/pmrep give the rate of a counter with these units.
 	// Time counters' rates are dimensionless; others gain "/ sec".
