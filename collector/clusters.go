@@ -52,11 +52,10 @@ const (
 	clusterZoneinfo     = 40 // /proc/zoneinfo: mem.zoneinfo.*, pmdalinux's 68
 	clusterZoneProt     = 41 // /proc/zoneinfo: mem.zoneinfo.protection, pmdalinux's 70
 	clusterMD           = 42 // /proc/diskstats: disk.md.*, pmdalinux's 59
-	// Reserved for the coverage work in progress (issue "Cover what PCP's
-	// own tools use"); each comment names the tree it is for.
-	clusterCPUFreq   = 43 // /sys/devices/system/cpu/cpu*/cpufreq: hinv.cpu.frequency_scaling.*, pmdalinux's 55 items 6-9
-	clusterNFSClient = 44 // /proc/net/rpc/nfs, nfsd: nfs*.client/server.*, rpc.*, pmdalinux's 7 items
-	clusterNFSServer = 45 // spare: pmdalinux keeps client and server in one cluster (its 7)
+	clusterCPUFreq      = 43 // /sys/devices/system/cpu/cpu*/cpufreq: hinv.cpu.frequency_scaling.*, pmdalinux's 55 items 6-9
+	clusterNFSClient    = 44 // /proc/net/rpc/nfs, nfsd: nfs*.client/server.*, rpc.*, pmdalinux's 7 items
+	// 45 is retired: reserved for the NFS server, which shares 44 as
+	// pmdalinux's client and server share its cluster 7.
 	clusterNetAddr   = 46 // SIOCGIFCONF, if_inet6, sysfs: network.interface.*_addr, pmdalinux's 33
 	clusterIPCSemLim = 47 // semctl(IPC_INFO): ipc.sem limits, pmdalinux's 21
 	clusterIPCMsgLim = 48 // msgctl(IPC_INFO): ipc.msg limits, pmdalinux's 22
@@ -100,7 +99,6 @@ const (
 	indomZone       cache.InDomID = 22 // populated zones "Normal::node0" and nodes "node0", 60.32
 	indomZoneProt   cache.InDomID = 23 // "Normal::node0::lowmem_reserved2", 60.33
 	indomMD         cache.InDomID = 24 // software RAID arrays by kernel name, "md0", 60.25
-	// Reserved for the coverage work in progress, as the clusters above.
 	// 25 is retired: reserved for cpufreq's CPUs, which use indomCPUSys.
 	indomNFSClient  cache.InDomID = 26 // NFS v2 operations (client and server), as 60.7
 	indomNFS3       cache.InDomID = 27 // NFS v3 operations, as 60.8

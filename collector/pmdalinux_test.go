@@ -152,6 +152,7 @@ var (
 		"60.19 (numa)": indomNUMA, "60.0 (softnet)": indomSoftnetCPU,
 		"60.31": indomBuddy, "60.23": indomICMPType, "60.32": indomZone, "60.33": indomZoneProt,
 		"60.17": indomNetAddr, "60.42": indomWWID,
+		"60.7": indomNFSClient, "60.8": indomNFS3, "60.14": indomNFS4Client, "60.15": indomNFS4Server,
 	}
 	// The units pmval/pmrep give the rate of a counter with these units.
 	// Time counters' rates are dimensionless; others gain "/ sec".
@@ -182,7 +183,7 @@ func registeredSources(t *testing.T) []cache.Source {
 }
 
 // pmdalinuxDescs is every verified table: one per area, each in its own file.
-var pmdalinuxDescs = slices.Concat(baseDescs, diskDescs, networkDescs, hostDescs, moreDescs)
+var pmdalinuxDescs = slices.Concat(baseDescs, diskDescs, networkDescs, hostDescs, moreDescs, nfsDescs)
 
 // pminfoUnits reads units as pminfo prints them: "Kbyte", "byte / sec",
 // "count / sec", "millisec", "none", ...

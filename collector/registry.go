@@ -41,6 +41,8 @@ func Registry() []engine.Registration {
 		// Addresses: changed by DHCP or an administrator, read as often as
 		// the socket tables.
 		{Name: "netaddr", Factory: NewNetAddrCollector, Interval: 10 * time.Second},
+		// NFS and RPC call counts: as secondary as the protocol counters.
+		{Name: "nfs", Factory: NewNFSCollector, Interval: 5 * time.Second},
 		{Name: "buddyinfo", Factory: NewBuddyinfoCollector, Interval: 10 * time.Second},
 		{Name: "zoneinfo", Factory: NewZoneinfoCollector, Interval: 10 * time.Second},
 		// Names that change only with a new kernel or host name.
