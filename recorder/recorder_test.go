@@ -66,9 +66,9 @@ func (texts) InDomText(cache.InDomID, bool) (string, bool) { return "things", tr
 // sampled runs a runner over the changing collector: 10 samples a second
 // apart, then 10 two seconds apart. It returns the runner, its schema and
 // the last sample's time.
-func sampled(t *testing.T) (*engine.Runner, *cache.Schema, time.Time) {
+func sampled(t *testing.T, more ...engine.Collector) (*engine.Runner, *cache.Schema, time.Time) {
 	t.Helper()
-	r := engine.NewRunner(zerolog.Nop(), []engine.Collector{&changing{}}, engine.Schedule{Default: time.Second})
+	r := engine.NewRunner(zerolog.Nop(), append([]engine.Collector{&changing{}}, more...), engine.Schedule{Default: time.Second})
 	schema, err := cache.NewSchema(r.Sources()...)
 	if err != nil {
 		t.Fatal(err)
@@ -92,8 +92,8 @@ func sampled(t *testing.T) (*engine.Runner, *cache.Schema, time.Time) {
 	return r, schema, at
 }
 
-func newTestRecorder(t *testing.T, dir string) (*Recorder, time.Time) {
-	r, schema, last := sampled(t)
+func newTestRecorder(t *testing.T, dir string, more ...engine.Collector) (*Recorder, time.Time) {
+	r, schema, last := sampled(t, more...)
 	return New(Config{Dir: dir, Host: "testhost", Domain: 396, Schema: schema, Texts: texts{},
 		History: r.History, Context: []cache.Label{cache.StringLabel("hostname", "testhost")},
 		UID: -1, GID: -1, Log: zerolog.Nop(), Now: func() time.Time { return last }}), last
@@ -157,6 +157,42 @@ func TestRecordedArchive(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Log(dump)
+	}
+}
+
+// silent is a source whose metric has no value on this host, as nfs's
+// where no NFS is mounted.
+type silent struct{}
+
+var tAbsent = cache.Desc{Name: "hostcache.test.absent", ID: cache.NewMetricID(2, 0), Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}
+
+func (silent) Name() string { return "silent" }
+func (silent) Source() cache.Source {
+	return cache.Source{Name: "silent", Metrics: []cache.Desc{tAbsent}}
+}
+func (silent) Sample(*cache.Builder, time.Time) error { return nil }
+
+// A sample with no value at all is not written: an empty record is a
+// <mark>, which tells every replaying client that the whole archive has a
+// gap there, and pmval then interpolates nothing across it.
+func TestSilentSourceWritesNoMark(t *testing.T) {
+	need(t, "pmdumplog", "pmval")
+	rec, _ := newTestRecorder(t, t.TempDir(), silent{})
+	if err := rec.Start(time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	rec.Wait()
+	st := rec.Status()
+	if st.Errors != 0 || st.Records != 20 {
+		t.Fatalf("status %+v, want the changing source's 20 records only", st)
+	}
+	out, err := exec.Command("pmdumplog", "-z", st.Last).CombinedOutput()
+	if err != nil || strings.Contains(string(out), "<mark>") {
+		t.Fatalf("pmdumplog: %v\n%s", err, out)
+	}
+	vals, err := exec.Command("pmval", "-z", "-f", "1", "-t", "0.7", "-a", st.Last, "hostcache.test.level").CombinedOutput()
+	if err != nil || strings.Count(string(vals), "No values") > 1 {
+		t.Errorf("pmval at 0.7 s: %v\n%s", err, vals)
 	}
 }
 

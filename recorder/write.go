@@ -232,7 +232,22 @@ func (a *assembly) step(st step) error {
 		}
 	}
 	a.started[st.src] = true
+	if !anyValue(a.sets) {
+		// An empty record is a <mark>: a gap in every metric, across
+		// which PCP's clients interpolate nothing.
+		return nil
+	}
 	return a.w.Result(st.at, a.sets)
+}
+
+// anyValue reports whether any of the sets has a value.
+func anyValue(sets []archive.ValueSet) bool {
+	for _, s := range sets {
+		if len(s.Values) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // strings are a source's string values from its newest part.
