@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -188,4 +189,14 @@ func mountList(dir string, mounts int) (string, string) {
 		fmt.Fprintf(&mi, "%d 1 8:%d / %s rw,relatime shared:1 - ext4 %s rw\n", 100+i, i, mnt, dev)
 	}
 	return m.String(), mi.String()
+}
+
+// genTree writes the scale report's host of factor times the base size
+// under dir.
+func genTree(dir, factor string) error {
+	f, err := strconv.Atoi(factor)
+	if dir == "" || err != nil || f < 1 {
+		return fmt.Errorf("usage: bench gen-tree DIR FACTOR (a whole number from 1)")
+	}
+	return generateTree(dir, scaleBase.times(f))
 }

@@ -24,7 +24,7 @@ import (
 	"time"
 )
 
-// Usage: bench [targets|scale|stall|soak] [flags]
+// Usage: bench [targets|scale|stall|soak|record|collectors|gen-tree] [flags]
 func main() {
 	mode := "targets"
 	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") {
@@ -70,6 +70,15 @@ func main() {
 		report, err = runCollectors(*agent, *before, *rounds, *idle, strings.ReplaceAll(*nowConf, ";", "\n")+"\n")
 	case "echo-agent":
 		runEchoAgent()
+		return
+	case "gen-tree":
+		// For profiling by hand: bench gen-tree DIR FACTOR writes the scale
+		// report's host of that size; run the agent on it with -r DIR/proc
+		// -s DIR/sys.
+		if err := genTree(flag.Arg(0), flag.Arg(1)); err != nil {
+			fmt.Fprintln(os.Stderr, "bench gen-tree:", err)
+			os.Exit(1)
+		}
 		return
 	case "go-ticker":
 		if err := runGoTicker(flag.Arg(0)); err != nil {
