@@ -52,6 +52,36 @@ func TestBuilderChecksTypesAndOwners(t *testing.T) {
 	}
 }
 
+// A slot sets the values SetU64 sets, and carries a failed check: a
+// metric of another source or type, whose values are then dropped.
+func TestSlotSetsWhatSetU64Sets(t *testing.T) {
+	s := testSchema(t)
+	direct := s.NewBuilder(0, time.Now())
+	direct.SetU64(dA.ID, InstNone, 7)
+	direct.SetU64(dB.ID, InstNone, 9)
+	viaSlot := s.NewBuilder(0, time.Now())
+	a, b := viaSlot.U64Slot(dA.ID), viaSlot.U64Slot(dB.ID)
+	viaSlot.SetSlot(a, InstNone, 7)
+	viaSlot.SetSlot(b, InstNone, 9)
+	want, err1 := direct.Part()
+	got, err2 := viaSlot.Part()
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	for _, d := range []Desc{dA, dB} {
+		i, _ := s.Index(d.ID)
+		if w, g := want.AppendValues(nil, i), got.AppendValues(nil, i); len(g) != 1 || g[0] != w[0] {
+			t.Errorf("%s: slot set %v, SetU64 %v", d.Name, g, w)
+		}
+	}
+	wrong := s.NewBuilder(0, time.Now())
+	c := wrong.U64Slot(dC.ID)
+	wrong.SetSlot(c, 1, 1)
+	if _, err := wrong.Part(); err == nil {
+		t.Error("a slot of source two's float metric was accepted by source one")
+	}
+}
+
 // TestPublishIsAtomic: readers always see one whole generation, never a
 // mix of two parts' values, while a writer publishes continuously.
 func TestPublishIsAtomic(t *testing.T) {

@@ -141,6 +141,37 @@ func (b *Builder) SetU64(id MetricID, inst uint32, v uint64) {
 	b.pairs = append(b.pairs, pair{int32(i), inst, v})
 }
 
+// Slot is a U64 or U32 metric checked once for a sample: a collector
+// that sets thousands of values of a few metrics (every disk's fields, an
+// interrupt per CPU) looks each metric up once instead of once per value.
+// A slot is good for the builder's current sample only.
+type Slot struct {
+	idx   int32
+	u32   bool
+	valid bool
+}
+
+// U64Slot checks a U64 or U32 metric as SetU64 would; a failed check is
+// the builder's error, and values set through the slot are dropped.
+func (b *Builder) U64Slot(id MetricID) Slot {
+	d, i, ok := b.check(id, TypeU64, TypeU32)
+	if !ok {
+		return Slot{}
+	}
+	return Slot{idx: int32(i), u32: d.Type == TypeU32, valid: true}
+}
+
+// SetSlot is SetU64 through a slot.
+func (b *Builder) SetSlot(s Slot, inst uint32, v uint64) {
+	if !s.valid {
+		return
+	}
+	if s.u32 {
+		v &= 0xffffffff
+	}
+	b.pairs = append(b.pairs, pair{s.idx, inst, v})
+}
+
 // SetI64 adds a signed value to an I64 or I32 metric.
 func (b *Builder) SetI64(id MetricID, inst uint32, v int64) {
 	if _, i, ok := b.check(id, TypeI64, TypeI32); ok {

@@ -58,6 +58,9 @@ type diskCollector struct {
 	stats     []kernel.Diskstats
 	layout    diskLayout // where each line went (disk_layout.go)
 	wwids     wwidSums   // this sample's disks by world-wide id (disk_wwid.go)
+	// slots are the per-device trees' descs checked once in this
+	// sample's builder, not once per disk and field.
+	slots [diskNTrees][]cache.Slot
 }
 
 // NewDiskCollector opens /proc and /sys below env.Proc and env.Sys.
@@ -128,6 +131,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 		return fmt.Errorf("reading diskstats: %w", err)
 	}
 	stats := c.stats
+	c.takeSlots(b)
 	var lists [diskNTrees][]cache.Instance
 	var sum *diskSum
 	c.wwids.reset()
@@ -241,12 +245,20 @@ func (c *diskCollector) labels(s *kernel.Diskstats, t diskTree) []cache.Label {
 
 // publishDevice publishes one device's values in tree t.
 func (c *diskCollector) publishDevice(b *cache.Builder, t diskTree, inst uint32, s *kernel.Diskstats) {
-	descs := c.descs[t]
+	slots := c.slots[t][:len(diskFields)]
 	for i := range diskFields {
-		f := &diskFields[i]
-		v, ok := diskFieldValue(f, t, s)
-		if ok {
-			b.SetU64(descs[i].ID, inst, v)
+		if v, ok := diskFieldValue(&diskFields[i], t, s); ok {
+			b.SetSlot(slots[i], inst, v)
+		}
+	}
+}
+
+// takeSlots checks the per-device trees' metrics in b, once a sample.
+func (c *diskCollector) takeSlots(b *cache.Builder) {
+	for _, t := range []diskTree{diskDev, diskPart, diskDM, diskMD} {
+		c.slots[t] = c.slots[t][:0]
+		for _, d := range c.descs[t] {
+			c.slots[t] = append(c.slots[t], b.U64Slot(d.ID))
 		}
 	}
 }

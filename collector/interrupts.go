@@ -153,14 +153,15 @@ func (c *interruptsCollector) read(f *irqFile) error {
 func (f *irqFile) publish(b *cache.Builder, total, perCPU, cpuSum cache.Desc) {
 	f.sums = slices.Grow(f.sums[:0], len(f.cpus))[:len(f.cpus)]
 	clear(f.sums)
+	cpuSlot, totalSlot := b.U64Slot(perCPU.ID), b.U64Slot(total.ID)
 	for i := range f.names {
 		var sum uint64
 		for j, v := range f.table.Line(i) {
 			sum += v
 			f.sums[j] += v
-			b.SetU64(perCPU.ID, f.cpuIDs[i*len(f.cpus)+j], uint64(uint32(v)))
+			b.SetSlot(cpuSlot, f.cpuIDs[i*len(f.cpus)+j], uint64(uint32(v)))
 		}
-		b.SetU64(total.ID, f.lineIDs[i], sum)
+		b.SetSlot(totalSlot, f.lineIDs[i], sum)
 	}
 	for j, cpu := range f.cpus {
 		b.SetU64(cpuSum.ID, uint32(cpu), f.sums[j])

@@ -72,7 +72,11 @@ type netCollector struct {
 	ids      *cache.IDMap
 	counters [kernel.NetDevColumns]cache.Desc // by column
 	totals   []cache.Desc                     // in netIfTotals order
-	all      *netAll
+	// counterSlots and totalSlots are counters and totals checked once
+	// in this sample's builder.
+	counterSlots [kernel.NetDevColumns]cache.Slot
+	totalSlots   []cache.Slot
+	all          *netAll
 	// ifs holds each listed interface, found by its name's bytes without
 	// allocating; an interface is forgotten when it leaves /proc/net/dev,
 	// so one re-created under the same name is read afresh.
@@ -164,6 +168,13 @@ func (c *netCollector) Sample(b *cache.Builder, now time.Time) error {
 	}
 	c.samples++
 	c.list = c.list[:0]
+	for col, d := range c.counters {
+		c.counterSlots[col] = b.U64Slot(d.ID)
+	}
+	c.totalSlots = c.totalSlots[:0]
+	for _, d := range c.totals {
+		c.totalSlots = append(c.totalSlots, b.U64Slot(d.ID))
+	}
 	for i := range c.lines {
 		c.sampleInterface(b, &c.lines[i])
 	}
@@ -229,15 +240,15 @@ func (c *netCollector) sampleInterface(b *cache.Builder, l *kernel.NetDevLine) {
 	}
 	id := n.id
 	c.list = append(c.list, cache.Instance{ID: id, Name: n.name, Labels: n.fixed.labels})
-	for col := range c.counters {
-		b.SetU64(c.counters[col].ID, id, l.V[col])
+	for col, slot := range c.counterSlots {
+		b.SetSlot(slot, id, l.V[col])
 	}
 	for i, t := range netIfTotals {
 		var sum uint64
 		for _, col := range t.columns {
 			sum += l.V[col]
 		}
-		b.SetU64(c.totals[i].ID, id, sum)
+		b.SetSlot(c.totalSlots[i], id, sum)
 	}
 	if n.stateEpoch != c.epoch {
 		all := n.stateEpoch == 0 || c.epoch%linkRefreshes == 0

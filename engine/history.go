@@ -257,11 +257,29 @@ func (h *history) countResets(prev, s *sample) uint64 {
 			continue
 		}
 		lo, hi := s.layout.span(t)
+		if prev.layout == s.layout {
+			// The same instances in the same places: no lookups.
+			n += countBackwards(prev.vals[lo:hi], s.vals[lo:hi], h.half[t])
+			continue
+		}
 		for p := lo; p < hi; p++ {
 			q, ok := prev.layout.find(t, s.layout.insts[p], p-lo)
 			if ok && !plausible(prev.vals[q], s.vals[p], h.half[t]) {
 				n++
 			}
+		}
+	}
+	return n
+}
+
+// countBackwards counts the positions where a counter's step from was to
+// now is not plausible growth.
+func countBackwards(was, now []uint64, half uint64) uint64 {
+	var n uint64
+	now = now[:len(was)]
+	for i, a := range was {
+		if !plausible(a, now[i], half) {
+			n++
 		}
 	}
 	return n

@@ -87,6 +87,17 @@ func parseUint(b []byte) (uint64, bool) {
 		return 0, false
 	}
 	var v uint64
+	if len(b) < 20 {
+		// Nineteen digits cannot overflow: no check per digit.
+		for _, c := range b {
+			d := c - '0'
+			if d > 9 {
+				return 0, false
+			}
+			v = v*10 + uint64(d)
+		}
+		return v, true
+	}
 	for _, c := range b {
 		if c < '0' || c > '9' {
 			return 0, false
