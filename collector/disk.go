@@ -51,7 +51,7 @@ type diskCollector struct {
 	indoms [diskNTrees]*cache.Instances // last published, reused while unchanged
 	meta   map[string]diskMeta          // by kernel name
 	// attrCache holds each disk's size and scheduler (disk_attrs.go).
-	attrCache map[string]diskAttrs
+	attrCache map[string]*diskAttrs
 	path      string // <proc>/diskstats
 	file      *kernel.File
 	buf       []byte // its text, reused
@@ -75,7 +75,7 @@ func NewDiskCollector(env engine.Env) (engine.Collector, error) {
 	}
 	c := &diskCollector{
 		fs: fs, sys: diskSys{root: sysRoot, fs: fs}, filter: env.Filter,
-		meta: map[string]diskMeta{}, attrCache: map[string]diskAttrs{},
+		meta: map[string]diskMeta{}, attrCache: map[string]*diskAttrs{},
 		path: filepath.Join(env.Proc, "diskstats"),
 		file: kernel.NewFile(env.Proc, filepath.Join(env.Proc, "diskstats")),
 	}
@@ -177,7 +177,9 @@ func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstat
 		switch t {
 		case diskDev:
 			sum.add(s)
-			c.wwids.add(s, c.publishAttrs(b, inst.ID, s.Name, now))
+			a := c.attrs(s.Name, nil, now)
+			c.layout.lines[len(c.layout.lines)-1].attrs = a
+			c.wwids.add(s, c.publishAttrs(b, inst.ID, a))
 		case diskMD:
 			c.publishMD(b, inst.ID, s.Name, now)
 		}
@@ -247,8 +249,9 @@ func (c *diskCollector) labels(s *kernel.Diskstats, t diskTree) []cache.Label {
 func (c *diskCollector) publishDevice(b *cache.Builder, t diskTree, inst uint32, s *kernel.Diskstats) {
 	slots := c.slots[t][:len(diskFields)]
 	for i := range diskFields {
-		if v, ok := diskFieldValue(&diskFields[i], t, s); ok {
-			b.SetSlot(slots[i], inst, v)
+		// The slot keeps a 32-bit field to its width, as diskFieldValue does.
+		if f := &diskFields[i]; s.Fields >= f.since {
+			b.SetSlot(slots[i], inst, f.value(s))
 		}
 	}
 }

@@ -31,13 +31,26 @@ type diskAttrs struct {
 }
 
 // attrs returns a disk's attributes, read again when older than
-// diskAttrRefresh (or never read).
-func (c *diskCollector) attrs(dev string, now time.Time) diskAttrs {
-	a, ok := c.attrCache[dev]
-	if ok && now.Sub(a.read) < diskAttrRefresh && !now.Before(a.read) {
+// diskAttrRefresh (or never read). a is the disk's entry when the caller
+// kept it (the disk layout does, sparing a lookup by name per disk);
+// otherwise it is found or made by name.
+func (c *diskCollector) attrs(dev string, a *diskAttrs, now time.Time) *diskAttrs {
+	if a == nil {
+		if a = c.attrCache[dev]; a == nil {
+			a = &diskAttrs{}
+			c.attrCache[dev] = a
+		}
+	}
+	if now.Sub(a.read) < diskAttrRefresh && !now.Before(a.read) {
 		return a
 	}
-	a = diskAttrs{read: now}
+	*a = c.readAttrs(dev, now)
+	return a
+}
+
+// readAttrs reads a disk's attributes from /sys.
+func (c *diskCollector) readAttrs(dev string, now time.Time) diskAttrs {
+	a := diskAttrs{read: now}
 	if diskSafeName(dev) {
 		if size, ok := c.sys.line(dev, "size"); ok {
 			if sectors, err := strconv.ParseUint(strings.TrimSpace(size), 10, 64); err == nil {
@@ -49,7 +62,6 @@ func (c *diskCollector) attrs(dev string, now time.Time) diskAttrs {
 		}
 		a.wwid = c.wwidOf(dev)
 	}
-	c.attrCache[dev] = a
 	return a
 }
 
@@ -69,13 +81,12 @@ func chosenScheduler(line string) string {
 
 // publishAttrs sets a disk's capacity and scheduler, and returns its
 // attributes.
-func (c *diskCollector) publishAttrs(b *cache.Builder, inst uint32, dev string, now time.Time) diskAttrs {
-	a := c.attrs(dev, now)
+func (c *diskCollector) publishAttrs(b *cache.Builder, inst uint32, a *diskAttrs) diskAttrs {
 	if a.hasCapacity {
 		b.SetU64(diskCapacity.ID, inst, a.capacityKB)
 	}
 	if a.scheduler != "" {
 		b.SetString(diskScheduler.ID, inst, a.scheduler)
 	}
-	return a
+	return *a
 }

@@ -23,6 +23,7 @@ type diskLine struct {
 	tree         diskTree
 	keep         bool // published (ours, allowed by the filter, not a duplicate)
 	inst         uint32
+	attrs        *diskAttrs // a disk's, as attrCache holds them
 }
 
 // diskLayout is the placement of every line and the members of each tree.
@@ -76,7 +77,8 @@ func (c *diskCollector) publishLaidOut(b *cache.Builder, stats []kernel.Diskstat
 		switch p.tree {
 		case diskDev:
 			sum.add(s)
-			c.wwids.add(s, c.publishAttrs(b, p.inst, s.Name, now))
+			p.attrs = c.attrs(s.Name, p.attrs, now)
+			c.wwids.add(s, c.publishAttrs(b, p.inst, p.attrs))
 		case diskMD:
 			c.publishMD(b, p.inst, s.Name, now)
 		}

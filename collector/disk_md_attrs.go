@@ -30,7 +30,7 @@ const (
 
 // publishMD sets an array's capacity and status.
 func (c *diskCollector) publishMD(b *cache.Builder, inst uint32, dev string, now time.Time) {
-	if a := c.attrs(dev, now); a.hasCapacity {
+	if a := c.attrs(dev, nil, now); a.hasCapacity {
 		b.SetU64(diskMDCapacity.ID, inst, a.capacityKB)
 	}
 	if st, ok := c.mdStatus(dev); ok {

@@ -51,25 +51,51 @@ func ParseDiskstats(data []byte, out []Diskstats) ([]Diskstats, error) {
 	return out, nil
 }
 
-// parseDiskstatsLine fills d and returns how many fields it read.
+// diskstatsCounters is how many counters a line can have after its
+// major, minor and name.
+const diskstatsCounters = 17
+
+// parseDiskstatsLine fills d and returns how many fields it read. It
+// reads each number in the one pass that finds its end: at 4096 disks a
+// second, a scan for the field and a second one for its digits cost more
+// than the kernel's copy of the text.
 func parseDiskstatsLine(line []byte, d *Diskstats, prev []Diskstats, at int) (int, error) {
-	counters := [...]*uint64{&d.ReadIOs, &d.ReadMerges, &d.ReadSectors, &d.ReadTicks,
-		&d.WriteIOs, &d.WriteMerges, &d.WriteSectors, &d.WriteTicks, &d.InProgress,
-		&d.IOTicks, &d.WeightedIOTicks, &d.DiscardIOs, &d.DiscardMerges,
-		&d.DiscardSectors, &d.DiscardTicks, &d.FlushIOs, &d.FlushTicks}
-	n := 0
-	for rest := line; ; n++ {
-		var f []byte
-		if f, rest = nextField(rest); f == nil || n == 3+len(counters) {
-			return n, nil
+	var c [diskstatsCounters]uint64
+	n, i := 0, 0
+	for ; n < 3+diskstatsCounters; n++ {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
 		}
+		if i == len(line) {
+			break
+		}
+		j := i
 		if n == 2 {
-			d.Name = reuseName(f, prev, at)
+			for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+				j++
+			}
+			d.Name = reuseName(line[i:j], prev, at)
+			i = j
 			continue
 		}
-		v, ok := parseUint(f)
-		if !ok || (n < 2 && v > 1<<32-1) {
-			return n, fmt.Errorf("diskstats: bad field %q in %q", f, line)
+		var v uint64
+		for j < len(line) && line[j]-'0' <= 9 && j-i < 19 {
+			v = v*10 + uint64(line[j]-'0')
+			j++
+		}
+		if j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			// Not a plain number of up to 19 digits: the careful parser
+			// decides, on the whole field.
+			for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+				j++
+			}
+			var ok bool
+			if v, ok = parseUint(line[i:j]); !ok {
+				return n, fmt.Errorf("diskstats: bad field %q in %q", line[i:j], line)
+			}
+		}
+		if n < 2 && v > 1<<32-1 {
+			return n, fmt.Errorf("diskstats: bad field %q in %q", line[i:j], line)
 		}
 		switch n {
 		case 0:
@@ -77,9 +103,16 @@ func parseDiskstatsLine(line []byte, d *Diskstats, prev []Diskstats, at int) (in
 		case 1:
 			d.Minor = uint32(v)
 		default:
-			*counters[n-3] = v
+			c[n-3] = v
 		}
+		i = j
 	}
+	d.ReadIOs, d.ReadMerges, d.ReadSectors, d.ReadTicks = c[0], c[1], c[2], c[3]
+	d.WriteIOs, d.WriteMerges, d.WriteSectors, d.WriteTicks = c[4], c[5], c[6], c[7]
+	d.InProgress, d.IOTicks, d.WeightedIOTicks = c[8], c[9], c[10]
+	d.DiscardIOs, d.DiscardMerges, d.DiscardSectors, d.DiscardTicks = c[11], c[12], c[13], c[14]
+	d.FlushIOs, d.FlushTicks = c[15], c[16]
+	return n, nil
 }
 
 // reuseName returns the previous sample's string for the same device at
