@@ -65,8 +65,7 @@ func (t *IRQTable) parseLine(line []byte) {
 	label = label[:len(label)-1]
 	start, n := len(t.Counts), 0
 	for n < len(t.CPUs) {
-		w, r := NextWord(counts)
-		v, ok := ParseDecimal(w)
+		v, r, ok := NextDecimal(counts)
 		if !ok {
 			break
 		}

@@ -152,6 +152,30 @@ func NextWord(b []byte) (word, rest []byte) {
 	return b[i:j], b[j:]
 }
 
+// NextDecimal is NextWord then ParseDecimal on the word, in one pass over
+// a plain number: the word's value and the text after it, or false (and
+// no rest) when the next word is missing or not a decimal.
+func NextDecimal(b []byte) (v uint64, rest []byte, ok bool) {
+	i := 0
+	for i < len(b) && asciiSpace(b[i]) {
+		i++
+	}
+	j := i
+	for j < len(b) && b[j]-'0' <= 9 && j-i < 19 {
+		v = v*10 + uint64(b[j]-'0')
+		j++
+	}
+	if j > i && (j == len(b) || asciiSpace(b[j])) {
+		return v, b[j:], true
+	}
+	// Longer than 19 digits, or not a plain number: the careful way.
+	w, rest := NextWord(b[i:])
+	if v, ok = ParseDecimal(w); !ok {
+		return 0, nil, false
+	}
+	return v, rest, true
+}
+
 func asciiSpace(c byte) bool { return asciiSpaces[c] }
 
 // asciiSpaces holds the bytes strings.Fields splits ASCII text on: one

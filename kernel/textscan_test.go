@@ -130,3 +130,19 @@ func TestParsersDoNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// NextDecimal reads what NextWord and ParseDecimal read together.
+func FuzzNextDecimalIsWordThenDecimal(f *testing.F) {
+	for _, s := range []string{"", " ", "12 34", "  007\tx", "18446744073709551615 1", "18446744073709551616",
+		"000000000000000000000000042 7", "12x 3", "-1", "1234567890123456789", "12345678901234567890\n", "٣"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, rest, ok := NextDecimal(b)
+		w, wantRest := NextWord(b)
+		want, wantOK := ParseDecimal(w)
+		if ok != wantOK || (ok && (v != want || string(rest) != string(wantRest))) {
+			t.Errorf("%q: %d %q %v; NextWord+ParseDecimal %d %q %v", b, v, rest, ok, want, wantRest, wantOK)
+		}
+	})
+}
