@@ -49,7 +49,9 @@ type diskCollector struct {
 	descs  [diskNTrees][]cache.Desc     // in diskFields order
 	iostat [diskNTrees][]cache.Desc     // disk.dev and disk.dm only
 	indoms [diskNTrees]*cache.Instances // last published, reused while unchanged
-	meta   map[string]diskMeta          // by kernel name
+	// indomOf is the list each table was last made or checked from.
+	indomOf [diskNTrees][]cache.Instance
+	meta    map[string]diskMeta // by kernel name
 	// attrCache holds each disk's size and scheduler (disk_attrs.go).
 	attrCache map[string]*diskAttrs
 	path      string // <proc>/diskstats
@@ -278,11 +280,23 @@ func (c *diskCollector) Derived() []engine.Derived {
 // instances returns the instance table of tree t, reusing the last one
 // while members and labels are unchanged.
 func (c *diskCollector) instances(t diskTree, list []cache.Instance) *cache.Instances {
-	if old := c.indoms[t]; old != nil && slices.EqualFunc(old.All(), list, diskSameInstance) {
+	old := c.indoms[t]
+	if old != nil && sameBacking(c.indomOf[t], list) {
+		// The very list the table was made or checked from: a laid-out
+		// sample's, which nothing changes in place.
+		return old
+	}
+	c.indomOf[t] = list
+	if old != nil && slices.EqualFunc(old.All(), list, diskSameInstance) {
 		return old
 	}
 	c.indoms[t] = cache.NewInstances(list)
 	return c.indoms[t]
+}
+
+// sameBacking reports whether a and b are the same slice of one array.
+func sameBacking(a, b []cache.Instance) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func diskSameInstance(a, b cache.Instance) bool {
