@@ -78,11 +78,8 @@ func parseDiskstatsLine(line []byte, d *Diskstats, prev []Diskstats, at int) (in
 			i = j
 			continue
 		}
-		var v uint64
-		for j < len(line) && line[j]-'0' <= 9 && j-i < 19 {
-			v = v*10 + uint64(line[j]-'0')
-			j++
-		}
+		v, digits := plainDigits(line[i:])
+		j += digits
 		if j < len(line) && line[j] != ' ' && line[j] != '\t' {
 			// Not a plain number of up to 19 digits: the careful parser
 			// decides, on the whole field.

@@ -86,18 +86,14 @@ func parseUint(b []byte) (uint64, bool) {
 	if len(b) == 0 || len(b) > 20 {
 		return 0, false
 	}
-	var v uint64
 	if len(b) < 20 {
 		// Nineteen digits cannot overflow: no check per digit.
-		for _, c := range b {
-			d := c - '0'
-			if d > 9 {
-				return 0, false
-			}
-			v = v*10 + uint64(d)
+		if v, n := plainDigits(b); n == len(b) {
+			return v, true
 		}
-		return v, true
+		return 0, false
 	}
+	var v uint64
 	for _, c := range b {
 		if c < '0' || c > '9' {
 			return 0, false
@@ -109,6 +105,17 @@ func parseUint(b []byte) (uint64, bool) {
 		v = v*10 + d
 	}
 	return v, true
+}
+
+// plainDigits reads the decimal digits b starts with, at most 19 (which
+// cannot overflow): their value and how many there were. The one-pass
+// readers use it and leave anything longer or odd to parseUint.
+func plainDigits(b []byte) (v uint64, n int) {
+	for n < len(b) && n < 19 && b[n]-'0' <= 9 {
+		v = v*10 + uint64(b[n]-'0')
+		n++
+	}
+	return v, n
 }
 
 // ParseDecimal is parseUint, also for a number written with more leading

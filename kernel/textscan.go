@@ -160,12 +160,8 @@ func NextDecimal(b []byte) (v uint64, rest []byte, ok bool) {
 	for i < len(b) && asciiSpace(b[i]) {
 		i++
 	}
-	j := i
-	for j < len(b) && b[j]-'0' <= 9 && j-i < 19 {
-		v = v*10 + uint64(b[j]-'0')
-		j++
-	}
-	if j > i && (j == len(b) || asciiSpace(b[j])) {
+	v, digits := plainDigits(b[i:])
+	if j := i + digits; digits > 0 && (j == len(b) || asciiSpace(b[j])) {
 		return v, b[j:], true
 	}
 	// Longer than 19 digits, or not a plain number: the careful way.
