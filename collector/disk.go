@@ -181,7 +181,8 @@ func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstat
 			sum.add(s)
 			a := c.attrs(s.Name, nil, now)
 			c.layout.lines[len(c.layout.lines)-1].attrs = a
-			c.wwids.add(s, c.publishAttrs(b, inst.ID, a))
+			c.publishAttrs(b, inst.ID, a)
+			c.wwids.add(s, *a)
 		case diskMD:
 			c.publishMD(b, inst.ID, s.Name, now)
 		}
@@ -251,7 +252,7 @@ func (c *diskCollector) labels(s *kernel.Diskstats, t diskTree) []cache.Label {
 func (c *diskCollector) publishDevice(b *cache.Builder, t diskTree, inst uint32, s *kernel.Diskstats) {
 	slots := c.slots[t][:len(diskFields)]
 	for i := range diskFields {
-		// The slot keeps a 32-bit field to its width, as diskFieldValue does.
+		// A U32 metric's slot keeps the kernel's 32-bit field to its width.
 		if f := &diskFields[i]; s.Fields >= f.since {
 			b.SetSlot(slots[i], inst, f.value(s))
 		}

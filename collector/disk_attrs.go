@@ -79,14 +79,12 @@ func chosenScheduler(line string) string {
 	return ""
 }
 
-// publishAttrs sets a disk's capacity and scheduler, and returns its
-// attributes.
-func (c *diskCollector) publishAttrs(b *cache.Builder, inst uint32, a *diskAttrs) diskAttrs {
+// publishAttrs sets a disk's capacity and scheduler.
+func (c *diskCollector) publishAttrs(b *cache.Builder, inst uint32, a *diskAttrs) {
 	if a.hasCapacity {
 		b.SetU64(diskCapacity.ID, inst, a.capacityKB)
 	}
 	if a.scheduler != "" {
 		b.SetString(diskScheduler.ID, inst, a.scheduler)
 	}
-	return *a
 }

@@ -78,7 +78,8 @@ func (c *diskCollector) publishLaidOut(b *cache.Builder, stats []kernel.Diskstat
 		case diskDev:
 			sum.add(s)
 			p.attrs = c.attrs(s.Name, p.attrs, now)
-			c.wwids.add(s, c.publishAttrs(b, p.inst, p.attrs))
+			c.publishAttrs(b, p.inst, p.attrs)
+			c.wwids.add(s, *p.attrs)
 		case diskMD:
 			c.publishMD(b, p.inst, s.Name, now)
 		}
