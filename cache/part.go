@@ -1,9 +1,12 @@
 package cache
 
 import (
+	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"time"
+	"unsafe"
 )
 
 // Part is what one source publishes: its values and instance domains from
@@ -28,7 +31,15 @@ type Part struct {
 	strs   []string
 	schema *Schema
 	indoms map[InDomID]*Instances
+	// repeats is set when the part holds exactly the values, strings and
+	// instance tables of the part its builder made before it (and shares
+	// their arrays): the history then keeps the sample without a copy.
+	repeats bool
 }
+
+// Repeats reports whether the part holds exactly what the part before it
+// from the same builder held, sharing its arrays.
+func (p *Part) Repeats() bool { return p.repeats }
 
 // NumsAt returns the values of the metric at schema index i as the part
 // holds them, without copying: callers must not modify them. For a STRING
@@ -79,6 +90,15 @@ type Builder struct {
 	strs   []string // the string values' texts, indexed by their pairs' bits
 	pos    []int    // Part's counting-sort scratch, kept between samples
 	err    error
+	// prev is the part made before this one and prevPairs its pairs:
+	// a sample that sets the same pairs (nothing changed) shares prev's
+	// arrays, at the cost of one comparison. prevOK says the previous
+	// sample ended with prev (no failure since), so sharing is sound.
+	prev      *Part
+	prevPairs []pair
+	prevOK    bool
+	built     bool // this sample's Part succeeded
+	again     bool // the collector asked to repeat prev (Again)
 }
 
 // pair is one value of one metric (by its index in the schema), as set:
@@ -98,11 +118,29 @@ func (s *Schema) NewBuilder(source int, sampled time.Time) *Builder {
 // a collector that reuses one builder allocates little more per sample than
 // the part it publishes. The part returned before stays as it was.
 func (b *Builder) Reset(sampled time.Time) {
+	if b.built && !b.again {
+		// Keep the pairs prev was made from, to compare the next ones with.
+		b.pairs, b.prevPairs = b.prevPairs, b.pairs
+	}
+	b.prevOK, b.built, b.again = b.built, false, false
 	b.part = &Part{Sampled: sampled, schema: b.schema}
 	b.pairs = b.pairs[:0]
 	clear(b.strs) // let the texts go with the part that holds them
 	b.strs = b.strs[:0]
 	b.err = nil
+}
+
+// Again makes this sample's part repeat the previous sample's values,
+// strings and instance tables: a collector whose input is byte for byte
+// what it was last time skips parsing and setting. It reports false, and
+// changes nothing, when there is no previous part to repeat (the first
+// sample, or one after a failure); the collector must then set values.
+func (b *Builder) Again() bool {
+	if !b.prevOK || b.prev == nil || b.err != nil || len(b.pairs) > 0 || len(b.strs) > 0 || b.part.indoms != nil {
+		return false
+	}
+	b.again = true
+	return true
 }
 
 // check finds id's descriptor (its index in the schema) and verifies the
@@ -224,6 +262,9 @@ func (b *Builder) Part() (*Part, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
+	if b.again || b.samePairs() {
+		return b.repeat(), nil
+	}
 	sp := b.schema.span[b.source]
 	n := max(sp.hi-sp.lo+1, 0)
 	if cap(b.pos) < n+1 {
@@ -252,5 +293,43 @@ func (b *Builder) Part() (*Part, error) {
 		ends[i] = int32(pos[i])
 	}
 	b.part.lo, b.part.ends, b.part.all = sp.lo, ends, all
+	b.prev, b.built = b.part, true
 	return b.part, nil
+}
+
+// samePairs reports whether this sample set exactly what the previous one
+// did: the same pairs in the same order, the same strings and the same
+// instance tables. The pairs are compared as bytes (one memcmp), so an
+// unchanged source costs a comparison instead of a sort and a copy.
+func (b *Builder) samePairs() bool {
+	if !b.prevOK || b.prev == nil || len(b.pairs) != len(b.prevPairs) || !slices.Equal(b.strs, b.prev.strs) {
+		return false
+	}
+	if len(b.part.indoms) != len(b.prev.indoms) {
+		return false
+	}
+	for id, in := range b.part.indoms {
+		if b.prev.indoms[id] != in {
+			return false
+		}
+	}
+	return bytes.Equal(pairBytes(b.pairs), pairBytes(b.prevPairs))
+}
+
+// pairBytes views pairs as their bytes: a pair is two 4-byte and one
+// 8-byte field, with no padding, so equal bytes are equal pairs.
+func pairBytes(ps []pair) []byte {
+	if len(ps) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&ps[0])), len(ps)*int(unsafe.Sizeof(pair{})))
+}
+
+// repeat finishes the part as a repetition of prev, sharing its arrays.
+func (b *Builder) repeat() *Part {
+	p := b.part
+	p.lo, p.ends, p.all, p.strs, p.indoms = b.prev.lo, b.prev.ends, b.prev.all, b.prev.strs, b.prev.indoms
+	p.repeats = true
+	b.prev, b.built = p, true
+	return p
 }

@@ -24,8 +24,12 @@ type netProtoCollector struct {
 	files []*snmpFile  // net/snmp, net/netstat
 	snmp6 *kernel.File // net/snmp6: "name value" lines
 	six   *kernel.VMStat
-	buf   []byte       // the file being parsed, reused
-	descs []cache.Desc // in snmpFields order
+	// sixFields are the snmpFields each of six's slots feeds, by slot: the
+	// values are set in the same order every sample (a map's order is not),
+	// so a sample that read the same text sets the same values.
+	sixFields [][]int
+	buf       []byte       // the file being parsed, reused
+	descs     []cache.Desc // in snmpFields order
 	// index finds the snmpFields (usually one) that read a field.
 	index map[snmpKey][]int
 	seen  []bool // by snmpFields index: set in the current sample
@@ -83,6 +87,10 @@ func NewNetProtoCollector(env engine.Env) (engine.Collector, error) {
 	}
 	path := filepath.Join(env.Proc, "net", "snmp6")
 	c.snmp6, c.six = kernel.NewFile(env.Proc, path), kernel.NewVMStat(six...)
+	c.sixFields = make([][]int, len(c.six.Val))
+	for name, slot := range c.six.Slot {
+		c.sixFields[slot] = c.index[snmpKey{snmp6Proto, name}]
+	}
 	return c, nil
 }
 
@@ -143,9 +151,9 @@ func (c *netProtoCollector) sampleSNMP6(b *cache.Builder) error {
 	if err := kernel.ParseVMStat(c.buf, c.six); err != nil {
 		return fmt.Errorf("%s: %w", c.snmp6.Path, err)
 	}
-	for name, slot := range c.six.Slot {
+	for slot, fields := range c.sixFields {
 		if c.six.Has[slot] {
-			for _, i := range c.index[snmpKey{snmp6Proto, name}] {
+			for _, i := range fields {
 				c.set(b, i, c.six.Val[slot])
 			}
 		}

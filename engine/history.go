@@ -21,6 +21,9 @@ type sample struct {
 	// ends have the same count holds no reset, found without a walk.
 	resets uint64
 	reset  bool // some counter went backwards since the previous sample
+	// shared says vals is the previous sample's array (nothing changed):
+	// the sample costs its own fields only.
+	shared bool
 	// indoms are the source's instance tables as published with the
 	// sample (in the history's indom order), shared with the previous
 	// sample while they are the same tables.
@@ -149,10 +152,16 @@ func (h *history) depth() int { return len(h.slots) }
 // sequence number. Only the sampler calls it.
 func (h *history) add(p *cache.Part, at time.Time) uint64 {
 	s := &sample{seq: h.next.Load(), at: at}
-	s.vals, s.layout = h.capture(p)
-	s.indoms = h.captureInDoms(p)
 	prev := h.last
-	if prev != nil {
+	if p.Repeats() && prev != nil {
+		// Nothing changed since the previous sample: share its values,
+		// layout and tables. No counter can have gone backwards.
+		s.vals, s.layout, s.indoms, s.resets, s.shared = prev.vals, prev.layout, prev.indoms, prev.resets, true
+	} else {
+		s.vals, s.layout = h.capture(p)
+		s.indoms = h.captureInDoms(p)
+	}
+	if prev != nil && !s.shared {
 		s.resets = prev.resets
 		if n := h.countResets(prev, s); n > 0 {
 			s.reset = true
@@ -287,8 +296,11 @@ func countBackwards(was, now []uint64, half uint64) uint64 {
 
 // sampleBytes estimates the memory a sample holds: its values and its own
 // fields. Layouts are shared while instances do not change and are left
-// out.
+// out, as are values shared with the sample before.
 func sampleBytes(s *sample) int64 {
+	if s.shared {
+		return 96
+	}
 	return int64(8*len(s.vals)) + 96
 }
 

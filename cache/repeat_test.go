@@ -1,0 +1,112 @@
+package cache
+
+import (
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// pairBytes compares pairs as bytes: that is sound only while a pair has
+// no padding, whose bytes are not the fields'.
+func TestPairHasNoPadding(t *testing.T) {
+	if got := unsafe.Sizeof(pair{}); got != 16 {
+		t.Fatalf("a pair is %d bytes, want 16 (4+4+8)", got)
+	}
+}
+
+// sample builds one part of source "two" with the given values and table.
+func sample(t *testing.T, b *Builder, in *Instances, vals ...float64) *Part {
+	t.Helper()
+	b.Reset(time.Now())
+	b.SetInDom(7, in)
+	for i, v := range vals {
+		b.SetDouble(dC.ID, uint32(i), v)
+	}
+	p, err := b.Part()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A sample that sets what the one before set shares its arrays; any
+// difference in a value, an instance or a table builds a part of its own.
+func TestUnchangedSampleRepeatsThePartBefore(t *testing.T) {
+	s := testSchema(t)
+	b := s.NewBuilder(1, time.Now())
+	in := NewInstances([]Instance{{ID: 0, Name: "x"}, {ID: 1, Name: "y"}})
+	first := sample(t, b, in, 1, 2)
+	if first.Repeats() {
+		t.Fatal("the first part repeats nothing")
+	}
+	again := sample(t, b, in, 1, 2)
+	if !again.Repeats() || &again.all[0] != &first.all[0] {
+		t.Fatal("the same values did not share the part before's array")
+	}
+	if got := again.AppendValues(nil, mustIndex(t, s, dC)); len(got) != 2 || got[1].Bits != FloatValue(1, 2).Bits {
+		t.Fatalf("repeated part reads %+v", got)
+	}
+	for name, p := range map[string]*Part{
+		"a value":    sample(t, b, in, 1, 3),
+		"the layout": sample(t, b, in, 1),
+		"a table":    sample(t, b, NewInstances([]Instance{{ID: 0, Name: "x"}}), 1),
+	} {
+		if p.Repeats() {
+			t.Errorf("a change of %s was taken for a repeat", name)
+		}
+	}
+}
+
+// Again repeats the previous part without any value set, and refuses
+// when there is no good previous part: the first sample, or after a
+// sample whose part failed.
+func TestAgainNeedsAGoodPartBefore(t *testing.T) {
+	s := testSchema(t)
+	b := s.NewBuilder(0, time.Now())
+	b.Reset(time.Now())
+	if b.Again() {
+		t.Fatal("Again before any part")
+	}
+	b.SetU64(dA.ID, InstNone, 5)
+	first, err := b.Part()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset(time.Now())
+	if !b.Again() {
+		t.Fatal("Again refused after a good part")
+	}
+	p, err := b.Part()
+	if err != nil || !p.Repeats() || p.NumsAt(mustIndex(t, s, dA))[0].Bits != 5 || p == first {
+		t.Fatalf("Again gave %+v, %v", p, err)
+	}
+	// A failed part: the next sample may not repeat what came before it.
+	b.Reset(time.Now())
+	b.SetDouble(dA.ID, InstNone, 1)
+	if _, err := b.Part(); err == nil {
+		t.Fatal("a wrong type was accepted")
+	}
+	b.Reset(time.Now())
+	if b.Again() {
+		t.Fatal("Again accepted after a failed part")
+	}
+	b.SetU64(dA.ID, InstNone, 5)
+	if p, err := b.Part(); err != nil || p.Repeats() {
+		t.Fatalf("after a failure the same values must be built afresh: %v %v", p.Repeats(), err)
+	}
+	// Once values are set, Again is refused: they would be lost.
+	b.Reset(time.Now())
+	b.SetU64(dA.ID, InstNone, 6)
+	if b.Again() {
+		t.Fatal("Again accepted after values were set")
+	}
+}
+
+func mustIndex(t *testing.T, s *Schema, d Desc) int {
+	t.Helper()
+	i, ok := s.Index(d.ID)
+	if !ok {
+		t.Fatalf("%s not in the schema", d.Name)
+	}
+	return i
+}
