@@ -109,6 +109,7 @@ type cpuCollector struct {
 	cpus *cache.Instances
 	// nodes sums the CPU times per NUMA node.
 	nodes *cpuNodes
+	memo  kernel.Memo // the text of the last sample built
 }
 
 // NewCPUCollector opens /proc below env.Proc.
@@ -157,6 +158,9 @@ func (c *cpuCollector) Sample(b *cache.Builder, now time.Time) error {
 	if c.buf, err = c.file.Read(c.buf); err != nil {
 		return fmt.Errorf("reading stat: %w", err)
 	}
+	if c.memo.Same(c.buf) && b.Again() {
+		return nil // the same text: the same values as last time
+	}
 	st := &c.st
 	if err := kernel.ParseStat(c.buf, st); err != nil {
 		return fmt.Errorf("parsing stat: %w", err)
@@ -187,6 +191,7 @@ func (c *cpuCollector) Sample(b *cache.Builder, now time.Time) error {
 	}
 	b.SetU64(statNCPU.ID, cache.InstNone, uint64(len(st.CPUs)))
 	b.SetU64(statHZ.ID, cache.InstNone, kernel.UserHZ)
+	c.memo.Keep(c.buf)
 	return nil
 }
 

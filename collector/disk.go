@@ -63,6 +63,14 @@ type diskCollector struct {
 	// slots are the per-device trees' descs checked once in this
 	// sample's builder, not once per disk and field.
 	slots [diskNTrees][]cache.Slot
+	// memo is the text the last sample was built from, and due the first
+	// time after it when something besides the text is read again (a
+	// disk's attributes, the layout): until then the same text repeats
+	// the last sample (kernel.Memo).
+	memo   kernel.Memo
+	due    time.Time
+	made   time.Time // when the last sample was built
+	mdSeen []mdSeen  // the md arrays' status as last published
 }
 
 // NewDiskCollector opens /proc and /sys below env.Proc and env.Sys.
@@ -129,6 +137,11 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	if c.buf, err = c.file.Read(c.buf); err != nil {
 		return fmt.Errorf("reading diskstats: %w", err)
 	}
+	if c.memo.Same(c.buf) && now.Before(c.due) && !now.Before(c.made) && c.mdSame() && b.Again() {
+		return nil // the same text, nothing due: the same values
+	}
+	c.due = now.Add(diskLayoutRefresh) // brought forward by what is read below
+	c.mdSeen = c.mdSeen[:0]
 	if c.stats, err = kernel.ParseDiskstats(c.buf, c.stats); err != nil {
 		return fmt.Errorf("reading diskstats: %w", err)
 	}
@@ -150,6 +163,9 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	}
 	b.SetU64(diskCount.ID, cache.InstNone, uint64(len(lists[diskDev])))
 	sum.publish(b, c.descs[diskAll])
+	c.dueBy(c.layout.placed.Add(diskLayoutRefresh))
+	c.memo.Keep(c.buf)
+	c.made = now
 	return nil
 }
 

@@ -41,11 +41,18 @@ func (c *diskCollector) attrs(dev string, a *diskAttrs, now time.Time) *diskAttr
 			c.attrCache[dev] = a
 		}
 	}
-	if now.Sub(a.read) < diskAttrRefresh && !now.Before(a.read) {
-		return a
+	if now.Sub(a.read) >= diskAttrRefresh || now.Before(a.read) {
+		*a = c.readAttrs(dev, now)
 	}
-	*a = c.readAttrs(dev, now)
+	c.dueBy(a.read.Add(diskAttrRefresh))
 	return a
+}
+
+// dueBy brings the next sample that must be built in full forward to t.
+func (c *diskCollector) dueBy(t time.Time) {
+	if t.Before(c.due) {
+		c.due = t
+	}
 }
 
 // readAttrs reads a disk's attributes from /sys.

@@ -33,9 +33,29 @@ func (c *diskCollector) publishMD(b *cache.Builder, inst uint32, dev string, now
 	if a := c.attrs(dev, nil, now); a.hasCapacity {
 		b.SetU64(diskMDCapacity.ID, inst, a.capacityKB)
 	}
-	if st, ok := c.mdStatus(dev); ok {
+	st, ok := c.mdStatus(dev)
+	if ok {
 		b.SetI64(diskMDStatus.ID, inst, st)
 	}
+	c.mdSeen = append(c.mdSeen, mdSeen{dev, st, ok})
+}
+
+// mdSeen is an array's status as the last sample built published it: it
+// is read from sysfs every sample, text unchanged or not.
+type mdSeen struct {
+	dev string
+	st  int64
+	ok  bool
+}
+
+// mdSame reports whether every array's status is what was published.
+func (c *diskCollector) mdSame() bool {
+	for _, m := range c.mdSeen {
+		if st, ok := c.mdStatus(m.dev); st != m.st || ok != m.ok {
+			return false
+		}
+	}
+	return true
 }
 
 // mdStatus is mdadm --test's answer from sysfs; false when the array's md

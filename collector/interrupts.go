@@ -42,6 +42,10 @@ type irqFile struct {
 	sums            []uint64 // each CPU's sum over the sources
 	softirq         bool     // /proc/softirqs, whose instances pmdalinux labels otherwise
 	buf             []byte   // its own: the table's names point into it
+	// memo is the text table was parsed from; same says this sample read
+	// it again, so table still holds its values and was not parsed.
+	memo kernel.Memo
+	same bool
 }
 
 // interruptsCollector reads /proc/interrupts and /proc/softirqs. Their
@@ -86,6 +90,9 @@ func (c *interruptsCollector) Sample(b *cache.Builder, _ time.Time) error {
 	errIntr, errSirq := c.read(&c.intr), c.read(&c.sirq)
 	if errIntr != nil && errSirq != nil {
 		return errors.Join(errIntr, errSirq)
+	}
+	if errIntr == nil && errSirq == nil && c.intr.same && c.sirq.same && b.Again() {
+		return nil // both texts as last time: the same values
 	}
 	c.publishCPUs(b, errIntr == nil, errSirq == nil)
 	if errIntr == nil {
@@ -142,9 +149,14 @@ func (c *interruptsCollector) read(f *irqFile) error {
 	if f.buf, err = f.file.Read(f.buf); err != nil {
 		return err
 	}
+	if f.same = f.memo.Same(f.buf); f.same {
+		return nil // the table holds this very text's values
+	}
 	if err := kernel.ParseIRQTable(f.buf, &f.table); err != nil {
+		f.memo.Forget()
 		return fmt.Errorf("%s: %w", f.file.Path, err)
 	}
+	f.memo.Keep(f.buf)
 	return nil
 }
 

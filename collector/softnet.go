@@ -46,6 +46,7 @@ type softnetCollector struct {
 	rows []kernel.SoftnetCPU
 	cpus []int
 	list *cache.Instances
+	memo kernel.Memo // the text of the last sample built
 }
 
 // NewSoftnetCollector names the file below env.Proc.
@@ -73,6 +74,9 @@ func (c *softnetCollector) Sample(b *cache.Builder, _ time.Time) error {
 	var err error
 	if c.buf, err = c.file.Read(c.buf); err != nil {
 		return err
+	}
+	if c.memo.Same(c.buf) && b.Again() {
+		return nil // the same text: the same values as last time
 	}
 	var bad int
 	c.rows, bad = kernel.ParseSoftnet(c.buf, c.rows)
@@ -103,6 +107,7 @@ func (c *softnetCollector) Sample(b *cache.Builder, _ time.Time) error {
 	b.SetU64(softnetCPUCollision.all.ID, cache.InstNone, sum.CPUCollision)
 	b.SetU64(softnetReceivedRPS.all.ID, cache.InstNone, sum.ReceivedRPS)
 	b.SetU64(softnetFlowLimit.all.ID, cache.InstNone, sum.FlowLimits)
+	c.memo.Keep(c.buf)
 	return nil
 }
 
