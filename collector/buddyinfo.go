@@ -38,7 +38,7 @@ func NewBuddyinfoCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("buddyinfo: %w", err)
 	}
-	return &buddyinfoCollector{file: kernel.NewFile(env.Proc, path), ids: env.IDMap(indomBuddy),
+	return &buddyinfoCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), ids: env.IDMap(indomBuddy),
 		pageKB: uint64(os.Getpagesize() / 1024)}, nil
 }
 

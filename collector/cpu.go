@@ -118,7 +118,7 @@ func NewCPUCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("cpu: %w", err)
 	}
 	path := filepath.Join(env.Proc, "stat")
-	c := &cpuCollector{path: path, file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 16*1024),
+	c := &cpuCollector{path: path, file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), buf: make([]byte, 0, 16*1024),
 		nodes: loadCPUNodes(env.Sys)}
 	for _, t := range cpuTimes {
 		// pmdalinux labels the host-wide CPU times, which have no indom

@@ -41,7 +41,7 @@ func NewCPUInfoCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cpuinfo: %w", err)
 	}
-	return &cpuinfoCollector{file: kernel.NewFile(env.Proc, path)}, nil
+	return &cpuinfoCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles)}, nil
 }
 
 func (c *cpuinfoCollector) Name() string { return "cpuinfo" }

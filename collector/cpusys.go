@@ -57,7 +57,7 @@ func NewCPUSysCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("cpusys: sys root: %w", err)
 	}
 	dir := filepath.Join(env.Sys, "devices", "system", "cpu")
-	return &cpusysCollector{sys: env.Sys, dir: dir, present: kernel.NewFile(env.Sys, filepath.Join(dir, "present")),
+	return &cpusysCollector{sys: env.Sys, dir: dir, present: kernel.NewFileKept(env.Sys, filepath.Join(dir, "present"), env.KeepFiles),
 		cpus: numbered[*cpuSysFiles]{prefix: "cpu"}}, nil
 }
 

@@ -87,7 +87,7 @@ func NewDiskCollector(env engine.Env) (engine.Collector, error) {
 		fs: fs, sys: diskSys{root: sysRoot, fs: fs}, filter: env.Filter,
 		meta: map[string]diskMeta{}, attrCache: map[string]*diskAttrs{},
 		path: filepath.Join(env.Proc, "diskstats"),
-		file: kernel.NewFile(env.Proc, filepath.Join(env.Proc, "diskstats")),
+		file: kernel.NewFileKept(env.Proc, filepath.Join(env.Proc, "diskstats"), env.KeepFiles),
 	}
 	for t := range diskNTrees {
 		c.descs[t] = diskTreeDescs(t)

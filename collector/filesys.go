@@ -62,7 +62,7 @@ func NewFilesysCollector(env engine.Env) (engine.Collector, error) {
 		fs: fs, filter: env.Filter, ids: env.IDMap(indomFilesys),
 		resolve: deviceResolver(filepath.Dir(filepath.Clean(env.Proc))),
 		stat:    newStatfsRunner(realStatfs, DefaultStatfsTimeout),
-		info:    kernel.NewFile(env.Proc, filepath.Join(env.Proc, "self", "mountinfo")),
+		info:    kernel.NewFileKept(env.Proc, filepath.Join(env.Proc, "self", "mountinfo"), env.KeepFiles),
 	}, nil
 }
 

@@ -65,8 +65,8 @@ func NewInterruptsCollector(env engine.Env) (engine.Collector, error) {
 	}
 	sirq, _ := procFile(env, "softirqs")
 	return &interruptsCollector{
-		intr: irqFile{file: kernel.NewFile(env.Proc, intr), lineMap: env.IDMap(indomIRQ)},
-		sirq: irqFile{file: kernel.NewFile(env.Proc, sirq), lineMap: env.IDMap(indomSoftirq), softirq: true},
+		intr: irqFile{file: kernel.NewFileKept(env.Proc, intr, env.KeepFiles), lineMap: env.IDMap(indomIRQ)},
+		sirq: irqFile{file: kernel.NewFileKept(env.Proc, sirq, env.KeepFiles), lineMap: env.IDMap(indomSoftirq), softirq: true},
 	}, nil
 }
 

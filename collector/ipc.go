@@ -49,7 +49,9 @@ func NewIPCCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ipc: %w", err)
 	}
-	file := func(name string) *kernel.File { return kernel.NewFile(env.Proc, filepath.Join(dir, name)) }
+	file := func(name string) *kernel.File {
+		return kernel.NewFileKept(env.Proc, filepath.Join(dir, name), env.KeepFiles)
+	}
 	// A segment holds whole pages: shmctl's total counts them.
 	page := uint64(os.Getpagesize())
 	return &ipcCollector{tables: []ipcTable{

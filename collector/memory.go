@@ -173,7 +173,7 @@ func NewMemoryCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
-	c := &memCollector{file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 4096)}
+	c := &memCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), buf: make([]byte, 0, 4096)}
 	for _, m := range memMetrics {
 		c.descs = append(c.descs, m.desc)
 	}

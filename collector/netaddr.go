@@ -65,7 +65,7 @@ func NewNetAddrCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("netaddr: %w", err)
 	}
 	return &netAddrCollector{
-		ipv4: kernel.IPv4Addrs, inet6: kernel.NewFile(env.Proc, inet6),
+		ipv4: kernel.IPv4Addrs, inet6: kernel.NewFileKept(env.Proc, inet6, env.KeepFiles),
 		sysNet: filepath.Join(env.Sys, "class", "net"), ids: env.IDMap(indomNetAddr), hw: map[string]hwAddr{},
 	}, nil
 }

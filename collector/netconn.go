@@ -45,7 +45,9 @@ func NewNetConnCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("netconn: %w", err)
 	}
-	file := func(name string) *kernel.File { return kernel.NewFile(env.Proc, filepath.Join(dir, name)) }
+	file := func(name string) *kernel.File {
+		return kernel.NewFileKept(env.Proc, filepath.Join(dir, name), env.KeepFiles)
+	}
 	return &netconnCollector{udp: file("udp"), udp6: file("udp6"),
 		raw: file("raw"), raw6: file("raw6"), unix: file("unix")}, nil
 }

@@ -74,7 +74,7 @@ func NewNetProtoCollector(env engine.Env) (engine.Collector, error) {
 	}
 	for _, name := range []string{"snmp", "netstat"} {
 		path := filepath.Join(env.Proc, "net", name)
-		c.files = append(c.files, &snmpFile{path: path, f: kernel.NewFile(env.Proc, path)})
+		c.files = append(c.files, &snmpFile{path: path, f: kernel.NewFileKept(env.Proc, path, env.KeepFiles)})
 	}
 	var six []string
 	for i, f := range snmpFields {
@@ -86,7 +86,7 @@ func NewNetProtoCollector(env engine.Env) (engine.Collector, error) {
 		}
 	}
 	path := filepath.Join(env.Proc, "net", "snmp6")
-	c.snmp6, c.six = kernel.NewFile(env.Proc, path), kernel.NewVMStat(six...)
+	c.snmp6, c.six = kernel.NewFileKept(env.Proc, path, env.KeepFiles), kernel.NewVMStat(six...)
 	c.sixFields = make([][]int, len(c.six.Val))
 	for name, slot := range c.six.Slot {
 		c.sixFields[slot] = c.index[snmpKey{snmp6Proto, name}]

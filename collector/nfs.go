@@ -33,7 +33,7 @@ func NewNFSCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("nfs: proc root: %w", err)
 	}
 	p := func(rel ...string) *kernel.File {
-		return kernel.NewFile(env.Proc, filepath.Join(append([]string{env.Proc}, rel...)...))
+		return kernel.NewFileKept(env.Proc, filepath.Join(append([]string{env.Proc}, rel...)...), env.KeepFiles)
 	}
 	c := &nfsCollector{
 		files:   [2]*kernel.File{p("net", "rpc", "nfs"), p("net", "rpc", "nfsd")},

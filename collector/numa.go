@@ -98,7 +98,7 @@ func NewNUMACollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("numa: sys root: %w", err)
 	}
 	dir := filepath.Join(env.Sys, "devices", "system", "node")
-	c := &numaCollector{sys: env.Sys, dir: dir, online: kernel.NewFile(env.Sys, filepath.Join(dir, "online")),
+	c := &numaCollector{sys: env.Sys, dir: dir, online: kernel.NewFileKept(env.Sys, filepath.Join(dir, "online"), env.KeepFiles),
 		keys: map[string]int{}, nodes: numbered[*numaFiles]{prefix: "node"}}
 	for i, f := range numaMeminfo {
 		c.keys[f.key] = i

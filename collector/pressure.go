@@ -87,7 +87,7 @@ func NewPressureCollector(env engine.Env) (engine.Collector, error) {
 		insts: cache.NewInstances(psiWindows),
 	}
 	for r, name := range psiResources {
-		c.files[r] = kernel.NewFile(env.Proc, filepath.Join(dir, name))
+		c.files[r] = kernel.NewFileKept(env.Proc, filepath.Join(dir, name), env.KeepFiles)
 	}
 	for _, l := range psiLines {
 		c.res = append(c.res, slices.Index(psiResources[:], l.resource))

@@ -70,8 +70,8 @@ func NewSockstatCollector(env engine.Env) (engine.Collector, error) {
 		"FRAG6":    {"inuse": sockFrag6Inuse, "memory": sockFrag6Memory},
 	}
 	return &sockstatCollector{files: []sockstatFile{
-		{kernel.NewFile(env.Proc, filepath.Join(dir, "sockstat")), v4},
-		{kernel.NewFile(env.Proc, filepath.Join(dir, "sockstat6")), v6},
+		{kernel.NewFileKept(env.Proc, filepath.Join(dir, "sockstat"), env.KeepFiles), v4},
+		{kernel.NewFileKept(env.Proc, filepath.Join(dir, "sockstat6"), env.KeepFiles), v6},
 	}}, nil
 }
 

@@ -55,7 +55,7 @@ func NewSoftnetCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("softnet: %w", err)
 	}
-	return &softnetCollector{file: kernel.NewFile(env.Proc, path)}, nil
+	return &softnetCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles)}, nil
 }
 
 func (c *softnetCollector) Name() string { return "softnet" }

@@ -75,9 +75,9 @@ func NewSwapCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("swap: %w", err)
 	}
 	return &swapCollector{
-		vmstat:  kernel.NewFile(env.Proc, filepath.Join(env.Proc, "vmstat")),
-		meminfo: kernel.NewFile(env.Proc, filepath.Join(env.Proc, "meminfo")),
-		swaps:   kernel.NewFile(env.Proc, swaps),
+		vmstat:  kernel.NewFileKept(env.Proc, filepath.Join(env.Proc, "vmstat"), env.KeepFiles),
+		meminfo: kernel.NewFileKept(env.Proc, filepath.Join(env.Proc, "meminfo"), env.KeepFiles),
+		swaps:   kernel.NewFileKept(env.Proc, swaps, env.KeepFiles),
 		buf:     make([]byte, 0, 8192),
 		vm:      kernel.NewVMStat("pswpin", "pswpout"),
 		filter:  env.Filter, ids: env.IDMap(indomSwapdev),

@@ -41,7 +41,7 @@ func NewSysctlCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("sysctl: %w", err)
 	}
 	file := func(name string, d cache.Desc) sysctlFile {
-		return sysctlFile{kernel.NewFile(env.Proc, filepath.Join(dir, name)), d}
+		return sysctlFile{kernel.NewFileKept(env.Proc, filepath.Join(dir, name), env.KeepFiles), d}
 	}
 	return &sysctlCollector{files: []sysctlFile{
 		file("random/entropy_avail", entropyAvail), file("random/poolsize", entropyPoolsize),

@@ -51,7 +51,7 @@ func NewUnameCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("uname: %w", err)
 	}
 	file := func(name string, d cache.Desc) unameFile {
-		return unameFile{kernel.NewFile(env.Proc, filepath.Join(dir, name)), d}
+		return unameFile{kernel.NewFileKept(env.Proc, filepath.Join(dir, name), env.KeepFiles), d}
 	}
 	return &unameCollector{
 		files: []unameFile{file("ostype", unameSysname), file("osrelease", unameRelease),

@@ -29,7 +29,7 @@ func NewUptimeCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("uptime: %w", err)
 	}
-	return &uptimeCollector{path: path, file: kernel.NewFile(env.Proc, path)}, nil
+	return &uptimeCollector{path: path, file: kernel.NewFileKept(env.Proc, path, env.KeepFiles)}, nil
 }
 
 func (c *uptimeCollector) Name() string { return "uptime" }

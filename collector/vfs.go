@@ -58,7 +58,9 @@ func NewVFSCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vfs: %w", err)
 	}
-	file := func(name string) *kernel.File { return kernel.NewFile(env.Proc, filepath.Join(fs, name)) }
+	file := func(name string) *kernel.File {
+		return kernel.NewFileKept(env.Proc, filepath.Join(fs, name), env.KeepFiles)
+	}
 	return &vfsCollector{
 		tables: []vfsTable{
 			{file("file-nr"), []cache.Desc{vfsFilesCount, vfsFilesFree, vfsFilesMax}},
@@ -67,7 +69,7 @@ func NewVFSCollector(env engine.Env) (engine.Collector, error) {
 			{file("aio-nr"), []cache.Desc{vfsAIOCount}},
 			{file("aio-max-nr"), []cache.Desc{vfsAIOMax}},
 		},
-		locks: kernel.NewFile(env.Proc, filepath.Join(env.Proc, "locks")),
+		locks: kernel.NewFileKept(env.Proc, filepath.Join(env.Proc, "locks"), env.KeepFiles),
 	}, nil
 }
 

@@ -248,7 +248,7 @@ func NewVMStatCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vmstat: %w", err)
 	}
-	c := &vmstatCollector{file: kernel.NewFile(env.Proc, path), buf: make([]byte, 0, 8192)}
+	c := &vmstatCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), buf: make([]byte, 0, 8192)}
 	c.src, c.vm = newVMStatSources()
 	for _, m := range vmstatMetrics {
 		c.descs = append(c.descs, m.desc)

@@ -125,7 +125,7 @@ func NewZoneinfoCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("zoneinfo: %w", err)
 	}
-	c := &zoneinfoCollector{file: kernel.NewFile(env.Proc, path), keys: map[string]int{},
+	c := &zoneinfoCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), keys: map[string]int{},
 		pageKB: uint64(os.Getpagesize() / 1024), zoneIDs: env.IDMap(indomZone), protID: env.IDMap(indomZoneProt)}
 	for i, d := range zoneinfoMetrics {
 		c.keys[strings.TrimPrefix(d.Name, "hostcache.mem.zoneinfo.")] = i

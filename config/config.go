@@ -47,9 +47,12 @@ type Config struct {
 	ConfigFile string // -c
 	ProcRoot   string
 	SysRoot    string
-	Interval   time.Duration            // default sampling interval
-	Intervals  map[string]time.Duration // per collector
-	Disabled   map[string]bool          // collectors turned off
+	// KeepFiles keeps files open below roots that are not procfs or
+	// sysfs (plain trees standing in for them); they always are on those.
+	KeepFiles bool
+	Interval  time.Duration            // default sampling interval
+	Intervals map[string]time.Duration // per collector
+	Disabled  map[string]bool          // collectors turned off
 	// StaleIntervals: a collector's data older than this many of its
 	// intervals is withheld (no values) until it samples again; 0 never.
 	StaleIntervals int

@@ -42,13 +42,13 @@ func TestParseArgsErrors(t *testing.T) {
 func TestConfigFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "hostcache.conf")
-	os.WriteFile(path, []byte("# comment\ninterval = 2000\ncollector.cpu.interval = 500 # fast\ncollector.uptime.enabled = no\nproc_root = /p\n"+
+	os.WriteFile(path, []byte("# comment\ninterval = 2000\ncollector.cpu.interval = 500 # fast\ncollector.uptime.enabled = no\nproc_root = /p\nkeep_files = yes\n"+
 		"instances.network.all.include = ^eth\ninstances.disk.exclude = ^loop\n"), 0o644)
 	c, err := Load([]string{"-c", path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Interval != 2*time.Second || c.Intervals["cpu"] != 500*time.Millisecond || !c.Disabled["uptime"] || c.ProcRoot != "/p" ||
+	if c.Interval != 2*time.Second || c.Intervals["cpu"] != 500*time.Millisecond || !c.Disabled["uptime"] || c.ProcRoot != "/p" || !c.KeepFiles ||
 		c.Include["network.all"] == nil || !c.Exclude["disk"].MatchString("loop0") {
 		t.Errorf("parsed %+v", c)
 	}
@@ -88,6 +88,7 @@ func TestConfigErrorsNameFileAndLine(t *testing.T) {
 		{"idle_factor of 1", "\nidle_factor = 1\n", ":2: idle_factor: want"},
 		{"not key = value", "interval 1000\n", ":1: want key = value"},
 		{"bad regexp", "instances.disk.exclude = (\n", ":1: instances.disk.exclude"},
+		{"keep_files not yes or no", "keep_files = maybe\n", ":1: keep_files: want"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "hostcache.conf")

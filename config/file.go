@@ -105,6 +105,13 @@ func (c *Config) setKey(key, val string) error {
 	case "sys_root":
 		c.SysRoot = val
 		return nil
+	case "keep_files":
+		on, err := parseBool(val)
+		if err != nil {
+			return fmt.Errorf("keep_files: want yes or no, got %q", val)
+		}
+		c.KeepFiles = on
+		return nil
 	case "id_dir":
 		c.IDDir = val
 		return nil

@@ -20,6 +20,7 @@ func NeedsRestart(running, next Config) []string {
 	}
 	differ("proc_root", running.ProcRoot != next.ProcRoot)
 	differ("sys_root", running.SysRoot != next.SysRoot)
+	differ("keep_files", running.KeepFiles != next.KeepFiles)
 	differ("id_dir", running.IDDir != next.IDDir)
 	differ("record_dir", running.RecordDir != next.RecordDir)
 	differ("history", running.History != next.History)

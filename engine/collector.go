@@ -33,6 +33,10 @@ type Env struct {
 	IDs    *cache.IDMaps
 	Filter Filter
 	Warn   func(error) // told about recoverable problems (a rebuilt id file)
+	// KeepFiles keeps the files read every sample open even when Proc
+	// and Sys are not procfs and sysfs (the keep_files setting): for
+	// trees of plain files standing in for them.
+	KeepFiles bool
 }
 
 // IDMap returns the persistent instance id map of an instance domain.

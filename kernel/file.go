@@ -39,6 +39,17 @@ func NewFile(root, path string) *File {
 	return &File{Path: path, keep: isPseudoFS(root), fd: -1}
 }
 
+// NewFileKept is NewFile, keeping the fd whatever the filesystem when
+// always is set: for a tree of plain files that stands in for /proc and
+// /sys (a generated large host), rewritten in place and never replaced,
+// so that reading it costs what reading the real files costs.
+func NewFileKept(root, path string, always bool) *File {
+	if always {
+		return &File{Path: path, keep: true, fd: -1}
+	}
+	return NewFile(root, path)
+}
+
 // isPseudoFS reports whether dir is on procfs or sysfs.
 func isPseudoFS(dir string) bool {
 	var st syscall.Statfs_t
@@ -75,6 +86,17 @@ func (f *File) Read(buf []byte) ([]byte, error) {
 		return buf[:0], &fs.PathError{Op: "read", Path: f.Path, Err: err}
 	}
 	return buf, nil
+}
+
+// Close releases a kept fd. Most collectors keep theirs for life; one
+// whose files belong to a device closes them when the device goes.
+func (f *File) Close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fd >= 0 {
+		syscall.Close(f.fd)
+		f.fd = -1
+	}
 }
 
 // PreadAll reads fd from offset 0 to its end into buf.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -16,7 +15,7 @@ func TestKernelFileKeepsFDOnProcfs(t *testing.T) {
 		t.Skip("/proc is not procfs here")
 	}
 	f := NewFile("/proc", "/proc/uptime")
-	defer f.close()
+	defer f.Close()
 	if !f.keep {
 		t.Fatal("procfs file not kept open")
 	}
@@ -74,7 +73,7 @@ func TestKernelFileReadsLargeFilesWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := NewFile("/proc", "/proc/self/maps")
-	defer f.close()
+	defer f.Close()
 	got, err := f.Read(make([]byte, 0, 16))
 	if err != nil {
 		t.Fatal(err)
@@ -84,12 +83,27 @@ func TestKernelFileReadsLargeFilesWhole(t *testing.T) {
 	}
 }
 
-// close releases a kept fd (collectors keep theirs for life).
-func (f *File) close() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.fd >= 0 {
-		syscall.Close(f.fd)
-		f.fd = -1
+// NewFileKept keeps a plain file's fd, and a rewrite in place (what a
+// generated tree standing in for /proc gets) shows at the next read,
+// shorter text included.
+func TestKernelFileKeptOnPlainFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "diskstats")
+	if err := os.WriteFile(path, []byte("first text\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := NewFileKept(dir, path, true)
+	defer f.Close()
+	for _, want := range []string{"first text\n", "second, longer text\n", "third\n"} {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil { // truncates in place
+			t.Fatal(err)
+		}
+		got, err := f.Read(nil)
+		if err != nil || string(got) != want {
+			t.Fatalf("read = %q, %v; want %q", got, err, want)
+		}
+		if f.fd < 0 {
+			t.Fatal("the fd was not kept")
+		}
 	}
 }

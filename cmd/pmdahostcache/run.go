@@ -125,7 +125,7 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 		return nil, err
 	}
 	env := engine.Env{
-		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, IDDir: cfg.IDDir, IDs: ids, Filter: engine.Filter{},
+		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, KeepFiles: cfg.KeepFiles, IDDir: cfg.IDDir, IDs: ids, Filter: engine.Filter{},
 		Warn: func(err error) { log.Warn().Err(err).Msg("recovered") },
 	}
 	for name, re := range cfg.Include {
