@@ -109,7 +109,8 @@ type netIf struct {
 	counted    bool   // counted in network.all
 	fixed      netIfFixed
 	state      netIfState
-	stateEpoch uint64 // the refresh state was read in; 0 never
+	stateEpoch uint64      // the refresh state was read in; 0 never
+	files      *netIfFiles // flags and operstate kept open; nil: by path
 }
 
 // NewNetworkCollector reads below env.Proc and env.Sys ("" skips /sys).
@@ -118,9 +119,9 @@ func NewNetworkCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("network: %w", err)
 	}
 	c := &netCollector{
-		dev:    kernel.NewFile(env.Proc, filepath.Join(env.Proc, "net", "dev")),
+		dev:    kernel.NewFileKept(env.Proc, filepath.Join(env.Proc, "net", "dev"), env.KeepFiles),
 		buf:    make([]byte, 0, 4096),
-		sys:    netSysfs{root: env.Sys},
+		sys:    netSysfs{root: env.Sys, keepAll: env.KeepFiles, maxKept: keptInterfaceLimit()},
 		filter: env.Filter,
 		ids:    env.IDMap(indomInterface),
 		all:    newNetAll(env.Filter),
@@ -198,6 +199,7 @@ func (c *netCollector) forgetVanished() {
 	}
 	for name, n := range c.ifs {
 		if n.seen != c.seq {
+			c.sys.closeFiles(n.files)
 			delete(c.ifs, name)
 		}
 	}
@@ -223,6 +225,9 @@ func (c *netCollector) lookup(name []byte) *netIf {
 // once whether it is published and counted in network.all.
 func (c *netCollector) newInterface(name string) *netIf {
 	n := &netIf{name: name, dir: c.sys.dir(name), fixed: c.sys.fixed(name)}
+	if n.fixed.inSys {
+		n.files = c.sys.openFiles(name)
+	}
 	n.counted = c.all.counts(name, n.fixed)
 	n.keep = c.filter.Keep("interface", name)
 	if n.keep {
@@ -258,7 +263,7 @@ func (c *netCollector) sampleInterface(b *cache.Builder, l *kernel.NetDevLine) {
 	}
 	if n.stateEpoch != c.epoch {
 		all := n.stateEpoch == 0 || c.epoch%linkRefreshes == 0
-		n.state, n.stateEpoch = c.sys.state(n.dir, n.state, all), c.epoch
+		n.state, n.stateEpoch = c.sys.state(n.dir, n.files, n.state, all), c.epoch
 	}
 	c.publishAttributes(b, id, &n.fixed, &n.state)
 }

@@ -57,6 +57,69 @@ type netIfState struct {
 type netSysfs struct {
 	root string
 	buf  []byte // an attribute's text, reused
+	// keepAll keeps interfaces' files open on any filesystem (keep_files);
+	// they are kept on sysfs anyway. kept counts the interfaces whose
+	// files are open, at most maxKept: a host with more interfaces than
+	// the fd limit allows reads the rest through their directories.
+	keepAll bool
+	kept    int
+	maxKept int
+}
+
+// netIfFiles are the attributes read at every state refresh (flags and
+// operstate: up and running), kept open as /proc files are (kernel.File):
+// on a host with a thousand interfaces, opening them by path was most of
+// the collector's cost.
+type netIfFiles struct {
+	flags, oper *kernel.File
+}
+
+// openFiles returns an interface's kept files, or nil when no more fds
+// may be kept (the directory path is then used).
+func (s *netSysfs) openFiles(name string) *netIfFiles {
+	if s.root == "" || s.kept >= s.maxKept {
+		return nil
+	}
+	s.kept++
+	return &netIfFiles{
+		flags: kernel.NewFileKept(s.root, s.path(name, "flags"), s.keepAll),
+		oper:  kernel.NewFileKept(s.root, s.path(name, "operstate"), s.keepAll),
+	}
+}
+
+// keptInterfaceLimit is how many interfaces may keep their two files open:
+// an eighth of the fd limit (which Go raises to the hard limit at start),
+// a quarter of the fds in all, leaving the rest to the other collectors,
+// pmcd's pipes and the log.
+func keptInterfaceLimit() int {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		return 0
+	}
+	return int(min(lim.Cur/8, 1<<20))
+}
+
+// closeFiles closes a forgotten interface's files.
+func (s *netSysfs) closeFiles(f *netIfFiles) {
+	if f == nil {
+		return
+	}
+	f.flags.Close()
+	f.oper.Close()
+	s.kept--
+}
+
+// keptLine is an attribute's first line from its kept file. A read that
+// fails is tried once more: an interface re-created under the same name
+// leaves the fd on the old one's attribute, and the file opens afresh.
+func (s *netSysfs) keptLine(f *kernel.File) ([]byte, bool) {
+	var err error
+	if s.buf, err = f.Read(s.buf); err != nil {
+		if s.buf, err = f.Read(s.buf); err != nil {
+			return nil, false
+		}
+	}
+	return kernel.AttrLine(s.buf)
 }
 
 // The changeable attributes, NUL-terminated for openat.
@@ -142,13 +205,20 @@ func (s *netSysfs) fixed(name string) netIfFixed {
 // With all false only up and running are read again (flags and operstate:
 // what a cable pulled or an interface downed changes) and the link
 // settings (mtu, speed, duplex) are kept from prev.
-func (s *netSysfs) state(dir []byte, prev netIfState, all bool) netIfState {
+func (s *netSysfs) state(dir []byte, files *netIfFiles, prev netIfState, all bool) netIfState {
 	st := netIfState{}
 	if !all {
 		st = prev
 	}
 	if s.root == "" {
 		return netIfState{}
+	}
+	if !all && files != nil {
+		st.up, st.running, st.hasUp, st.hasRunning = s.upRunningKept(files)
+		if !st.hasUp {
+			return netIfState{} // gone from this /sys, as by path below
+		}
+		return st
 	}
 	dirfd, ok := kernel.OpenAt(unix.AT_FDCWD, dir, unix.O_PATH|unix.O_DIRECTORY)
 	if !ok {
@@ -194,11 +264,31 @@ func (s *netSysfs) upRunning(dirfd int) (up, running uint32, hasUp, hasRunning b
 	if !ok {
 		return 0, 0, false, false
 	}
+	oper, okOper := s.lineAt(dirfd, netAttrOperstate)
+	return upRunningOf(flags, oper, okOper)
+}
+
+// upRunningKept is upRunning from an interface's kept files.
+func (s *netSysfs) upRunningKept(f *netIfFiles) (up, running uint32, hasUp, hasRunning bool) {
+	t, ok := s.keptLine(f.flags)
+	if !ok {
+		return 0, 0, false, false
+	}
+	flags, ok := kernel.ParseFlags(t)
+	if !ok {
+		return 0, 0, false, false
+	}
+	oper, okOper := s.keptLine(f.oper)
+	return upRunningOf(flags, oper, okOper)
+}
+
+// upRunningOf derives up and running from the administrative flags and
+// the operstate text (okOper false: it could not be read).
+func upRunningOf(flags uint64, oper []byte, okOper bool) (up, running uint32, hasUp, hasRunning bool) {
 	if flags&iffUp != 0 {
 		up = 1
 	}
-	oper, ok := s.lineAt(dirfd, netAttrOperstate)
-	if !ok {
+	if !okOper {
 		return up, 0, true, false
 	}
 	if up == 1 && (string(oper) == "up" || string(oper) == "unknown") {

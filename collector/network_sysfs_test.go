@@ -53,39 +53,67 @@ func TestAttrLine(t *testing.T) {
 // and reads what the fixture holds.
 func TestNetSysfsState(t *testing.T) {
 	s := netSysfs{root: filepath.Join(netTestdata, "t0", "sys")}
-	st := s.state(s.dir("eth1"), netIfState{}, true)
+	st := s.state(s.dir("eth1"), nil, netIfState{}, true)
 	want := netIfState{mtu: 1500, speed: 1000, duplex: 2, up: 1, running: 1,
 		hasMTU: true, hasSpeed: true, hasDuplex: true, hasUp: true, hasRunning: true}
 	if st != want {
 		t.Errorf("eth1 %+v\nwant %+v", st, want)
 	}
 	// lo: no speed or duplex file (the kernel refuses them).
-	st = s.state(s.dir("lo"), netIfState{}, true)
+	st = s.state(s.dir("lo"), nil, netIfState{}, true)
 	want = netIfState{mtu: 65536, up: 1, running: 1, hasMTU: true, hasUp: true, hasRunning: true}
 	if st != want {
 		t.Errorf("lo %+v\nwant %+v", st, want)
 	}
-	if st := s.state(s.dir("nosuch0"), netIfState{}, true); st != (netIfState{}) {
+	if st := s.state(s.dir("nosuch0"), nil, netIfState{}, true); st != (netIfState{}) {
 		t.Errorf("an interface not in sysfs has %+v", st)
 	}
-	if st := (&netSysfs{}).state(nil, netIfState{mtu: 1}, false); st != (netIfState{}) {
+	if st := (&netSysfs{}).state(nil, nil, netIfState{mtu: 1}, false); st != (netIfState{}) {
 		t.Errorf("no /sys root, but %+v", st)
 	}
 	// Up and running alone: the link settings are kept from before.
 	kept := netIfState{mtu: 9000, speed: 10, duplex: 1, hasMTU: true, hasSpeed: true, hasDuplex: true}
 	want = kept
 	want.up, want.running, want.hasUp, want.hasRunning = 1, 1, true, true
-	if st := s.state(s.dir("eth1"), kept, false); st != want {
+	if st := s.state(s.dir("eth1"), nil, kept, false); st != want {
 		t.Errorf("eth1, up and running only: %+v\nwant %+v", st, want)
 	}
-	if st := s.state(s.dir("nosuch0"), kept, false); st != (netIfState{}) {
+	if st := s.state(s.dir("nosuch0"), nil, kept, false); st != (netIfState{}) {
 		t.Errorf("an interface gone from sysfs keeps %+v", st)
 	}
 	dir := s.dir("eth1")
 	for _, all := range []bool{true, false} {
-		if n := testing.AllocsPerRun(20, func() { s.state(dir, kept, all) }); n != 0 {
+		if n := testing.AllocsPerRun(20, func() { s.state(dir, nil, kept, all) }); n != 0 {
 			t.Errorf("%v allocations per refresh (all %v)", n, all)
 		}
+	}
+}
+
+// Up and running from an interface's kept files are what its directory
+// gives, without allocating; a kept interface gone from sysfs keeps
+// nothing, as one read by path does; the files are closed when it goes.
+func TestNetSysfsKeptFiles(t *testing.T) {
+	s := netSysfs{root: filepath.Join(netTestdata, "t0", "sys"), keepAll: true, maxKept: 1}
+	files := s.openFiles("eth1")
+	if files == nil || s.openFiles("lo") != nil {
+		t.Fatal("want one interface's files kept, at most maxKept")
+	}
+	kept := netIfState{mtu: 9000, hasMTU: true}
+	want := kept
+	want.up, want.running, want.hasUp, want.hasRunning = 1, 1, true, true
+	if st := s.state(s.dir("eth1"), files, kept, false); st != want {
+		t.Errorf("eth1 from kept files: %+v\nwant %+v", st, want)
+	}
+	if n := testing.AllocsPerRun(20, func() { s.state(nil, files, kept, false) }); n != 0 {
+		t.Errorf("%v allocations per refresh from kept files", n)
+	}
+	gone := netSysfs{root: t.TempDir(), keepAll: true, maxKept: 1}
+	if st := gone.state(gone.dir("eth1"), gone.openFiles("eth1"), kept, false); st != (netIfState{}) {
+		t.Errorf("an interface gone from sysfs keeps %+v", st)
+	}
+	s.closeFiles(files)
+	if s.kept != 0 {
+		t.Errorf("%d interfaces still counted as kept", s.kept)
 	}
 }
 
