@@ -21,8 +21,9 @@ type sample struct {
 	// ends have the same count holds no reset, found without a walk.
 	resets uint64
 	reset  bool // some counter went backwards since the previous sample
-	// shared says vals is the previous sample's array (nothing changed):
-	// the sample costs its own fields only.
+	// shared says vals is an earlier sample's array (nothing changed)
+	// that an earlier sample in the ring owns: this one costs its own
+	// fields only. Only the sampler reads or changes it.
 	shared bool
 	// indoms are the source's instance tables as published with the
 	// sample (in the history's indom order), shared with the previous
@@ -82,9 +83,8 @@ type history struct {
 	// keep is how many of the newest samples are kept, at most the ring's
 	// length: the engine shortens it when the histories of all sources
 	// would outgrow their memory budget.
-	keep      atomic.Int64
-	lastBytes atomic.Int64 // the newest sample's size, for the budget
-	dropFrom  uint64       // the oldest sample not yet dropped (the sampler's)
+	keep     atomic.Int64
+	dropFrom uint64 // the oldest sample not yet dropped (the sampler's)
 }
 
 // newHistory keeps depth samples of the tracked metrics (schema indexes,
@@ -171,10 +171,9 @@ func (h *history) add(p *cache.Part, at time.Time) uint64 {
 	}
 	slot := &h.slots[s.seq%uint64(len(h.slots))]
 	if old := slot.Load(); old != nil {
-		h.bytes.Add(-sampleBytes(old)) // the ring came round to it
+		h.release(old) // the ring came round to it
 	}
 	h.bytes.Add(sampleBytes(s))
-	h.lastBytes.Store(sampleBytes(s))
 	slot.Store(s)
 	h.next.Store(s.seq + 1)
 	h.last = s
@@ -190,10 +189,30 @@ func (h *history) dropBeyondKeep(newest uint64) {
 	for ; seq+keep <= newest; seq++ {
 		slot := &h.slots[seq%uint64(len(h.slots))]
 		if old := slot.Load(); old != nil && old.seq == seq && slot.CompareAndSwap(old, nil) {
-			h.bytes.Add(-sampleBytes(old))
+			h.release(old)
 		}
 	}
 	h.dropFrom = seq
+}
+
+// release takes a dropped sample's memory off the count. Samples go
+// oldest first, so the one dropped owns its values; if the sample after
+// it shares them, they stay held, and that sample owns them now.
+func (h *history) release(old *sample) {
+	h.bytes.Add(-sampleBytes(old))
+	next := h.slots[(old.seq+1)%uint64(len(h.slots))].Load()
+	if next != nil && next.seq == old.seq+1 && next.shared {
+		next.shared = false
+		h.bytes.Add(int64(8 * len(next.vals)))
+	}
+}
+
+// perSecond is the memory a second of the history holds, averaged over
+// the samples held (repeated samples cost little, new ones their values),
+// for sharing the memory budget.
+func (h *history) perSecond(interval time.Duration) float64 {
+	n := max(h.held(), 1)
+	return float64(h.bytes.Load()) / float64(n) / interval.Seconds()
 }
 
 // held is how many samples the history holds now.

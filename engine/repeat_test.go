@@ -48,3 +48,19 @@ func TestRepeatedSamplesShareTheHistory(t *testing.T) {
 	}
 	g.want(5, "hostcache.rate.test.count", 1, 0)
 }
+
+// When the ring drops the sample that owns values later samples share,
+// the memory is still counted once: the next sample owns it.
+func TestSharedValuesCountedOnceAfterTheOwnerGoes(t *testing.T) {
+	g := newRigWith(t, Schedule{Default: time.Second, History: 10 * time.Second})
+	still := scriptStep{count: [2]uint64{100, 50}, ms: 1000, gauge: 3}
+	h := g.r.entries[0].hist
+	for k := 0; k <= 3*h.depth(); k++ {
+		g.sample(at(k), still)
+		vals := int64(8 * len(h.newest().vals))
+		if want := 96*int64(h.held()) + vals; h.bytes.Load() != want {
+			t.Fatalf("sample %d: %d bytes counted, want %d (%d samples sharing %d bytes of values)",
+				k, h.bytes.Load(), want, h.held(), vals)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -46,7 +47,10 @@ type entry struct {
 	builder *cache.Builder
 	// hist keeps the source's recent samples; windowed are the metrics
 	// computed from it over each client's interval.
-	hist         *history
+	hist *history
+	// budgeted is the history cost per second the memory budget was last
+	// shared with (the sampler's own).
+	budgeted     float64
 	windowed     []windowed
 	derivedRates map[cache.MetricID]bool // rate ids the collector derives itself
 }
@@ -470,7 +474,12 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	r.updateIdle(e, time.Now())
 	part.StaleAfter = time.Duration(r.staleIntervals.Load()) * r.effectiveInterval(e)
 	part.Seq = e.hist.add(part, now)
-	r.budgetHistory()
+	if cost := e.hist.perSecond(r.effectiveInterval(e)); math.Abs(cost-e.budgeted) > e.budgeted/8 {
+		// Shares change only when some source's cost does: most samples,
+		// repeated or alike, leave the budget as it was.
+		e.budgeted = cost
+		r.budgetHistory()
+	}
 	r.front.Publish(e.source, part)
 	if r.ids != nil {
 		r.ids.SaveAll(now) // new instance ids, written once per sample
@@ -495,7 +504,7 @@ func (r *Runner) budgetHistory() {
 	for _, e := range r.entries {
 		if e.hist != nil && e.hist.depth() > 2 {
 			live = append(live, e)
-			costs = append(costs, float64(e.hist.lastBytes.Load())/r.effectiveInterval(e).Seconds())
+			costs = append(costs, e.hist.perSecond(r.effectiveInterval(e)))
 		}
 	}
 	spans := FairSpans(costs, float64(r.budget), r.history)
