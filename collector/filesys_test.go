@@ -439,3 +439,28 @@ func TestStatfsRunnerPanic(t *testing.T) {
 		t.Error("the panicked call is still in flight")
 	}
 }
+
+// One worker statfs's the paths in turn; when it is stuck in a call,
+// another takes over the rest, so a hung mount first in the list costs
+// the others nothing but the hand-over.
+func TestStatfsRunnerHandsOverPastAStuckCall(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	r := newStatfsRunner(func(p string) (fsStats, error) {
+		if p == "/stuck" {
+			<-release
+		}
+		return fsStats{bsize: 1}, nil
+	}, time.Second)
+	start := time.Now()
+	got := r.statAll([]string{"/a", "/stuck", "/c", "/d"})
+	if got[0] == nil || got[1] != nil || got[2] == nil || got[3] == nil {
+		t.Fatalf("results %v, want all but /stuck", got)
+	}
+	if took := time.Since(start); took < time.Second {
+		t.Errorf("returned after %v, before the deadline, with a call still out", took)
+	}
+	if r.stalls.Load() != 1 || !r.busy("/stuck") {
+		t.Errorf("stalls %d, busy %v: want the stuck call counted once and in flight", r.stalls.Load(), r.busy("/stuck"))
+	}
+}
