@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -66,13 +67,15 @@ type netSysfs struct {
 	maxKept int
 }
 
-// netIfFiles are the attributes read at every state refresh (flags and
-// operstate: up and running), kept open as /proc files are (kernel.File):
-// on a host with a thousand interfaces, opening them by path was most of
-// the collector's cost.
+// netIfFiles are an interface's changeable attributes, kept open as /proc
+// files are (kernel.File): on a host with a thousand interfaces, opening
+// them by path at each refresh was most of the collector's cost.
 type netIfFiles struct {
-	flags, oper *kernel.File
+	flags, oper, mtu, speed, duplex *kernel.File
 }
+
+// netIfFileCount is how many fds an interface's kept files take.
+const netIfFileCount = 5
 
 // openFiles returns an interface's kept files, or nil when no more fds
 // may be kept (the directory path is then used).
@@ -81,22 +84,20 @@ func (s *netSysfs) openFiles(name string) *netIfFiles {
 		return nil
 	}
 	s.kept++
-	return &netIfFiles{
-		flags: kernel.NewFileKept(s.root, s.path(name, "flags"), s.keepAll),
-		oper:  kernel.NewFileKept(s.root, s.path(name, "operstate"), s.keepAll),
-	}
+	file := func(attr string) *kernel.File { return kernel.NewFileKept(s.root, s.path(name, attr), s.keepAll) }
+	return &netIfFiles{flags: file("flags"), oper: file("operstate"), mtu: file("mtu"), speed: file("speed"),
+		duplex: file("duplex")}
 }
 
-// keptInterfaceLimit is how many interfaces may keep their two files open:
-// an eighth of the fd limit (which Go raises to the hard limit at start),
-// a quarter of the fds in all, leaving the rest to the other collectors,
-// pmcd's pipes and the log.
+// keptInterfaceLimit is how many interfaces may keep their files open: a
+// quarter of the fd limit (which Go raises to the hard limit at start),
+// leaving the rest to the other collectors, pmcd's pipes and the log.
 func keptInterfaceLimit() int {
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
 		return 0
 	}
-	return int(min(lim.Cur/8, 1<<20))
+	return int(min(lim.Cur/4/netIfFileCount, 1<<20))
 }
 
 // closeFiles closes a forgotten interface's files.
@@ -104,20 +105,23 @@ func (s *netSysfs) closeFiles(f *netIfFiles) {
 	if f == nil {
 		return
 	}
-	f.flags.Close()
-	f.oper.Close()
+	for _, k := range []*kernel.File{f.flags, f.oper, f.mtu, f.speed, f.duplex} {
+		k.Close()
+	}
 	s.kept--
 }
 
 // keptLine is an attribute's first line from its kept file. A read that
-// fails is tried once more: an interface re-created under the same name
-// leaves the fd on the old one's attribute, and the file opens afresh.
+// fails with ENODEV is tried once more: an interface re-created under the
+// same name leaves the fd on the old one's attribute, and the file opens
+// afresh. Other failures (speed and duplex refused on lo) are final.
 func (s *netSysfs) keptLine(f *kernel.File) ([]byte, bool) {
 	var err error
-	if s.buf, err = f.Read(s.buf); err != nil {
-		if s.buf, err = f.Read(s.buf); err != nil {
-			return nil, false
-		}
+	if s.buf, err = f.Read(s.buf); errors.Is(err, syscall.ENODEV) {
+		s.buf, err = f.Read(s.buf)
+	}
+	if err != nil {
+		return nil, false
 	}
 	return kernel.AttrLine(s.buf)
 }
@@ -213,7 +217,10 @@ func (s *netSysfs) state(dir []byte, files *netIfFiles, prev netIfState, all boo
 	if s.root == "" {
 		return netIfState{}
 	}
-	if !all && files != nil {
+	if files != nil {
+		if all {
+			st = s.linkKept(files)
+		}
 		st.up, st.running, st.hasUp, st.hasRunning = s.upRunningKept(files)
 		if !st.hasUp {
 			return netIfState{} // gone from this /sys, as by path below
@@ -229,26 +236,51 @@ func (s *netSysfs) state(dir []byte, files *netIfFiles, prev netIfState, all boo
 		st.up, st.running, st.hasUp, st.hasRunning = s.upRunning(dirfd)
 		return st
 	}
-	if t, ok := s.lineAt(dirfd, netAttrMTU); ok {
-		v, ok := kernel.ParseDecimal(t)
-		// pmdalinux publishes no MTU of 0.
-		st.mtu, st.hasMTU = uint32(v), ok && v > 0 && v <= 0xffffffff
-	}
-	if t, ok := s.lineAt(dirfd, netAttrSpeed); ok {
-		// -1 is SPEED_UNKNOWN (virtio, a link that is down): no value,
-		// where pmdalinux shows 4294967295 Mbit/s.
-		st.speed, st.hasSpeed = kernel.ParseSpeed(t)
-	}
-	if t, ok := s.lineAt(dirfd, netAttrDuplex); ok {
-		switch string(t) {
-		case "half":
-			st.duplex, st.hasDuplex = 1, true
-		case "full":
-			st.duplex, st.hasDuplex = 2, true
-		}
-	}
+	st.setMTU(s.lineAt(dirfd, netAttrMTU))
+	st.setSpeed(s.lineAt(dirfd, netAttrSpeed))
+	st.setDuplex(s.lineAt(dirfd, netAttrDuplex))
 	st.up, st.running, st.hasUp, st.hasRunning = s.upRunning(dirfd)
 	return st
+}
+
+// linkKept reads the link settings from an interface's kept files.
+func (s *netSysfs) linkKept(f *netIfFiles) netIfState {
+	var st netIfState
+	st.setMTU(s.keptLine(f.mtu))
+	st.setSpeed(s.keptLine(f.speed))
+	st.setDuplex(s.keptLine(f.duplex))
+	return st
+}
+
+// setMTU takes the mtu attribute's text (ok false: unreadable).
+func (st *netIfState) setMTU(t []byte, ok bool) {
+	if !ok {
+		return
+	}
+	v, ok := kernel.ParseDecimal(t)
+	// pmdalinux publishes no MTU of 0.
+	st.mtu, st.hasMTU = uint32(v), ok && v > 0 && v <= 0xffffffff
+}
+
+// setSpeed takes the speed attribute's text. -1 is SPEED_UNKNOWN (virtio,
+// a link that is down): no value, where pmdalinux shows 4294967295 Mbit/s.
+func (st *netIfState) setSpeed(t []byte, ok bool) {
+	if ok {
+		st.speed, st.hasSpeed = kernel.ParseSpeed(t)
+	}
+}
+
+// setDuplex takes the duplex attribute's text.
+func (st *netIfState) setDuplex(t []byte, ok bool) {
+	if !ok {
+		return
+	}
+	switch string(t) {
+	case "half":
+		st.duplex, st.hasDuplex = 1, true
+	case "full":
+		st.duplex, st.hasDuplex = 2, true
+	}
 }
 
 // upRunning derives IFF_UP and IFF_RUNNING as SIOCGIFFLAGS reports them,

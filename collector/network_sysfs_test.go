@@ -104,9 +104,24 @@ func TestNetSysfsKeptFiles(t *testing.T) {
 	if st := s.state(s.dir("eth1"), files, kept, false); st != want {
 		t.Errorf("eth1 from kept files: %+v\nwant %+v", st, want)
 	}
-	if n := testing.AllocsPerRun(20, func() { s.state(nil, files, kept, false) }); n != 0 {
-		t.Errorf("%v allocations per refresh from kept files", n)
+	for _, all := range []bool{true, false} {
+		if n := testing.AllocsPerRun(20, func() { s.state(nil, files, kept, all) }); n != 0 {
+			t.Errorf("%v allocations per refresh from kept files (all %v)", n, all)
+		}
 	}
+	// Everything, link settings included, from the kept files.
+	full := netIfState{mtu: 1500, speed: 1000, duplex: 2, up: 1, running: 1,
+		hasMTU: true, hasSpeed: true, hasDuplex: true, hasUp: true, hasRunning: true}
+	if st := s.state(nil, files, netIfState{}, true); st != full {
+		t.Errorf("eth1, all from kept files: %+v\nwant %+v", st, full)
+	}
+	s.maxKept = 2
+	lo := s.openFiles("lo")
+	loWant := netIfState{mtu: 65536, up: 1, running: 1, hasMTU: true, hasUp: true, hasRunning: true}
+	if st := s.state(nil, lo, netIfState{}, true); st != loWant {
+		t.Errorf("lo from kept files (no speed or duplex file): %+v\nwant %+v", st, loWant)
+	}
+	s.closeFiles(lo)
 	gone := netSysfs{root: t.TempDir(), keepAll: true, maxKept: 1}
 	if st := gone.state(gone.dir("eth1"), gone.openFiles("eth1"), kept, false); st != (netIfState{}) {
 		t.Errorf("an interface gone from sysfs keeps %+v", st)
