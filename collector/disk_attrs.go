@@ -28,7 +28,25 @@ type diskAttrs struct {
 	scheduler   string
 	wwid        string // canonical world-wide id, "" without one (disk_wwid.go)
 	read        time.Time
+	// absent are the attributes found missing (attrSize, ...), and
+	// refreshes counts the reads: a missing one is looked for again
+	// every absentRecheck refreshes, not at each.
+	absent    uint8
+	refreshes uint32
 }
+
+// The attributes, as bits of diskAttrs.absent.
+const (
+	attrSize uint8 = 1 << iota
+	attrScheduler
+	attrWWID
+)
+
+// absentRecheck: a device's sysfs attributes are made with it, so a disk
+// that lacks one (a partition's queue/scheduler, a virtio disk's wwid)
+// lacks it for good, and looking for it every minute cost a failed path
+// walk per disk and attribute; it is looked for every ten minutes.
+const absentRecheck = 10
 
 // attrs returns a disk's attributes, read again when older than
 // diskAttrRefresh (or never read). a is the disk's entry when the caller
@@ -42,7 +60,7 @@ func (c *diskCollector) attrs(dev string, a *diskAttrs, now time.Time) *diskAttr
 		}
 	}
 	if now.Sub(a.read) >= diskAttrRefresh || now.Before(a.read) {
-		*a = c.readAttrs(dev, now)
+		*a = c.readAttrs(dev, now, a)
 	}
 	c.dueBy(a.read.Add(diskAttrRefresh))
 	return a
@@ -55,20 +73,41 @@ func (c *diskCollector) dueBy(t time.Time) {
 	}
 }
 
-// readAttrs reads a disk's attributes from /sys.
-func (c *diskCollector) readAttrs(dev string, now time.Time) diskAttrs {
-	a := diskAttrs{read: now}
-	if diskSafeName(dev) {
-		if size, ok := c.sys.line(dev, "size"); ok {
-			if sectors, err := strconv.ParseUint(strings.TrimSpace(size), 10, 64); err == nil {
-				a.capacityKB, a.hasCapacity = sectors/2, true
-			}
-		}
-		if sched, ok := c.sys.line(dev, "queue", "scheduler"); ok {
-			a.scheduler = chosenScheduler(sched)
-		}
-		a.wwid = c.wwidOf(dev)
+// readAttrs reads a disk's attributes from /sys; prev is what was read
+// before (zero for a disk not seen yet).
+func (c *diskCollector) readAttrs(dev string, now time.Time, prev *diskAttrs) diskAttrs {
+	a := diskAttrs{read: now, refreshes: prev.refreshes + 1}
+	if !diskSafeName(dev) {
+		return a
 	}
+	skip := prev.absent
+	if a.refreshes%absentRecheck == 0 {
+		skip = 0
+	}
+	look := func(bit uint8, read func() bool) {
+		if skip&bit != 0 || !read() {
+			a.absent |= bit
+		}
+	}
+	look(attrSize, func() bool {
+		size, ok := c.sys.line(dev, "size")
+		if !ok {
+			return false
+		}
+		if sectors, err := strconv.ParseUint(strings.TrimSpace(size), 10, 64); err == nil {
+			a.capacityKB, a.hasCapacity = sectors/2, true
+		}
+		return true
+	})
+	look(attrScheduler, func() bool {
+		sched, ok := c.sys.line(dev, "queue", "scheduler")
+		a.scheduler = chosenScheduler(sched)
+		return ok
+	})
+	look(attrWWID, func() bool {
+		a.wwid = c.wwidOf(dev)
+		return a.wwid != ""
+	})
 	return a
 }
 

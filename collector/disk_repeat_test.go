@@ -38,3 +38,24 @@ func TestDiskRepeatStillSeesSysfs(t *testing.T) {
 	f.mustSample(t0.Add(diskAttrRefresh))
 	f.hostWantString("disk.dev.scheduler", diskSda, "bfq")
 }
+
+// An attribute a disk lacks is looked for again every absentRecheck
+// refreshes, not at each: nvme0n1 has no size file at t0 (the first
+// read); one that appears shows at the tenth read, not the next.
+func TestDiskAbsentAttributeRechecked(t *testing.T) {
+	f := newDiskFixture(t, "t0", engine.Env{})
+	f.mustSample(t0)
+	f.wantAbsent("disk.dev.capacity", diskNvme)
+	if err := os.WriteFile(filepath.Join(f.root, "sys", "block", "nvme0n1", "size"), []byte("2000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k < absentRecheck-1; k++ {
+		f.mustSample(t0.Add(time.Duration(k) * diskAttrRefresh))
+		if _, ok := f.value("disk.dev.capacity", diskNvme); ok {
+			t.Fatalf("the new size file was read at refresh %d", k)
+		}
+	}
+	f.mustSample(t0.Add((absentRecheck - 1) * diskAttrRefresh))
+	f.wantU64("disk.dev.capacity", diskNvme, 1000)
+	f.wantU64("disk.dev.capacity", diskSda, 7814037168/2) // present ones are read every refresh
+}
