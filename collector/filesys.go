@@ -68,6 +68,10 @@ func NewFilesysCollector(env engine.Env) (engine.Collector, error) {
 
 func (c *filesysCollector) Name() string { return "filesys" }
 
+// StatfsPaths are the mount points each sample statfs's: make bench's
+// floors make the same calls.
+func (c *filesysCollector) StatfsPaths() []string { return slices.Clone(c.table.paths) }
+
 // Stalls counts statfs calls that missed their deadline since start.
 func (c *filesysCollector) Stalls() uint64 { return c.stat.stalls.Load() }
 

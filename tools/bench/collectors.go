@@ -17,13 +17,22 @@ import (
 
 // collectorCost is one collector's sample on one tree.
 type collectorCost struct {
-	name      string
-	interval  time.Duration
-	cpu       time.Duration // CPU per sample, this process's
-	perSec    time.Duration // cpu spread over its interval
-	instances int           // of its largest instance domain
-	files     []string      // the files it keeps open
+	name     string
+	interval time.Duration
+	// cpu is this process's CPU per sample as the agent samples (a text
+	// read back unchanged repeats the sample before); full is the CPU of
+	// a sample built in full, every value parsed and set, as when every
+	// file changed.
+	cpu, full       time.Duration
+	perSec, fullSec time.Duration // cpu and full spread over its interval
+	instances       int           // of its largest instance domain
+	files           []planEntry   // what it reads, and how often
 }
+
+// planSamples is how many samples the reading plan watches: a minute of
+// them, so that what a collector reads every ten samples or once a
+// minute shows at that cadence.
+const planSamples = 60
 
 // runCollectors times a sample of each registered collector against this
 // machine's /proc and /sys (the process's CPU, not wall time) and, with
@@ -36,15 +45,17 @@ func runCollectors(agent, before string, rounds int, idle time.Duration, nowConf
 	}
 	var b strings.Builder
 	b.WriteString("# Each collector's cost per sample\n\n")
-	b.WriteString("CPU of one sample against this machine's /proc and /sys (200 samples, in process), and that\n" +
-		"cost spread over the collector's default interval: its share of the background.\n\n")
-	b.WriteString("| collector | interval | CPU per sample | per second |\n|---|---|---|---|\n")
+	b.WriteString("CPU of one sample against this machine's /proc and /sys (200 samples, in process), as the\n" +
+		"agent samples (a file read back unchanged repeats the sample before) and built in full (every\n" +
+		"value parsed and set), and that cost spread over the collector's default interval: its share of\n" +
+		"the background.\n\n")
+	b.WriteString("| collector | interval | CPU per sample | built in full | per second |\n|---|---|---|---|---|\n")
 	var total time.Duration
 	for _, c := range costs {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", c.name, c.interval, us(c.cpu), us(c.perSec))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", c.name, c.interval, us(c.cpu), us(c.full), us(c.perSec))
 		total += c.perSec
 	}
-	fmt.Fprintf(&b, "| all | | | %s |\n", us(total))
+	fmt.Fprintf(&b, "| all | | | | %s |\n", us(total))
 	if before == "" {
 		return b.String(), nil
 	}
@@ -58,8 +69,10 @@ func runCollectors(agent, before string, rounds int, idle time.Duration, nowConf
 	return b.String(), nil
 }
 
-// collectorCosts samples each registered collector n times against the
-// tree env names, noting the files each keeps open.
+// collectorCosts samples each registered collector against the tree env
+// names: first a minute of samples with the reads watched, for the floors'
+// plan, then, with the watch closed (inotify makes every read it watches
+// dearer), the timed samples: n built in full.
 func collectorCosts(n int, env engine.Env) ([]collectorCost, error) {
 	ids, err := os.MkdirTemp("", "hostcache-ids-")
 	if err != nil {
@@ -71,74 +84,138 @@ func collectorCosts(n int, env engine.Env) ([]collectorCost, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer watch.Close()
-	var out []collectorCost
+	var probes []*probe
 	for _, reg := range collector.Registry() {
 		open0 := openFiles()
-		c, err := reg.Factory(env)
+		p, err := newProbe(reg, env)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", reg.Name, err)
+			watch.Close()
+			return nil, err
 		}
-		cost, err := sampleCost(c, n, watch)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", reg.Name, err)
+		p.plan(watch)
+		// Files kept open that no read event showed (procfs and sysfs
+		// send none) are read at the collector's interval.
+		for _, f := range newlyOpen(open0, env.Proc, env.Sys) {
+			if !slices.ContainsFunc(p.cost.files, func(e planEntry) bool { return e.path == f }) {
+				p.cost.files = append(p.cost.files, planEntry{p.interval, f})
+			}
 		}
-		cost.name, cost.interval = reg.Name, reg.Interval
-		if cost.interval == 0 {
-			cost.interval = time.Second
-		}
-		cost.perSec = time.Duration(float64(cost.cpu) * float64(time.Second) / float64(cost.interval))
-		cost.files = append(cost.files, newlyOpen(open0, env.Proc, env.Sys)...)
-		out = append(out, cost)
+		probes = append(probes, p)
+	}
+	watch.Close()
+	var out []collectorCost
+	for _, p := range probes {
+		p.time(n)
+		out = append(out, p.cost)
 	}
 	return out, nil
 }
 
-// sampleCost times n samples of c after a first one (which builds instance
-// tables and opens files) and counts its largest instance domain.
-func sampleCost(c engine.Collector, n int, watch *openWatch) (collectorCost, error) {
-	var cost collectorCost
-	src := c.Source()
-	schema, err := cache.NewSchema(src)
+// probe is one collector sampled in this process as the agent samples it.
+type probe struct {
+	c        engine.Collector
+	interval time.Duration
+	schema   *cache.Schema
+	bld      *cache.Builder
+	now      time.Time
+	part     *cache.Part
+	cost     collectorCost
+}
+
+func newProbe(reg engine.Registration, env engine.Env) (*probe, error) {
+	c, err := reg.Factory(env)
 	if err != nil {
-		return cost, err
+		return nil, fmt.Errorf("%s: %w", reg.Name, err)
 	}
-	now := time.Now()
-	bld := schema.NewBuilder(0, now)
-	var part *cache.Part
-	sample := func() {
-		now = now.Add(time.Second)
-		bld.Reset(now)
-		c.Sample(bld, now) // a source this tree lacks costs what failing costs
-		part, _ = bld.Part()
+	schema, err := cache.NewSchema(c.Source())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", reg.Name, err)
 	}
-	sample()
+	p := &probe{c: c, interval: reg.Interval, schema: schema, now: time.Now()}
+	if p.interval == 0 {
+		p.interval = time.Second
+	}
+	p.bld = schema.NewBuilder(0, p.now)
+	p.cost.name, p.cost.interval = reg.Name, p.interval
+	p.sample() // builds instance tables, opens files
+	return p, nil
+}
+
+// sample takes the next sample, one interval after the last.
+func (p *probe) sample() {
+	p.now = p.now.Add(p.interval)
+	p.bld.Reset(p.now)
+	p.c.Sample(p.bld, p.now) // a source this tree lacks costs what failing costs
+	p.part, _ = p.bld.Part()
+}
+
+// plan watches a minute of samples: what the collector reads, and how
+// often, plus the statfs calls it makes.
+func (p *probe) plan(watch *openWatch) {
 	watch.drain()
-	sample() // what one sample opens, beyond the fds kept
-	cost.files = watch.drain()
-	cpu0 := selfCPU()
-	for i := 0; i < n; i++ {
-		sample()
+	reads := map[string]int{}
+	for range planSamples {
+		p.sample()
+		for _, f := range watch.drain() {
+			reads[f]++
+		}
 	}
-	cost.cpu = (selfCPU() - cpu0) / time.Duration(n)
-	for _, d := range src.InDoms {
-		if part == nil {
+	p.cost.files = cadence(reads, p.interval)
+	if s, ok := p.c.(interface{ StatfsPaths() []string }); ok {
+		for _, path := range s.StatfsPaths() {
+			p.cost.files = append(p.cost.files, planEntry{p.interval, statfsPrefix + path})
+		}
+	}
+}
+
+// time measures a minute of samples as the agent takes them (a text read
+// back unchanged repeats; what is due every tenth sample or once a minute
+// counts at its share) and n samples built in full.
+func (p *probe) time(n int) {
+	cpu0 := selfCPU()
+	for range planSamples {
+		p.sample()
+	}
+	p.cost.cpu = (selfCPU() - cpu0) / planSamples
+	cpu0 = selfCPU()
+	for range n {
+		// A second Reset, as after a sample that failed: the builder has
+		// nothing to repeat, so every value is parsed and set, with its
+		// buffers as warm as in the agent.
+		p.bld.Reset(p.now)
+		p.sample()
+	}
+	p.cost.full = (selfCPU() - cpu0) / time.Duration(n)
+	perSec := func(d time.Duration) time.Duration {
+		return time.Duration(float64(d) * float64(time.Second) / float64(p.interval))
+	}
+	p.cost.perSec, p.cost.fullSec = perSec(p.cost.cpu), perSec(p.cost.full)
+	for _, d := range p.c.Source().InDoms {
+		if p.part == nil {
 			break
 		}
-		if in, ok := part.InDom(d.ID); ok {
-			cost.instances = max(cost.instances, in.Len())
+		if in, ok := p.part.InDom(d.ID); ok {
+			p.cost.instances = max(p.cost.instances, in.Len())
 		}
 	}
-	return cost, nil
+}
+
+// cadence turns how many of planSamples samples read each file into the
+// interval the file is read at: a whole number of the collector's.
+func cadence(reads map[string]int, interval time.Duration) []planEntry {
+	var plan []planEntry
+	for path, n := range reads {
+		plan = append(plan, planEntry{interval * time.Duration(max(planSamples/n, 1)), path})
+	}
+	slices.SortFunc(plan, func(a, b planEntry) int { return strings.Compare(a.path, b.path) })
+	return plan
 }
 
 // planOf is the reading plan of the costs' collectors.
 func planOf(costs []collectorCost) []planEntry {
 	var plan []planEntry
 	for _, c := range costs {
-		for _, f := range c.files {
-			plan = append(plan, planEntry{c.interval, f})
-		}
+		plan = append(plan, c.files...)
 	}
 	return plan
 }

@@ -8,11 +8,10 @@ import (
 	"unsafe"
 )
 
-// openWatch notes the files opened below a synthetic tree, through
-// inotify. On such a tree (not procfs or sysfs) the collectors open, read
-// and close a file on every sample, so the files one sample opens are the
-// files the collector reads at its interval. procfs and sysfs send no
-// inotify events; there the kept fds tell (plan.go).
+// openWatch notes the files opened or read below a synthetic tree,
+// through inotify: whether a collector opens a file each time or keeps
+// it open (keep_files), each sample that reads it shows. procfs and sysfs
+// send no inotify events; there the kept fds tell (plan.go).
 type openWatch struct {
 	fd   int
 	dirs map[int32]string
@@ -31,7 +30,7 @@ func watchOpens(roots ...string) (*openWatch, error) {
 			if err != nil || !d.IsDir() {
 				return nil
 			}
-			wd, err := syscall.InotifyAddWatch(fd, path, syscall.IN_OPEN)
+			wd, err := syscall.InotifyAddWatch(fd, path, syscall.IN_OPEN|syscall.IN_ACCESS)
 			if err == nil {
 				w.dirs[int32(wd)] = path
 			}
@@ -45,7 +44,8 @@ func watchOpens(roots ...string) (*openWatch, error) {
 	return w, nil
 }
 
-// drain returns the files (not directories) opened since the last drain.
+// drain returns the files (not directories) opened or read since the
+// last drain.
 func (w *openWatch) drain() []string {
 	seen := map[string]bool{}
 	for {

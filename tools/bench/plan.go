@@ -12,13 +12,19 @@ import (
 )
 
 // A reading plan is what the re-read floors do: each file a collector
-// keeps open, at that collector's interval. It is taken from the
-// collectors themselves (the descriptors they hold open after two
-// samples), so the floors read the same files as the agent.
+// reads, at the interval it reads it, and each filesystem it statfs's
+// (written "statfs:<path>"). It is taken from the collectors themselves:
+// on a generated tree, the files each one reads in a minute of samples
+// (inotify) and how often; on procfs and sysfs, which send no inotify
+// events, the descriptors they hold open, at the collector's interval.
+// So the floors read what the agent reads, as often.
 type planEntry struct {
 	interval time.Duration
 	path     string
 }
+
+// statfsPrefix marks a plan entry that is a statfs call, not a read.
+const statfsPrefix = "statfs:"
 
 // openFiles lists the regular files this process holds open, by fd.
 func openFiles() map[string]string {

@@ -14,7 +14,9 @@ import (
 // startSynthetic runs our agent on pipes against a synthetic tree.
 func startSynthetic(agent, dir string, extraConf string) (*driver.Agent, error) {
 	conf := filepath.Join(dir, "hostcache.conf")
-	if err := os.WriteFile(conf, []byte("id_dir = "+dir+"\n"+extraConf), 0o644); err != nil {
+	// keep_files: the generated files stand in for procfs and sysfs, whose
+	// files the agent keeps open.
+	if err := os.WriteFile(conf, []byte("id_dir = "+dir+"\nkeep_files = yes\n"+extraConf), 0o644); err != nil {
 		return nil, err
 	}
 	a, err := driver.Start(agent, []string{"-d", "396", "-U", "root", "-c", conf, "-l", filepath.Join(dir, "agent.log"),

@@ -3,9 +3,11 @@
  * plan, lines of "<interval in ms> <path>" (make bench takes it from the
  * files pmdahostcache's collectors keep open, at their intervals), wakes
  * half a second past each second as the agent's sampling grid does, and
- * re-reads the files due from kept fds, parsing nothing. Whatever this
- * costs per second is what waking up and having the kernel produce those
- * files costs any sampler on this machine.
+ * re-reads the files due from kept fds, parsing nothing. A path written
+ * "statfs:<path>" is statfs'd instead of read: a filesystem's figures come
+ * from that call, not from a file. Whatever this costs per second is what
+ * waking up and having the kernel produce those files costs any sampler
+ * on this machine.
  *
  *   ticker plan-file
  */
@@ -14,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 struct kept {
 	long every; /* seconds */
-	int fd;
+	int fd;     /* -1: statfs path */
+	char *path; /* statfs only */
 };
 
 static struct kept *load(const char *file, int *n)
@@ -38,9 +42,14 @@ static struct kept *load(const char *file, int *n)
 			fprintf(stderr, "%s: interval under a second\n", file);
 			exit(2);
 		}
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		char *fs = NULL;
+		int fd = -1;
+		if (strncmp(path, "statfs:", 7) == 0) {
+			if ((fs = strdup(path + 7)) == NULL)
+				exit(2);
+		} else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 			continue;
+		}
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 64;
 			k = realloc(k, cap * sizeof *k);
@@ -49,6 +58,7 @@ static struct kept *load(const char *file, int *n)
 		}
 		k[*n].every = ms / 1000;
 		k[*n].fd = fd;
+		k[*n].path = fs;
 		(*n)++;
 	}
 	fclose(f);
@@ -74,6 +84,11 @@ int main(int argc, char **argv)
 		for (int i = 0; i < n; i++) {
 			if (next.tv_sec % files[i].every != 0)
 				continue;
+			if (files[i].fd < 0) {
+				struct statfs st;
+				statfs(files[i].path, &st);
+				continue;
+			}
 			off_t off = 0;
 			ssize_t got;
 			while ((got = pread(files[i].fd, buf, sizeof buf, off)) > 0)
