@@ -36,6 +36,12 @@ func generateTree(dir string, s treeSize) error {
 	for _, f := range []string{"meminfo", "vmstat", "net/snmp", "net/netstat", "net/snmp6", "net/sockstat"} {
 		w.copy("/proc/"+f, "proc/"+f)
 	}
+	// The other small files the collectors read, as this machine has them,
+	// so that no collector samples a host without them (failing costs
+	// what the floors do not pay, and no real host fails so).
+	for _, f := range fixedFiles {
+		w.copyIfPresent("/"+f, f)
+	}
 	mounts, mountinfo := mountList(dir, s.mounts)
 	w.file("proc/mounts", mounts)
 	w.file("proc/self/mounts", mounts)
@@ -74,6 +80,28 @@ func (w *treeWriter) file(rel, content string) {
 	w.dir(filepath.Dir(rel))
 	if w.err == nil {
 		w.err = os.WriteFile(filepath.Join(w.root, rel), []byte(content), 0o644)
+	}
+}
+
+// fixedFiles are the files, below / here, whose size does not grow with
+// the host and that the generator copies when this machine has them.
+var fixedFiles = []string{
+	"proc/buddyinfo", "proc/zoneinfo", "proc/locks", "proc/net/if_inet6", "proc/net/sockstat6",
+	"proc/net/udp", "proc/net/udp6", "proc/net/raw", "proc/net/raw6", "proc/net/unix",
+	"proc/sys/fs/aio-max-nr", "proc/sys/fs/aio-nr", "proc/sys/fs/dentry-state", "proc/sys/fs/file-nr",
+	"proc/sys/fs/inode-state", "proc/sys/kernel/hostname", "proc/sys/kernel/osrelease",
+	"proc/sys/kernel/ostype", "proc/sys/kernel/version", "proc/sys/kernel/pid_max",
+	"proc/sys/kernel/pty/nr", "proc/sys/kernel/random/entropy_avail", "proc/sys/kernel/random/poolsize",
+	"proc/sysvipc/msg", "proc/sysvipc/sem", "proc/sysvipc/shm",
+	"sys/kernel/mm/ksm/full_scans", "sys/kernel/mm/ksm/merge_across_nodes", "sys/kernel/mm/ksm/pages_shared",
+	"sys/kernel/mm/ksm/pages_sharing", "sys/kernel/mm/ksm/pages_to_scan", "sys/kernel/mm/ksm/pages_unshared",
+	"sys/kernel/mm/ksm/pages_volatile", "sys/kernel/mm/ksm/run", "sys/kernel/mm/ksm/sleep_millisecs",
+}
+
+// copyIfPresent copies a file this machine may not have.
+func (w *treeWriter) copyIfPresent(from, rel string) {
+	if data, err := os.ReadFile(from); err == nil {
+		w.file(rel, string(data))
 	}
 }
 
