@@ -56,6 +56,14 @@ type netAddrCollector struct {
 	hw     map[string]hwAddr
 	buf    []byte
 	insts  *cache.Instances
+	// What the last sample built was made from: the SIOCGIFCONF list, the
+	// if_inet6 text (memo), the names in class/net, and when a hardware
+	// address is next due. The same again repeats that sample.
+	lastV4  []kernel.IfAddr
+	memo    kernel.Memo
+	names   []string
+	hwDue   time.Time
+	builtAt time.Time
 }
 
 // NewNetAddrCollector names the files below env.Proc and env.Sys.
@@ -79,6 +87,36 @@ func (c *netAddrCollector) Source() cache.Source {
 
 // Sample gathers the three sources; each fails alone.
 func (c *netAddrCollector) Sample(b *cache.Builder, now time.Time) error {
+	v4, errV4 := c.ipv4()
+	var errInet6 error
+	c.buf, errInet6 = c.inet6.Read(c.buf)
+	names, errNames := c.listNames()
+	if errV4 == nil && errInet6 == nil && errNames == nil && now.Before(c.hwDue) && !now.Before(c.builtAt) &&
+		slices.Equal(v4, c.lastV4) && c.memo.Same(c.buf) && slices.Equal(names, c.names) && b.Again() {
+		return nil // the same addresses and names, no hardware address due
+	}
+	err := c.build(b, now, v4, errV4, errInet6, names, errNames)
+	if err == nil {
+		c.lastV4 = append(c.lastV4[:0], v4...)
+		c.memo.Keep(c.buf)
+		c.names, c.builtAt = append(c.names[:0], names...), now
+	}
+	return err
+}
+
+// listNames returns the names in class/net, in the directory's order.
+func (c *netAddrCollector) listNames() ([]string, error) {
+	d, err := os.Open(c.sysNet)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.Readdirnames(-1)
+}
+
+// build makes the sample from what Sample read.
+func (c *netAddrCollector) build(b *cache.Builder, now time.Time, v4 []kernel.IfAddr, errV4, errInet6 error,
+	names []string, errNames error) error {
 	addrs := map[string]*netAddr{}
 	of := func(name string) *netAddr {
 		if a, ok := addrs[name]; ok {
@@ -89,8 +127,8 @@ func (c *netAddrCollector) Sample(b *cache.Builder, now time.Time) error {
 		return a
 	}
 	var errs []error
-	if v4, err := c.ipv4(); err != nil {
-		errs = append(errs, fmt.Errorf("SIOCGIFCONF: %w", err))
+	if errV4 != nil {
+		errs = append(errs, fmt.Errorf("SIOCGIFCONF: %w", errV4))
 	} else {
 		for _, a := range v4 {
 			if x := of(a.Name); x.inet == "" {
@@ -98,11 +136,15 @@ func (c *netAddrCollector) Sample(b *cache.Builder, now time.Time) error {
 			}
 		}
 	}
-	if err := c.readInet6(of); err != nil {
-		errs = append(errs, err)
+	if errInet6 != nil {
+		errs = append(errs, errInet6)
+	} else {
+		c.readInet6(of)
 	}
-	if err := c.readHW(of, now); err != nil {
-		errs = append(errs, err)
+	if errNames != nil {
+		errs = append(errs, errNames)
+	} else {
+		c.readHW(of, names, now)
 	}
 	c.publish(b, addrs)
 	return engine.PartialOf(errs, 3)
@@ -111,11 +153,7 @@ func (c *netAddrCollector) Sample(b *cache.Builder, now time.Time) error {
 // readInet6 reads if_inet6: "<32 hex digits> <index> <prefix> <scope>
 // <flags> <name>", all hexadecimal. The last line of a name is its value,
 // as pmdalinux keeps it.
-func (c *netAddrCollector) readInet6(of func(string) *netAddr) error {
-	var err error
-	if c.buf, err = c.inet6.Read(c.buf); err != nil {
-		return err
-	}
+func (c *netAddrCollector) readInet6(of func(string) *netAddr) {
 	sc := bufio.NewScanner(bytes.NewReader(c.buf))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
@@ -138,7 +176,6 @@ func (c *netAddrCollector) readInet6(of func(string) *netAddr) error {
 		a.ipv6 = netip.AddrFrom16(raw).String() + "/" + strconv.FormatUint(prefix, 10)
 		a.scope = ipv6ScopeName(scope)
 	}
-	return nil
 }
 
 // ipv6ScopeName names the kernel's address scope (IPV6_ADDR_* of
@@ -159,16 +196,13 @@ func ipv6ScopeName(scope uint64) string {
 	return "Unknown"
 }
 
-// readHW lists <sys>/class/net and reads each address, again only once
-// hwAddrRefresh has passed since the last read.
-func (c *netAddrCollector) readHW(of func(string) *netAddr, now time.Time) error {
-	entries, err := os.ReadDir(c.sysNet)
-	if err != nil {
-		return err
-	}
-	seen := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		name := e.Name()
+// readHW reads the address of each name in class/net, again only once
+// hwAddrRefresh has passed since the last read, and notes when the next
+// one is due.
+func (c *netAddrCollector) readHW(of func(string) *netAddr, names []string, now time.Time) {
+	seen := make(map[string]bool, len(names))
+	c.hwDue = now.Add(hwAddrRefresh)
+	for _, name := range names {
 		if strings.HasPrefix(name, ".") {
 			continue
 		}
@@ -183,6 +217,9 @@ func (c *netAddrCollector) readHW(of func(string) *netAddr, now time.Time) error
 			}
 			c.hw[name] = h
 		}
+		if due := h.read.Add(hwAddrRefresh); due.Before(c.hwDue) {
+			c.hwDue = due
+		}
 		x := of(name)
 		if h.ok {
 			x.hw = h.addr
@@ -193,7 +230,6 @@ func (c *netAddrCollector) readHW(of func(string) *netAddr, now time.Time) error
 			delete(c.hw, name)
 		}
 	}
-	return nil
 }
 
 // publish sets the instances and their values.

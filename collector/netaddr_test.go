@@ -6,6 +6,7 @@ import (
 	"slices"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
@@ -123,4 +124,37 @@ func TestIPv4AddrsOfThisHost(t *testing.T) {
 		}
 	}
 	t.Errorf("no 127.0.0.1 on lo in %v", addrs)
+}
+
+// The same SIOCGIFCONF list, if_inet6 text and class/net names repeat the
+// sample before; a change in any of them, or a hardware address due, is
+// read.
+func TestNetAddrRepeatsWhatDidNotChange(t *testing.T) {
+	v4 := []kernel.IfAddr{{Name: "lo", Addr: netip.MustParseAddr("127.0.0.1")}}
+	h := newAddrHarness(t, func() ([]kernel.IfAddr, error) { return slices.Clone(v4), nil })
+	repeated := func() bool {
+		snap := h.store.Load()
+		src, _ := snap.Schema.SourceIndex("netaddr")
+		return snap.Part(src).Repeats()
+	}
+	h.mustSample(t0)
+	h.mustSample(t0.Add(time.Second))
+	if !repeated() {
+		t.Fatal("nothing changed, but the sample was built again")
+	}
+	v4 = append(v4, kernel.IfAddr{Name: "eth1", Addr: netip.MustParseAddr("192.0.2.9")})
+	h.mustSample(t0.Add(2 * time.Second))
+	if repeated() {
+		t.Fatal("a new IPv4 address was taken for a repeat")
+	}
+	h.wantAddr("inet_addr", "eth1", "192.0.2.9")
+	h.use("t1") // other if_inet6 text and names
+	h.mustSample(t0.Add(3 * time.Second))
+	h.wantAddr("ipv6_addr", "eth0", "2001:db8::10/64")
+	h.mustSample(t0.Add(4 * time.Second))
+	if !repeated() {
+		t.Fatal("nothing changed since the last sample, but it was built again")
+	}
+	h.mustSample(t0.Add(hwAddrRefresh))
+	h.wantAddr("hw_addr", "eth0", "00:50:b6:12:34:99") // due: read although nothing else changed
 }
