@@ -70,7 +70,7 @@ func format(hc, hcQuiet, goFloor, cFloor, lx pduResult, tickerCPU, goTickerCPU t
 	bg := float64(hc.bgPerSec) / float64(lx.cpuPerFetch)
 	fmt.Fprintf(&b, "| background CPU per s vs one pmdalinux fetch | %.2f (%s / %s) | < 1 | %s |\n", bg,
 		us(hc.bgPerSec), us(lx.cpuPerFetch), verdict(bg < 1))
-	fmt.Fprintf(&b, "| (floor: a C program re-reading the files the collectors keep open, at their intervals, parsing nothing) | %.2f (%s / %s) | | |\n",
+	fmt.Fprintf(&b, "| (floor: a C program re-reading the files the collectors keep open, at their intervals, and making their statfs calls, parsing nothing) | %.2f (%s / %s) | | |\n",
 		float64(tickerCPU)/float64(lx.cpuPerFetch), us(tickerCPU), us(lx.cpuPerFetch))
 	fmt.Fprintf(&b, "| (the same reads from one Go goroutine on a timer: the Go floor) | %.2f (%s / %s) | | |\n",
 		float64(goTickerCPU)/float64(lx.cpuPerFetch), us(goTickerCPU), us(lx.cpuPerFetch))

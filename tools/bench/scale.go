@@ -133,7 +133,7 @@ func measureScale(agent, ticker, self string, factor int, pmns map[string]uint32
 // history of the agent on the tree in dir.
 func measureFetches(agent, dir string, pmns map[string]uint32, small, full []uint32) (scalePoint, error) {
 	var p scalePoint
-	a, err := startSynthetic(agent, dir, "")
+	a, err := startSynthetic(agent, dir, "", true)
 	if err != nil {
 		return p, err
 	}

@@ -61,7 +61,7 @@ func measureBackground(agent, ticker, self, dir string, factor int) (bgPoint, er
 // agentBackground runs the agent on the tree with nobody fetching and
 // returns its CPU per second after settle.
 func agentBackground(agent, dir, conf string, settle, window time.Duration) (time.Duration, error) {
-	a, err := startSynthetic(agent, dir, conf)
+	a, err := startSynthetic(agent, dir, conf, true)
 	if err != nil {
 		return 0, err
 	}

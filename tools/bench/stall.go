@@ -98,7 +98,7 @@ func newTreeAgent(agent, extraConf string) (*stallAgent, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	a, err := startSynthetic(agent, dir, strings.ReplaceAll(extraConf, "$DIR", dir))
+	a, err := startSynthetic(agent, dir, strings.ReplaceAll(extraConf, "$DIR", dir), false)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err

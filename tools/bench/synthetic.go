@@ -12,11 +12,16 @@ import (
 )
 
 // startSynthetic runs our agent on pipes against a synthetic tree.
-func startSynthetic(agent, dir string, extraConf string) (*driver.Agent, error) {
+func startSynthetic(agent, dir string, extraConf string, keep bool) (*driver.Agent, error) {
 	conf := filepath.Join(dir, "hostcache.conf")
 	// keep_files: the generated files stand in for procfs and sysfs, whose
-	// files the agent keeps open.
-	if err := os.WriteFile(conf, []byte("id_dir = "+dir+"\nkeep_files = yes\n"+extraConf), 0o644); err != nil {
+	// files the agent keeps open; not where a run replaces a file (a FIFO
+	// for a stalled source), which a kept fd would never see.
+	text := "id_dir = " + dir + "\n"
+	if keep {
+		text += "keep_files = yes\n"
+	}
+	if err := os.WriteFile(conf, []byte(text+extraConf), 0o644); err != nil {
 		return nil, err
 	}
 	a, err := driver.Start(agent, []string{"-d", "396", "-U", "root", "-c", conf, "-l", filepath.Join(dir, "agent.log"),
