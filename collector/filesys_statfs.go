@@ -78,6 +78,7 @@ type statJob struct {
 	left   int    // paths not ended
 	done   chan struct{}
 	closed bool
+	over   atomic.Bool // closed, for workers deciding whether to go on
 }
 
 // statAll statfs's every path and waits at most the timeout. Result i is
@@ -124,6 +125,7 @@ func (j *statJob) close(stalls *atomic.Uint64) []*fsStats {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.closed = true
+	j.over.Store(true)
 	for _, ended := range j.ended {
 		if !ended {
 			stalls.Add(1)
@@ -149,8 +151,8 @@ func (j *statJob) end(i int, st *fsStats) {
 func (r *statfsRunner) work(j *statJob) {
 	for {
 		i := int(j.next.Add(1)) - 1
-		if i >= len(j.paths) {
-			return
+		if i >= len(j.paths) || j.over.Load() {
+			return // done, or the sample stopped waiting: start no more
 		}
 		if !r.claim(j.paths[i]) {
 			j.end(i, nil) // still stuck from an earlier sample

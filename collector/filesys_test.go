@@ -464,3 +464,35 @@ func TestStatfsRunnerHandsOverPastAStuckCall(t *testing.T) {
 		t.Errorf("stalls %d, busy %v: want the stuck call counted once and in flight", r.stalls.Load(), r.busy("/stuck"))
 	}
 }
+
+// Once a sample has stopped waiting, its workers start no more calls: the
+// mounts not reached have no values this sample and are free for the
+// next one, not kept busy by calls whose answer nobody reads.
+func TestStatfsRunnerStartsNothingAfterTheDeadline(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	calls := map[string]int{}
+	r := newStatfsRunner(func(p string) (fsStats, error) {
+		mu.Lock()
+		calls[p]++
+		mu.Unlock()
+		if p == "/stuck" {
+			<-release
+		}
+		return fsStats{bsize: 1}, nil
+	}, 5*time.Millisecond)
+	got := r.statAll([]string{"/stuck", "/later"})
+	if got[0] != nil || got[1] != nil {
+		t.Fatalf("results %v, want none: the deadline came first", got)
+	}
+	close(release)
+	for r.busy("/stuck") {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if calls["/later"] != 0 {
+		t.Errorf("/later was statfs'd %d times after the sample stopped waiting", calls["/later"])
+	}
+}
