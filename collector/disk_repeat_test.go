@@ -16,9 +16,7 @@ func TestDiskRepeatStillSeesSysfs(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
 	f.mustSample(t0)
 	f.mustSample(t0.Add(time.Second))
-	snap := f.store.Load()
-	src, _ := snap.Schema.SourceIndex("disk")
-	if p := snap.Part(src); p == nil || !p.Repeats() {
+	if !f.repeated("disk") {
 		t.Fatal("the same diskstats text did not repeat the sample before")
 	}
 	md, _ := f.indom(indomMD).Lookup("md127")

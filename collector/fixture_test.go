@@ -119,6 +119,18 @@ func (h *harness) sample(now time.Time) error {
 	return h.runner.SampleAt(now)
 }
 
+// repeated reports whether source's last part repeats the one before it
+// (its text was unchanged: Builder.Again or the same values set).
+func (h *harness) repeated(source string) bool {
+	h.t.Helper()
+	snap := h.store.Load()
+	src, ok := snap.Schema.SourceIndex(source)
+	if !ok || snap.Part(src) == nil {
+		h.t.Fatalf("no part of source %s", source)
+	}
+	return snap.Part(src).Repeats()
+}
+
 func (h *harness) mustSample(now time.Time) {
 	h.t.Helper()
 	if err := h.sample(now); err != nil {

@@ -132,11 +132,7 @@ func TestIPv4AddrsOfThisHost(t *testing.T) {
 func TestNetAddrRepeatsWhatDidNotChange(t *testing.T) {
 	v4 := []kernel.IfAddr{{Name: "lo", Addr: netip.MustParseAddr("127.0.0.1")}}
 	h := newAddrHarness(t, func() ([]kernel.IfAddr, error) { return slices.Clone(v4), nil })
-	repeated := func() bool {
-		snap := h.store.Load()
-		src, _ := snap.Schema.SourceIndex("netaddr")
-		return snap.Part(src).Repeats()
-	}
+	repeated := func() bool { return h.repeated("netaddr") }
 	h.mustSample(t0)
 	h.mustSample(t0.Add(time.Second))
 	if !repeated() {
