@@ -23,12 +23,38 @@ type mountTable struct {
 	ids    []uint32
 	paths  []string
 	chosen time.Time
+	// links is every device name the choice resolved, with what it
+	// resolved to: once a minute they are resolved again, and the table
+	// is chosen afresh only if one now leads elsewhere.
+	links []resolvedLink
+}
+
+// resolvedLink is a device name as mountinfo gives it and where it led.
+type resolvedLink struct {
+	name, to string
 }
 
 // fresh reports whether raw is the table's text and the table is young
 // enough to reuse.
 func (t *mountTable) fresh(raw []byte, now time.Time) bool {
 	return t.mounts != nil && bytes.Equal(raw, t.raw) && now.Sub(t.chosen) < mountTableRefresh && !now.Before(t.chosen)
+}
+
+// linksHold reports, for a table whose text is unchanged but whose minute
+// is up, whether every device name still resolves where it did; if so the
+// table is trusted for another minute without parsing mountinfo again.
+func (c *filesysCollector) linksHold(raw []byte, now time.Time) bool {
+	t := &c.table
+	if t.mounts == nil || !bytes.Equal(raw, t.raw) {
+		return false
+	}
+	for _, l := range t.links {
+		if c.resolve(l.name) != l.to {
+			return false
+		}
+	}
+	t.chosen = now
+	return true
 }
 
 // choose selects the mounts afresh and gives them ids.
@@ -38,8 +64,13 @@ func (c *filesysCollector) choose(b *cache.Builder, raw []byte, now time.Time) e
 		return err
 	}
 	t := &c.table
-	t.mounts = t.mounts[:0]
-	for _, m := range selectMounts(infos, c.resolve) {
+	t.mounts, t.links = t.mounts[:0], t.links[:0]
+	resolve := func(name string) string {
+		to := c.resolve(name)
+		t.links = append(t.links, resolvedLink{name, to})
+		return to
+	}
+	for _, m := range selectMounts(infos, resolve) {
 		if c.filter.Keep("filesys", m.device) {
 			t.mounts = append(t.mounts, m)
 		}

@@ -1,9 +1,13 @@
 package collector
 
 import (
-	"github.com/pmdahostcache/pmdahostcache/cache"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
 
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
@@ -36,5 +40,40 @@ func TestFilesysTableChosenOnce(t *testing.T) {
 	h.mustSample(t0.Add(20*time.Second + mountTableRefresh))
 	if resolved == now {
 		t.Error("the table was not chosen again after mountTableRefresh")
+	}
+}
+
+// A minute on, an unchanged table's device links are resolved again: if
+// they lead where they did, the table stands (mountinfo is not parsed
+// again); if one moved, the table is chosen afresh with the new device.
+func TestFilesysLinksCheckedEachMinute(t *testing.T) {
+	h, c := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
+	h.mustSample(t0)
+	chosen := c.table.chosen
+	h.mustSample(t0.Add(mountTableRefresh))
+	if c.table.chosen.Equal(chosen) || h.hostInstanceID(indomFilesys, "/dev/vdf") != 6 {
+		t.Fatal("the links held, but the table was not renewed for another minute")
+	}
+	dev := filepath.Join(filepath.Dir(h.proc), "dev")
+	if err := os.WriteFile(filepath.Join(dev, "vdg"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dev, "disk", "by-label", "backup")
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../../vdg", link); err != nil {
+		t.Fatal(err)
+	}
+	listed := func(name string) bool {
+		return slices.ContainsFunc(h.hostInstances(indomFilesys), func(x cache.Instance) bool { return x.Name == name })
+	}
+	h.mustSample(t0.Add(mountTableRefresh + time.Second))
+	if listed("/dev/vdg") {
+		t.Fatal("a link that moved within the minute was followed before its minute was up")
+	}
+	h.mustSample(t0.Add(2 * mountTableRefresh))
+	if !listed("/dev/vdg") || listed("/dev/vdf") {
+		t.Error("the moved link's new device is not listed in place of the old after its minute")
 	}
 }
