@@ -110,7 +110,7 @@ type netIf struct {
 	fixed      netIfFixed
 	state      netIfState
 	stateEpoch uint64      // the refresh state was read in; 0 never
-	files      *netIfFiles // flags and operstate kept open; nil: by path
+	files      *netIfFiles // its changeable attributes kept open; nil: by path
 }
 
 // NewNetworkCollector reads below env.Proc and env.Sys ("" skips /sys).

@@ -203,8 +203,9 @@ func (s *netSysfs) fixed(name string) netIfFixed {
 	return f
 }
 
-// state reads the attributes that change while an interface exists, below
-// its directory dir (from s.dir).
+// state reads the attributes that change while an interface exists: from
+// its kept files when it has them (files, from s.openFiles), otherwise
+// below its directory dir (from s.dir).
 //
 // With all false only up and running are read again (flags and operstate:
 // what a cable pulled or an interface downed changes) and the link
