@@ -42,6 +42,7 @@ type diskMeta struct {
 // disk.all, disk.partitions and disk.dm, with the iostat figures of
 // disk.dev and disk.dm; /sys/block names dm devices and labels instances.
 type diskCollector struct {
+	paced  // attribute and layout refreshes
 	fs     blockdevice.FS
 	sys    diskSys
 	filter engine.Filter
@@ -140,7 +141,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	if c.memo.Same(c.buf) && now.Before(c.due) && !now.Before(c.made) && c.mdSame() && b.Again() {
 		return nil // the same text, nothing due: the same values
 	}
-	c.due = now.Add(diskLayoutRefresh) // brought forward by what is read below
+	c.due = now.Add(c.every(diskLayoutRefresh)) // brought forward by what is read below
 	c.mdSeen = c.mdSeen[:0]
 	if c.stats, err = kernel.ParseDiskstats(c.buf, c.stats); err != nil {
 		return fmt.Errorf("reading diskstats: %w", err)
@@ -150,7 +151,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	var lists [diskNTrees][]cache.Instance
 	var sum *diskSum
 	c.wwids.reset()
-	if c.layout.fits(stats, now) {
+	if c.layout.fits(stats, now, c.every(diskLayoutRefresh)) {
 		lists, sum = c.layout.lists, c.publishLaidOut(b, stats, now)
 	} else {
 		c.forgetReplaced()
@@ -163,7 +164,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	}
 	b.SetU64(diskCount.ID, cache.InstNone, uint64(len(lists[diskDev])))
 	sum.publish(b, c.descs[diskAll])
-	c.dueBy(c.layout.placed.Add(diskLayoutRefresh))
+	c.dueBy(c.layout.placed.Add(c.every(diskLayoutRefresh)))
 	c.memo.Keep(c.buf)
 	c.made = now
 	return nil

@@ -13,7 +13,8 @@ import (
 // sectors) and queue/scheduler (the choice in brackets), with pmdalinux's
 // items of its cluster 0. They change only when a device is resized or an
 // administrator picks another scheduler, so they are read when a disk
-// appears and again once every diskAttrRefresh, not every sample.
+// appears and again once every diskAttrRefresh (stretched while the source
+// is slowed down, see paced), not every sample.
 var (
 	diskCapacity  = engine.Metric("hostcache.disk.dev.capacity", clusterDisk, 87, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomDisk)
 	diskScheduler = engine.Metric("hostcache.disk.dev.scheduler", clusterDisk, 59, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomDisk)
@@ -49,7 +50,7 @@ const (
 const absentRecheck = 10
 
 // attrs returns a disk's attributes, read again when older than
-// diskAttrRefresh (or never read). a is the disk's entry when the caller
+// diskAttrRefresh at the current pace (or never read). a is the disk's entry when the caller
 // kept it (the disk layout does, sparing a lookup by name per disk);
 // otherwise it is found or made by name.
 func (c *diskCollector) attrs(dev string, a *diskAttrs, now time.Time) *diskAttrs {
@@ -59,11 +60,18 @@ func (c *diskCollector) attrs(dev string, a *diskAttrs, now time.Time) *diskAttr
 			c.attrCache[dev] = a
 		}
 	}
-	if now.Sub(a.read) >= diskAttrRefresh || now.Before(a.read) {
+	if now.Sub(a.read) >= c.every(diskAttrRefresh) || now.Before(a.read) {
 		*a = c.readAttrs(dev, now, a)
 	}
-	c.dueBy(a.read.Add(diskAttrRefresh))
+	c.dueBy(a.read.Add(c.every(diskAttrRefresh)))
 	return a
+}
+
+// Pace takes the source's slow-down (engine.Paced): the refreshes due are
+// counted afresh at the new pace, so the next sample is built in full.
+func (c *diskCollector) Pace(factor int) {
+	c.paced.Pace(factor)
+	c.due = time.Time{}
 }
 
 // dueBy brings the next sample that must be built in full forward to t.

@@ -9,7 +9,8 @@ import (
 
 // diskLayoutRefresh is how long a device set is trusted: once a minute
 // the lines are placed afresh, which is when a dm device renamed in place
-// (same dm-N, new mapped name) shows its new name.
+// (same dm-N, new mapped name) shows its new name. It is stretched while
+// no client reads the source (paced).
 const diskLayoutRefresh = time.Minute
 
 // diskLine is where one line of /proc/diskstats went at the last full
@@ -37,9 +38,9 @@ type diskLayout struct {
 }
 
 // fits reports whether stats lists the layout's devices, in its order,
-// none of them replaced, and the layout is younger than the refresh.
-func (l *diskLayout) fits(stats []kernel.Diskstats, now time.Time) bool {
-	if len(stats) != len(l.lines) || now.Sub(l.placed) >= diskLayoutRefresh || now.Before(l.placed) {
+// none of them replaced, and the layout is younger than refresh.
+func (l *diskLayout) fits(stats []kernel.Diskstats, now time.Time, refresh time.Duration) bool {
+	if len(stats) != len(l.lines) || now.Sub(l.placed) >= refresh || now.Before(l.placed) {
 		return false
 	}
 	for i := range stats {

@@ -40,6 +40,7 @@ var (
 // each mounted filesystem, every statfs in its own goroutine with a
 // deadline (see statfsRunner).
 type filesysCollector struct {
+	paced   // the mount table's minute
 	fs      procfs.FS
 	filter  engine.Filter
 	ids     *cache.IDMap
@@ -92,7 +93,7 @@ func (c *filesysCollector) Sample(b *cache.Builder, now time.Time) error {
 		return fmt.Errorf("reading mountinfo: %w", err)
 	}
 	t := &c.table
-	if t.fresh(c.buf, now) || c.linksHold(c.buf, now) {
+	if t.fresh(c.buf, now, c.every(mountTableRefresh)) || c.linksHold(c.buf, now) {
 		b.SetInDom(indomFilesys, c.insts)
 		b.SetU64(fsCount.ID, cache.InstNone, uint64(len(t.mounts)))
 	} else if err := c.choose(b, c.buf, now); err != nil {

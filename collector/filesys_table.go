@@ -9,7 +9,8 @@ import (
 
 // mountTableRefresh is how long an unchanged mount table is trusted: the
 // device links it resolves (/dev/mapper/x -> /dev/dm-0) can change under
-// an unchanged table, so they are resolved again once a minute.
+// an unchanged table, so they are resolved again once a minute (longer
+// while no client reads the source: paced).
 const mountTableRefresh = time.Minute
 
 // mountTable is the mounts chosen from one text of mountinfo, with their
@@ -34,10 +35,10 @@ type resolvedLink struct {
 	name, to string
 }
 
-// fresh reports whether raw is the table's text and the table is young
-// enough to reuse.
-func (t *mountTable) fresh(raw []byte, now time.Time) bool {
-	return t.mounts != nil && bytes.Equal(raw, t.raw) && now.Sub(t.chosen) < mountTableRefresh && !now.Before(t.chosen)
+// fresh reports whether raw is the table's text and the table is younger
+// than refresh.
+func (t *mountTable) fresh(raw []byte, now time.Time, refresh time.Duration) bool {
+	return t.mounts != nil && bytes.Equal(raw, t.raw) && now.Sub(t.chosen) < refresh && !now.Before(t.chosen)
 }
 
 // linksHold reports, for a table whose text is unchanged but whose minute

@@ -30,7 +30,8 @@ var (
 )
 
 // hwAddrRefresh is how long a hardware address is kept: set by the driver,
-// changed only by an administrator (ip link set address).
+// changed only by an administrator (ip link set address). Stretched while
+// no client reads the source (paced).
 const hwAddrRefresh = time.Minute
 
 // netAddr is what the sources say of one name.
@@ -49,6 +50,7 @@ type hwAddr struct {
 // tests replace), IPv6 ones from <proc>/net/if_inet6, and hardware ones
 // from <sys>/class/net/<name>/address.
 type netAddrCollector struct {
+	paced  // hardware address refreshes
 	ipv4   func() ([]kernel.IfAddr, error)
 	inet6  *kernel.File
 	sysNet string
@@ -196,19 +198,26 @@ func ipv6ScopeName(scope uint64) string {
 	return "Unknown"
 }
 
+// Pace takes the source's slow-down (engine.Paced); the addresses due are
+// counted afresh at the new pace by the next sample.
+func (c *netAddrCollector) Pace(factor int) {
+	c.paced.Pace(factor)
+	c.hwDue = time.Time{}
+}
+
 // readHW reads the address of each name in class/net, again only once
-// hwAddrRefresh has passed since the last read, and notes when the next
+// hwAddrRefresh (at the current pace) has passed since the last read, and notes when the next
 // one is due.
 func (c *netAddrCollector) readHW(of func(string) *netAddr, names []string, now time.Time) {
 	seen := make(map[string]bool, len(names))
-	c.hwDue = now.Add(hwAddrRefresh)
+	c.hwDue = now.Add(c.every(hwAddrRefresh))
 	for _, name := range names {
 		if strings.HasPrefix(name, ".") {
 			continue
 		}
 		seen[name] = true
 		h, ok := c.hw[name]
-		if !ok || now.Sub(h.read) >= hwAddrRefresh || now.Before(h.read) {
+		if !ok || now.Sub(h.read) >= c.every(hwAddrRefresh) || now.Before(h.read) {
 			line, err := kernel.ReadFile(filepath.Join(c.sysNet, name, "address"))
 			h = hwAddr{read: now}
 			if err == nil {
@@ -217,7 +226,7 @@ func (c *netAddrCollector) readHW(of func(string) *netAddr, names []string, now 
 			}
 			c.hw[name] = h
 		}
-		if due := h.read.Add(hwAddrRefresh); due.Before(c.hwDue) {
+		if due := h.read.Add(c.every(hwAddrRefresh)); due.Before(c.hwDue) {
 			c.hwDue = due
 		}
 		x := of(name)

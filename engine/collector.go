@@ -83,3 +83,13 @@ type Registration struct {
 	// the global one: slow or costly sources sample less often.
 	Interval time.Duration
 }
+
+// Paced is a collector with refreshes of its own between samples (device
+// attributes, mount-table links, hardware addresses: once a minute at its
+// interval). While no client reads the source it samples slower, and so
+// should they: the runner calls Pace before a sample whenever the factor
+// changes, 1 at the source's interval and idle_factor while it is slowed
+// down, so a source nobody reads costs its share of the refreshes too.
+type Paced interface {
+	Pace(factor int)
+}

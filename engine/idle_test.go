@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 )
@@ -82,5 +83,47 @@ func TestPartialOf(t *testing.T) {
 	}
 	if err := PartialOf([]error{bad, bad}, 2); err == nil || errors.As(err, &p) {
 		t.Errorf("all failed: %v", err)
+	}
+}
+
+// pacedScript records the paces its runner gives it, and the sample each
+// came before.
+type pacedScript struct {
+	scripted
+	paces []int
+	at    []int64
+}
+
+func (p *pacedScript) Pace(factor int) {
+	p.paces = append(p.paces, factor)
+	p.at = append(p.at, p.calls.Load())
+}
+
+// A Paced collector is told its slow-down before the first sample at the
+// new pace, once per change: 1 at its interval, the idle factor once no
+// client reads it, 1 again when a read wakes it.
+func TestPacedCollectorToldItsSlowDown(t *testing.T) {
+	p := &pacedScript{scripted: scripted{name: "paced"}}
+	r, _ := newTestRunner(t, p, time.Second)
+	r.setIdle(Schedule{IdleAfter: time.Minute, IdleFactor: 10})
+	r.started = time.Now().Add(-2 * time.Minute) // unread since
+	e := r.entries[0]
+	sample := func() {
+		t.Helper()
+		if err := r.SampleAt(time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sample() // found unread as it publishes
+	sample()
+	sample()
+	r.setEntryIdle(e, false) // as the loop does when a read wakes it
+	sample()                 // and, still unread since, slowed again
+	sample()
+	if want := []int{1, 10, 1, 10}; !slices.Equal(p.paces, want) {
+		t.Errorf("paces %v, want %v", p.paces, want)
+	}
+	if want := []int64{0, 1, 3, 4}; !slices.Equal(p.at, want) {
+		t.Errorf("paces given after samples %v, want %v", p.at, want)
 	}
 }

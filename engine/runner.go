@@ -37,6 +37,8 @@ type entry struct {
 	// idle is set while no client reads the source and it samples
 	// idleFactor times less often.
 	idle atomic.Bool
+	// pace is the factor a Paced collector was last given (the loop's own).
+	pace int
 	// panicStreak counts consecutive panics; only the entry's loop uses it.
 	panicStreak int
 	// lastErr and lastErrAt are the failure logged last (the loop's own).
@@ -364,6 +366,23 @@ func (r *Runner) setIdle(sched Schedule) {
 	r.idleFactor.Store(int64(f))
 }
 
+// pace tells a Paced collector how much slower than its interval it
+// samples, when that changed since its last sample.
+func (r *Runner) pace(e *entry) {
+	p, ok := e.c.(Paced)
+	if !ok {
+		return
+	}
+	f := 1
+	if e.idle.Load() {
+		f = int(r.idleFactor.Load())
+	}
+	if f != e.pace {
+		p.Pace(f)
+		e.pace = f
+	}
+}
+
 // effectiveInterval is how often the source samples now: its interval,
 // or idleFactor times it while no client reads it.
 func (r *Runner) effectiveInterval(e *entry) time.Duration {
@@ -455,6 +474,7 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	}
 	b := e.builder
 	b.Reset(now)
+	r.pace(e)
 	sampleErr := e.c.Sample(b, now)
 	var partial *PartialError
 	if sampleErr != nil && !errors.As(sampleErr, &partial) {
