@@ -113,7 +113,7 @@ func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
 
 func measureScale(agent, ticker, self string, factor int, pmns map[string]uint32, small, full []uint32) (scalePoint, bgPoint, error) {
 	var p scalePoint
-	dir, err := os.MkdirTemp("", "hostcache-scale")
+	dir, err := treeDir("hostcache-scale")
 	if err != nil {
 		return p, bgPoint{}, err
 	}

@@ -75,6 +75,15 @@ func agentBackground(agent, dir, conf string, settle, window time.Duration) (tim
 	return time.Duration(float64(procCPU(a.Pid())-cpu0) / time.Since(t0).Seconds()), nil
 }
 
+// treeWhere says why the trees are where they are.
+func treeWhere() string {
+	if memoryDir() == "/dev/shm" {
+		return " (a tmpfs: kept in memory as procfs and sysfs are; on a disk filesystem\n" +
+			"this machine's page cache dropped a file within seconds of its last read, so slower readers paid disk reads)"
+	}
+	return " (no tmpfs at /dev/shm: files read seldom may be re-read from disk)"
+}
+
 // backgroundTable is the report of the background at every size.
 func backgroundTable(sizes []int, points []bgPoint) string {
 	var b strings.Builder
@@ -87,7 +96,9 @@ func backgroundTable(sizes []int, points []bgPoint) string {
 		"floors' plan is what each collector read in a minute of samples (inotify), each file at the\n" +
 		"cadence it was read (every sample, every tenth, once a minute), from kept fds, plus the statfs\n" +
 		"calls of the filesystem collector. \"Nothing read\" is the agent with `idle_after = 5` after\n" +
-		"15 s unread: every source at ten times its interval.\n\n" +
+		"15 s unread: every source at ten times its interval, and what it refreshes once a minute at\n" +
+		"full rate every ten minutes (not in the window; network's state, every 100 s, is).\n" +
+		"The trees are generated in " + memoryDir() + treeWhere() + ".\n\n" +
 		"The generated files do not change between samples: a collector that reads its text back\n" +
 		"unchanged repeats its sample (kernel.Memo, Builder.Again), so these rows are the agent's cost\n" +
 		"on a host where nothing moves. What each sample costs when its files did change is the\n" +

@@ -90,7 +90,7 @@ func newStallAgent(agent string) (*stallAgent, error) { return newTreeAgent(agen
 // newTreeAgent starts an agent on a generated tree of its own, with extra
 // configuration lines.
 func newTreeAgent(agent, extraConf string) (*stallAgent, error) {
-	dir, err := os.MkdirTemp("", "hostcache-stall")
+	dir, err := treeDir("hostcache-stall")
 	if err != nil {
 		return nil, err
 	}
