@@ -37,8 +37,11 @@ type entry struct {
 	// idle is set while no client reads the source and it samples
 	// idleFactor times less often.
 	idle atomic.Bool
-	// pace is the factor a Paced collector was last given (the loop's own).
-	pace int
+	// paced is c when it is a Paced collector (asserted once: an
+	// interface assertion each sample cost an itab lookup), and pace the
+	// factor it was last given (the loop's own).
+	paced Paced
+	pace  int
 	// panicStreak counts consecutive panics; only the entry's loop uses it.
 	panicStreak int
 	// lastErr and lastErrAt are the failure logged last (the loop's own).
@@ -150,6 +153,7 @@ func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
 	list := make([]cache.Instance, len(cs))
 	for i, c := range cs {
 		e := &entry{c: c, log: log.With().Str("collector", c.Name()).Logger(), wake: make(chan struct{}, 1)}
+		e.paced, _ = c.(Paced)
 		iv, own := intervals[c.Name()]
 		if own {
 			e.startOwnMS = iv.Milliseconds()
@@ -369,8 +373,7 @@ func (r *Runner) setIdle(sched Schedule) {
 // pace tells a Paced collector how much slower than its interval it
 // samples, when that changed since its last sample.
 func (r *Runner) pace(e *entry) {
-	p, ok := e.c.(Paced)
-	if !ok {
+	if e.paced == nil {
 		return
 	}
 	f := 1
@@ -378,7 +381,7 @@ func (r *Runner) pace(e *entry) {
 		f = int(r.idleFactor.Load())
 	}
 	if f != e.pace {
-		p.Pace(f)
+		e.paced.Pace(f)
 		e.pace = f
 	}
 }
