@@ -72,28 +72,26 @@ func TestDiskLayoutPaced(t *testing.T) {
 // of the pace, and at the next sample once back at full pace.
 func TestFilesysTablePaced(t *testing.T) {
 	h, c := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
-	resolved := 0
-	resolve := c.resolve
-	c.resolve = func(dev string) string { resolved++; return resolve(dev) }
+	resolves := countResolves(c)
 	h.mustSample(t0)
 	c.Pace(10)
-	first := resolved
+	first := *resolves
 	h.mustSample(t0.Add(9 * mountTableRefresh))
-	if resolved != first {
-		t.Errorf("links resolved again within ten minutes at a tenth of the pace (%d, want %d)", resolved, first)
+	if *resolves != first {
+		t.Errorf("links resolved again within ten minutes at a tenth of the pace (%d, want %d)", *resolves, first)
 	}
 	h.mustSample(t0.Add(10 * mountTableRefresh))
-	if resolved == first {
+	if *resolves == first {
 		t.Fatal("links not resolved again after ten minutes at a tenth of the pace")
 	}
 	c.Pace(1)
-	now := resolved
+	now := *resolves
 	h.mustSample(t0.Add(10*mountTableRefresh + time.Second))
-	if resolved != now {
+	if *resolves != now {
 		t.Error("links resolved again a second after they were, at full pace")
 	}
 	h.mustSample(t0.Add(11*mountTableRefresh + time.Second))
-	if resolved == now {
+	if *resolves == now {
 		t.Error("links not resolved again a minute on, back at full pace")
 	}
 }
