@@ -50,9 +50,9 @@ const (
 const absentRecheck = 10
 
 // attrs returns a disk's attributes, read again when older than
-// diskAttrRefresh at the current pace (or never read). a is the disk's entry when the caller
-// kept it (the disk layout does, sparing a lookup by name per disk);
-// otherwise it is found or made by name.
+// diskAttrRefresh at the current pace (or never read). a is the disk's
+// entry when the caller kept it (the disk layout does, sparing a lookup by
+// name per disk); otherwise it is found or made by name.
 func (c *diskCollector) attrs(dev string, a *diskAttrs, now time.Time) *diskAttrs {
 	if a == nil {
 		if a = c.attrCache[dev]; a == nil {

@@ -206,8 +206,8 @@ func (c *netAddrCollector) Pace(factor int) {
 }
 
 // readHW reads the address of each name in class/net, again only once
-// hwAddrRefresh (at the current pace) has passed since the last read, and notes when the next
-// one is due.
+// hwAddrRefresh (at the current pace) has passed since the last read, and
+// notes when the next one is due.
 func (c *netAddrCollector) readHW(of func(string) *netAddr, names []string, now time.Time) {
 	seen := make(map[string]bool, len(names))
 	c.hwDue = now.Add(c.every(hwAddrRefresh))
