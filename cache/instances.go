@@ -32,9 +32,12 @@ func StringLabel(name, value string) Label {
 // Instances is an immutable instance domain table with lookups both ways.
 type Instances struct {
 	list   []Instance
-	byID   map[uint32]int
-	byName map[string]int
-	byWord map[string]int // first space-separated word, when unambiguous
+	byID   map[uint32]int // holds no pointers: not scanned by the collector
+	byName nameIndex
+	// byWord holds the first word of each name that has a space, -1 when
+	// two names share it. Names without a space need no entry: Lookup
+	// tries the whole name first, and that finds them.
+	byWord map[string]int
 }
 
 // NewInstances builds a table; list order is the order clients see.
@@ -46,13 +49,15 @@ func NewInstances(list []Instance) *Instances {
 	in := &Instances{
 		list:   list,
 		byID:   make(map[uint32]int, len(list)),
-		byName: make(map[string]int, len(list)),
-		byWord: make(map[string]int, len(list)),
+		byName: newNameIndex(list),
+		byWord: map[string]int{},
 	}
 	for i, x := range list {
 		in.byID[x.ID] = i
-		in.byName[x.Name] = i
-		word, _, _ := strings.Cut(x.Name, " ")
+		word, _, spaced := strings.Cut(x.Name, " ")
+		if !spaced {
+			continue
+		}
 		if _, dup := in.byWord[word]; dup {
 			in.byWord[word] = -1
 		} else {
@@ -81,7 +86,7 @@ func (in *Instances) Name(id uint32) (string, bool) {
 // without a space also matches an instance whose name starts with that word
 // ("1" finds "1 minute"), so users may type the short form.
 func (in *Instances) Lookup(name string) (uint32, bool) {
-	if i, ok := in.byName[name]; ok {
+	if i, ok := in.byName.find(in.list, name); ok {
 		return in.list[i].ID, true
 	}
 	if strings.Contains(name, " ") {
