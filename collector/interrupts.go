@@ -192,23 +192,39 @@ func (f *irqFile) update() bool {
 	f.lineIDs, f.cpuIDs = f.lineIDs[:0], f.cpuIDs[:0]
 	lines := make([]cache.Instance, 0, len(f.table.Names))
 	perCPU := make([]cache.Instance, 0, len(f.table.Names)*len(f.cpus))
+	var text []byte // every per-CPU name, one after the other
+	var ends []int  // where each ends in text
 	for i, n := range f.table.Names {
-		name, text := string(n), string(f.table.Texts[i])
-		f.names, f.texts = append(f.names, name), append(f.texts, text)
+		name, desc := string(n), string(f.table.Texts[i])
+		f.names, f.texts = append(f.names, name), append(f.texts, desc)
 		id := f.lineMap.ID(name)
 		f.lineIDs = append(f.lineIDs, id)
-		lines = append(lines, cache.Instance{ID: id, Name: name, Labels: f.sourceLabels(name, text)})
+		lines = append(lines, cache.Instance{ID: id, Name: name, Labels: f.sourceLabels(name, desc)})
 		// One label slice for all of a source's CPUs: cpu and the
 		// source's name are derived from the instance name when asked.
-		shared := f.sharedLabels(text)
+		shared := f.sharedLabels(desc)
 		for _, cpu := range f.cpus {
 			pid := perCPUID(id, cpu)
 			f.cpuIDs = append(f.cpuIDs, pid)
-			perCPU = append(perCPU, cache.Instance{ID: pid, Name: name + "::cpu" + strconv.Itoa(cpu), Labels: shared})
+			text = strconv.AppendInt(append(append(text, name...), "::cpu"...), int64(cpu), 10)
+			ends = append(ends, len(text))
+			perCPU = append(perCPU, cache.Instance{ID: pid, Labels: shared})
 		}
 	}
+	nameSlices(perCPU, string(text), ends)
 	f.lines, f.perCPU = cache.NewInstances(lines), cache.NewInstances(perCPU)
 	return true
+}
+
+// nameSlices names list[i] text[ends[i-1]:ends[i]]: a large host's
+// hundreds of thousands of per-CPU names are one string, so the garbage
+// collector marks one object where it marked one a name.
+func nameSlices(list []cache.Instance, text string, ends []int) {
+	start := 0
+	for i, end := range ends {
+		list[i].Name = text[start:end]
+		start = end
+	}
 }
 
 // sourceLabels are the labels pmdalinux gives a source's instance: for an
