@@ -116,7 +116,10 @@ func TestParsersDoNotAllocate(t *testing.T) {
 	areas := make([]SwapArea, 0, 4)
 	var st PSIStats
 	mem, psi := []byte(meminfoText), []byte(psiText)
+	loadavg, uptime := []byte("0.52 0.58 0.59 2/1204 81423\n"), []byte("449.29 784.28\n")
 	for name, parse := range map[string]func() error{
+		"loadavg":  func() (err error) { _, err = ParseLoadavg(loadavg); return err },
+		"uptime":   func() (err error) { _, _, err = ParseUptime(uptime); return err },
 		"meminfo":  func() error { return ParseMeminfo(mem, &m) },
 		"vmstat":   func() error { return ParseVMStat(vmstat, vm) },
 		"swaps":    func() (err error) { areas, err = ParseSwaps(swaps, areas); return err },

@@ -4,15 +4,14 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // ParseUptime reads "UPTIME IDLE" (seconds since boot, and idle seconds
 // summed over CPUs). Later fields, should a kernel add any, are ignored.
 func ParseUptime(data []byte) (up, idle float64, err error) {
-	f := strings.Fields(string(data))
-	if len(f) < 2 {
-		return 0, 0, fmt.Errorf("want 2 fields, got %d", len(f))
+	var f [2][]byte // split in place: no string or slice allocated a sample
+	if n := fieldsOf(data, f[:]); n < len(f) {
+		return 0, 0, fmt.Errorf("want 2 fields, got %d", n)
 	}
 	if up, err = parseSeconds(f[0]); err != nil {
 		return 0, 0, err
@@ -25,8 +24,8 @@ func ParseUptime(data []byte) (up, idle float64, err error) {
 
 // parseSeconds parses a non-negative, finite number of seconds; ParseFloat
 // alone would accept "NaN" and "-Inf".
-func parseSeconds(s string) (float64, error) {
-	v, err := strconv.ParseFloat(s, 64)
+func parseSeconds(s []byte) (float64, error) {
+	v, err := strconv.ParseFloat(string(s), 64)
 	if err != nil {
 		return 0, err
 	}
