@@ -42,6 +42,9 @@ type entry struct {
 	// factor it was last given (the loop's own).
 	paced Paced
 	pace  int
+	// staller is c when it counts source operations abandoned at their
+	// deadline (asserted once, as paced).
+	staller interface{ Stalls() uint64 }
 	// panicStreak counts consecutive panics; only the entry's loop uses it.
 	panicStreak int
 	// lastErr and lastErrAt are the failure logged last (the loop's own).
@@ -154,6 +157,7 @@ func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
 	for i, c := range cs {
 		e := &entry{c: c, log: log.With().Str("collector", c.Name()).Logger(), wake: make(chan struct{}, 1)}
 		e.paced, _ = c.(Paced)
+		e.staller, _ = c.(interface{ Stalls() uint64 })
 		iv, own := intervals[c.Name()]
 		if own {
 			e.startOwnMS = iv.Milliseconds()
@@ -449,9 +453,8 @@ func (r *Runner) sampleOnce(e *entry) (panicked bool) {
 	err := r.collect(e, start)
 	e.durationUS.Store(time.Since(start).Microseconds())
 	e.samples.Add(1)
-	var partial *PartialError
 	switch {
-	case errors.As(err, &partial):
+	case isPartial(err):
 		e.errors.Add(1)
 		e.lastOKms.Store(start.UnixMilli())
 		e.warnOnce(err, "part of the sample failed; the rest is published")
@@ -479,8 +482,7 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	b.Reset(now)
 	r.pace(e)
 	sampleErr := e.c.Sample(b, now)
-	var partial *PartialError
-	if sampleErr != nil && !errors.As(sampleErr, &partial) {
+	if sampleErr != nil && !isPartial(sampleErr) {
 		return sampleErr
 	}
 	defer func() {
@@ -508,8 +510,8 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 		r.ids.SaveAll(now) // new instance ids, written once per sample
 	}
 	e.resets.Store(e.hist.resetsOf.Load())
-	if sc, ok := e.c.(interface{ Stalls() uint64 }); ok {
-		e.stalls.Store(sc.Stalls())
+	if e.staller != nil {
+		e.stalls.Store(e.staller.Stalls())
 	}
 	return nil
 }
@@ -577,6 +579,18 @@ type PartialError struct{ Err error }
 
 func (e *PartialError) Error() string { return e.Err.Error() }
 func (e *PartialError) Unwrap() error { return e.Err }
+
+// isPartial reports whether err is or wraps a PartialError. It is a
+// function of its own because the target errors.As is given escapes:
+// declared in the sampling path, it was an allocation every sample,
+// error or none.
+func isPartial(err error) bool {
+	if err == nil {
+		return false
+	}
+	var p *PartialError
+	return errors.As(err, &p)
+}
 
 // Partial wraps err, if any, as a PartialError.
 func Partial(err error) error {
