@@ -45,6 +45,8 @@ type filesysCollector struct {
 	filter  engine.Filter
 	ids     *cache.IDMap
 	resolve func(device string) string
+	devRoot string           // where resolve looks device names up
+	wall    func() time.Time // the clock stamps are judged by (tests set it)
 	stat    *statfsRunner
 	insts   *cache.Instances // rebuilt only when members or labels change
 	info    *kernel.File     // <proc>/self/mountinfo, compared with table.raw
@@ -59,11 +61,12 @@ func NewFilesysCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("filesys: %w", err)
 	}
+	root := filepath.Dir(filepath.Clean(env.Proc))
 	return &filesysCollector{
 		fs: fs, filter: env.Filter, ids: env.IDMap(indomFilesys),
-		resolve: deviceResolver(filepath.Dir(filepath.Clean(env.Proc))),
-		stat:    newStatfsRunner(realStatfs, DefaultStatfsTimeout),
-		info:    kernel.NewFileKept(env.Proc, filepath.Join(env.Proc, "self", "mountinfo"), env.KeepFiles),
+		resolve: deviceResolver(root), devRoot: root, wall: time.Now,
+		stat: newStatfsRunner(realStatfs, DefaultStatfsTimeout),
+		info: kernel.NewFileKept(env.Proc, filepath.Join(env.Proc, "self", "mountinfo"), env.KeepFiles),
 	}, nil
 }
 

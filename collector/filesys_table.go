@@ -9,8 +9,9 @@ import (
 
 // mountTableRefresh is how long an unchanged mount table is trusted: the
 // device links it resolves (/dev/mapper/x -> /dev/dm-0) can change under
-// an unchanged table, so they are resolved again once a minute (longer
-// while no client reads the source: paced).
+// an unchanged table, so they are checked again once a minute (longer
+// while no client reads the source: paced): the links resolved again, the
+// names that were not links by the stamps of their directories.
 const mountTableRefresh = time.Minute
 
 // mountTable is the mounts chosen from one text of mountinfo, with their
@@ -28,6 +29,11 @@ type mountTable struct {
 	// resolved to: once a minute they are resolved again, and the table
 	// is chosen afresh only if one now leads elsewhere.
 	links []resolvedLink
+	// stamps are the directories on the way to the names that resolved
+	// to themselves (filesys_stamps.go); while they hold and are trusted,
+	// only the names that are links are resolved again.
+	stamps        []dirStamp
+	stampsTrusted bool
 }
 
 // resolvedLink is a device name as mountinfo gives it and where it led.
@@ -49,13 +55,32 @@ func (c *filesysCollector) linksHold(raw []byte, now time.Time) bool {
 	if t.mounts == nil || !bytes.Equal(raw, t.raw) {
 		return false
 	}
+	if t.stampsTrusted && stampsHold(t.stamps) {
+		for _, l := range t.links {
+			if l.name != l.to && c.resolve(l.name) != l.to {
+				return false
+			}
+		}
+		t.chosen = now
+		return true
+	}
+	stamps := c.newStamps()
 	for _, l := range t.links {
+		if l.name == l.to {
+			stamps.add(l.name)
+		}
 		if c.resolve(l.name) != l.to {
 			return false
 		}
 	}
+	t.stamps, t.stampsTrusted = stamps.stamps, stamps.trusted
 	t.chosen = now
 	return true
+}
+
+// newStamps starts the stamps of a table's device names.
+func (c *filesysCollector) newStamps() *stampSet {
+	return newStampSet(c.devRoot, c.wall)
 }
 
 // choose selects the mounts afresh and gives them ids.
@@ -66,7 +91,10 @@ func (c *filesysCollector) choose(b *cache.Builder, raw []byte, now time.Time) e
 	}
 	t := &c.table
 	t.mounts, t.links = t.mounts[:0], t.links[:0]
+	stamps := c.newStamps()
 	resolve := func(name string) string {
+		// Stamped first: a change after the stamp shows in it.
+		stamps.add(name)
 		to := c.resolve(name)
 		t.links = append(t.links, resolvedLink{name, to})
 		return to
@@ -82,5 +110,6 @@ func (c *filesysCollector) choose(b *cache.Builder, raw []byte, now time.Time) e
 		t.paths = append(t.paths, m.path)
 	}
 	t.raw, t.chosen = append(t.raw[:0], raw...), now
+	t.stamps, t.stampsTrusted = stamps.stamps, stamps.trusted
 	return nil
 }

@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -81,5 +82,78 @@ func TestFilesysLinksCheckedEachMinute(t *testing.T) {
 	h.mustSample(t0.Add(2 * mountTableRefresh))
 	if !listed("/dev/vdg") || listed("/dev/vdf") {
 		t.Error("the moved link's new device is not listed in place of the old after its minute")
+	}
+}
+
+// settleDevTree makes the tree below root look long unchanged: its
+// directories' mtimes an hour old, and the collector's clock an hour on
+// (chtimes sets ctime, which cannot be set back).
+func settleDevTree(t *testing.T, c *filesysCollector, root string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		return os.Chtimes(path, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.wall = func() time.Time { return time.Now().Add(time.Hour) }
+}
+
+// While no directory on their way changed, the names that resolved to
+// themselves are not resolved again each minute: only the link is.
+func TestFilesysStampsSpareNamesThatAreNotLinks(t *testing.T) {
+	h, c := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
+	root := filepath.Dir(h.proc)
+	settleDevTree(t, c, root)
+	resolves := countResolves(c)
+	h.mustSample(t0)
+	if !c.table.stampsTrusted {
+		t.Fatal("stamps of directories unchanged for an hour are not trusted")
+	}
+	first := *resolves
+	h.mustSample(t0.Add(mountTableRefresh))
+	if got := *resolves - first; got != 1 {
+		t.Errorf("%d names resolved at the minute, want 1 (the by-label link; %d at the choice)", got, first)
+	}
+}
+
+// A name that resolved to itself and is made a link shows at the next
+// minute: its directory's stamp changed, so every name is resolved again.
+func TestFilesysStampsSeeANameMadeALink(t *testing.T) {
+	h, c := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
+	root := filepath.Dir(h.proc)
+	settleDevTree(t, c, root)
+	h.mustSample(t0)
+	dev := filepath.Join(root, "dev")
+	if err := os.WriteFile(filepath.Join(dev, "vdz"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("vdz", filepath.Join(dev, "vdc")); err != nil {
+		t.Fatal(err)
+	}
+	h.mustSample(t0.Add(mountTableRefresh))
+	names := h.hostInstances(indomFilesys)
+	if !slices.ContainsFunc(names, func(x cache.Instance) bool { return x.Name == "/dev/vdz" }) {
+		t.Errorf("/dev/vdc made a link to /dev/vdz is not followed at the minute: %v", names)
+	}
+}
+
+// Directories changed within stampSettle are not trusted: at the minute
+// every name is resolved again, as if there were no stamps.
+func TestFilesysStampsOfFreshDirectoriesNotTrusted(t *testing.T) {
+	h, c := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
+	resolves := countResolves(c)
+	h.mustSample(t0)
+	if c.table.stampsTrusted {
+		t.Fatal("stamps of directories made just now are trusted")
+	}
+	first := *resolves
+	h.mustSample(t0.Add(mountTableRefresh))
+	if got := *resolves - first; got != first {
+		t.Errorf("%d names resolved at the minute, want all %d", got, first)
 	}
 }
