@@ -21,6 +21,11 @@ func (s treeSize) times(f int) treeSize {
 // vmstat, snmp) are copied from this machine.
 func generateTree(dir string, s treeSize) error {
 	w := &treeWriter{root: dir}
+	// The agent's own files (configuration, log, instance ids) go in
+	// agent/, made now: the tree's root is where device names resolve,
+	// and the agent should find it as settled as a host's / (a directory
+	// changed within seconds makes it check every mount's links in full).
+	w.dir("agent")
 	w.file("proc/stat", statFile(s.cpus))
 	w.file("proc/loadavg", "0.50 0.40 0.30 2/300 12345\n")
 	w.file("proc/uptime", "12345.67 23456.78\n")

@@ -13,18 +13,22 @@ import (
 
 // startSynthetic runs our agent on pipes against a synthetic tree.
 func startSynthetic(agent, dir string, extraConf string, keep bool) (*driver.Agent, error) {
-	conf := filepath.Join(dir, "hostcache.conf")
+	own := filepath.Join(dir, "agent") // made with the tree (genproc.go)
+	if err := os.MkdirAll(own, 0o755); err != nil {
+		return nil, err
+	}
+	conf := filepath.Join(own, "hostcache.conf")
 	// keep_files: the generated files stand in for procfs and sysfs, whose
 	// files the agent keeps open; not where a run replaces a file (a FIFO
 	// for a stalled source), which a kept fd would never see.
-	text := "id_dir = " + dir + "\n"
+	text := "id_dir = " + own + "\n"
 	if keep {
 		text += "keep_files = yes\n"
 	}
 	if err := os.WriteFile(conf, []byte(text+extraConf), 0o644); err != nil {
 		return nil, err
 	}
-	a, err := driver.Start(agent, []string{"-d", "396", "-U", "root", "-c", conf, "-l", filepath.Join(dir, "agent.log"),
+	a, err := driver.Start(agent, []string{"-d", "396", "-U", "root", "-c", conf, "-l", filepath.Join(own, "agent.log"),
 		"-r", filepath.Join(dir, "proc"), "-s", filepath.Join(dir, "sys")}, os.Stderr)
 	if err != nil {
 		return nil, err
