@@ -151,7 +151,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	var lists [diskNTrees][]cache.Instance
 	var sum *diskSum
 	c.wwids.reset()
-	if c.layout.fits(stats, now, c.every(diskLayoutRefresh)) {
+	if c.fits(stats, now, c.every(diskLayoutRefresh)) {
 		lists, sum = c.layout.lists, c.publishLaidOut(b, stats, now)
 	} else {
 		c.forgetReplaced()
@@ -178,10 +178,14 @@ func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstat
 	seen := make(map[string]bool, len(stats))      // kernel names published
 	placed := make(map[diskPlace]bool, len(stats)) // instance names, per tree
 	c.layout.lines = c.layout.lines[:0]
+	c.layout.placements++
 	for i := range stats {
 		s := &stats[i]
 		t, name, ok := c.place(s)
 		line := diskLine{name: s.Name, major: s.Major, minor: s.Minor, ios: s.ReadIOs + s.WriteIOs, tree: t}
+		if classifyDisk(s.Name) == diskMapped {
+			line.dm, line.mapped = true, name // "" when it has no mapped name
+		}
 		if !ok || placed[diskPlace{t, name}] {
 			c.layout.lines = append(c.layout.lines, line)
 			continue // not ours, or a second dm device claiming a mapped name

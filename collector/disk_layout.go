@@ -8,9 +8,10 @@ import (
 )
 
 // diskLayoutRefresh is how long a device set is trusted: once a minute
-// the lines are placed afresh, which is when a dm device renamed in place
-// (same dm-N, new mapped name) shows its new name. It is stretched while
-// no client reads the source (paced).
+// each dm device's mapped name is read again, which is when one renamed
+// in place (same dm-N, new mapped name) shows its new name; the lines are
+// placed afresh only if one changed. It is stretched while no client
+// reads the source (paced).
 const diskLayoutRefresh = time.Minute
 
 // diskLine is where one line of /proc/diskstats went at the last full
@@ -25,6 +26,8 @@ type diskLine struct {
 	keep         bool // published (ours, allowed by the filter, not a duplicate)
 	inst         uint32
 	attrs        *diskAttrs // a disk's, as attrCache holds them
+	dm           bool       // a device-mapper device, placed by its mapped name
+	mapped       string     // that name as placed; "" when it had none
 }
 
 // diskLayout is the placement of every line and the members of each tree.
@@ -32,15 +35,50 @@ type diskLayout struct {
 	lines  []diskLine
 	lists  [diskNTrees][]cache.Instance
 	placed time.Time
+	// placements counts full placements, for the tests of when they happen.
+	placements int
 	// replaced are the kernel names fits found with counters gone back:
 	// new devices, whose labels and attributes are read afresh.
 	replaced []string
 }
 
 // fits reports whether stats lists the layout's devices, in its order,
-// none of them replaced, and the layout is younger than refresh.
-func (l *diskLayout) fits(stats []kernel.Diskstats, now time.Time, refresh time.Duration) bool {
-	if len(stats) != len(l.lines) || now.Sub(l.placed) >= refresh || now.Before(l.placed) {
+// none of them replaced, and the layout is younger than refresh or, past
+// it, every dm device still has the mapped name it was placed by (then
+// the layout is trusted for another refresh).
+func (c *diskCollector) fits(stats []kernel.Diskstats, now time.Time, refresh time.Duration) bool {
+	l := &c.layout
+	if !l.matches(stats) {
+		return false
+	}
+	if now.Sub(l.placed) < refresh && !now.Before(l.placed) {
+		return true
+	}
+	if !c.dmNamesHold() {
+		return false
+	}
+	l.placed = now
+	return true
+}
+
+// dmNamesHold reports whether each dm line's mapped name reads as placed.
+func (c *diskCollector) dmNamesHold() bool {
+	for i := range c.layout.lines {
+		p := &c.layout.lines[i]
+		if !p.dm {
+			continue
+		}
+		if mapped, _ := c.sys.dmName(p.name); mapped != p.mapped {
+			return false
+		}
+	}
+	return true
+}
+
+// matches reports whether stats lists the layout's devices, in its order,
+// none of them replaced.
+func (l *diskLayout) matches(stats []kernel.Diskstats) bool {
+	if len(stats) != len(l.lines) {
 		return false
 	}
 	for i := range stats {

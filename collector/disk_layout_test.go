@@ -63,3 +63,42 @@ func TestDiskLayoutReusedUntilRefresh(t *testing.T) {
 		t.Error("the refresh rebuilt an unchanged instance table")
 	}
 }
+
+// At the refresh an unchanged device set is not placed again: each dm
+// device's mapped name is read and, as it is the same, the layout stands.
+// A dm device renamed in place shows its new name at the next refresh,
+// not before.
+func TestDiskLayoutRefreshReadsOnlyDMNames(t *testing.T) {
+	f := newDiskFixture(t, "t0", engine.Env{})
+	f.mustSample(t0)
+	c := f.c.(*diskCollector)
+	f.mustSample(t0.Add(diskLayoutRefresh))
+	if c.layout.placements != 1 {
+		t.Fatalf("%d placements after the refresh of an unchanged set, want 1", c.layout.placements)
+	}
+	if !c.layout.placed.Equal(t0.Add(diskLayoutRefresh)) {
+		t.Error("the layout whose dm names held is not trusted from the refresh on")
+	}
+	name := filepath.Join(f.root, "sys", "block", "dm-0", "dm", "name")
+	if err := os.WriteFile(name, []byte("vg0-renamed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dmNames := func() []string {
+		var out []string
+		for _, x := range f.indom(indomDM).All() {
+			out = append(out, x.Name)
+		}
+		return out
+	}
+	f.mustSample(t0.Add(diskLayoutRefresh + time.Second))
+	if got := dmNames(); !slices.Equal(got, []string{"vg0-root"}) {
+		t.Errorf("dm names a second after the rename = %v, want the old name until the refresh", got)
+	}
+	f.mustSample(t0.Add(2 * diskLayoutRefresh))
+	if got := dmNames(); !slices.Equal(got, []string{"vg0-renamed"}) {
+		t.Errorf("dm names at the refresh after the rename = %v, want [vg0-renamed]", got)
+	}
+	if c.layout.placements != 2 {
+		t.Errorf("%d placements, want 2: the rename places the set again", c.layout.placements)
+	}
+}
