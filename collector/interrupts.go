@@ -218,7 +218,7 @@ func (f *irqFile) update() bool {
 
 // nameSlices names list[i] text[ends[i-1]:ends[i]]: a large host's
 // hundreds of thousands of per-CPU names are one string, so the garbage
-// collector marks one object where it marked one a name.
+// collector marks one object instead of one per name.
 func nameSlices(list []cache.Instance, text string, ends []int) {
 	start := 0
 	for i, end := range ends {
