@@ -117,8 +117,8 @@ func (s *netSysfs) closeFiles(f *netIfFiles) {
 // afresh. Other failures (speed and duplex refused on lo) are final.
 func (s *netSysfs) keptLine(f *kernel.File) ([]byte, bool) {
 	var err error
-	if s.buf, err = f.Read(s.buf); errors.Is(err, syscall.ENODEV) {
-		s.buf, err = f.Read(s.buf)
+	if s.buf, err = f.ReadAttr(s.buf); errors.Is(err, syscall.ENODEV) {
+		s.buf, err = f.ReadAttr(s.buf)
 	}
 	if err != nil {
 		return nil, false

@@ -61,6 +61,20 @@ func isPseudoFS(dir string) bool {
 
 // Read returns the whole file in buf (grown as needed).
 func (f *File) Read(buf []byte) ([]byte, error) {
+	return f.read(buf, PreadAll)
+}
+
+// ReadAttr is Read for a sysfs attribute. The kernel makes an attribute's
+// whole text in one go and never more than a page, so a read that returns
+// less than the buffer holds is all of it, and the read past the end that
+// Read makes to see end of file is saved: at 16x, a thousand system calls
+// every ten seconds for the interfaces' state. Not for procfs, whose
+// seq_file texts come a buffer at a time.
+func (f *File) ReadAttr(buf []byte) ([]byte, error) {
+	return f.read(buf, preadAttr)
+}
+
+func (f *File) read(buf []byte, pread func(int, []byte) ([]byte, error)) ([]byte, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !f.keep {
@@ -73,7 +87,7 @@ func (f *File) Read(buf []byte) ([]byte, error) {
 		}
 		f.fd = fd
 	}
-	buf, err := PreadAll(f.fd, buf)
+	buf, err := pread(f.fd, buf)
 	if err != nil {
 		// A device that went away, or a file that cannot be re-read:
 		// start afresh next time, and stop keeping an unseekable one.
@@ -99,9 +113,38 @@ func (f *File) Close() {
 	}
 }
 
+// attrPage is a sysfs attribute's most (a page) and one byte: a read
+// that fills it may have more to come.
+const attrPage = 4096 + 1
+
+// preadAttr reads a sysfs attribute from offset 0: one pread when it
+// returns less than the buffer holds, PreadAll's loop otherwise.
+func preadAttr(fd int, buf []byte) ([]byte, error) {
+	if cap(buf) < attrPage {
+		buf = make([]byte, 0, attrPage)
+	}
+	for {
+		n, err := syscall.Pread(fd, buf[:cap(buf)], 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return buf[:0], err
+		}
+		if n < cap(buf) {
+			return buf[:max(n, 0)], nil
+		}
+		return preadFrom(fd, buf[:n])
+	}
+}
+
 // PreadAll reads fd from offset 0 to its end into buf.
 func PreadAll(fd int, buf []byte) ([]byte, error) {
-	buf = buf[:0]
+	return preadFrom(fd, buf[:0])
+}
+
+// preadFrom reads on from offset len(buf) to end of file.
+func preadFrom(fd int, buf []byte) ([]byte, error) {
 	for {
 		if len(buf) >= MaxFileSize {
 			return buf[:0], ErrTooBig

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -104,6 +105,35 @@ func TestKernelFileKeptOnPlainFiles(t *testing.T) {
 		}
 		if f.fd < 0 {
 			t.Fatal("the fd was not kept")
+		}
+	}
+}
+
+// ReadAttr reads a kept attribute whole: shorter after a rewrite in
+// place, and past a page (where one read may not be all) by reading on.
+func TestKernelFileReadAttr(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "operstate")
+	f := NewFileKept(dir, path, true)
+	defer f.Close()
+	var buf []byte
+	long := strings.Repeat("x", 3*attrPage) + "\n"
+	for _, want := range []string{"up\n", "lowerlayerdown\n", "down\n", long, strings.Repeat("y", attrPage), "up\n"} {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil { // truncates in place
+			t.Fatal(err)
+		}
+		var err error
+		if buf, err = f.ReadAttr(buf); err != nil || string(buf) != want {
+			t.Fatalf("read %d bytes (%v), want %d", len(buf), err, len(want))
+		}
+	}
+	if isPseudoFS("/sys") {
+		sys := NewFile("/sys", "/sys/class/net/lo/mtu")
+		defer sys.Close()
+		got, err := sys.ReadAttr(nil)
+		want, rerr := os.ReadFile("/sys/class/net/lo/mtu")
+		if err != nil || rerr != nil || !bytes.Equal(got, want) {
+			t.Errorf("lo's mtu by ReadAttr = %q (%v), by os.ReadFile %q (%v)", got, err, want, rerr)
 		}
 	}
 }
