@@ -132,7 +132,7 @@ func preadAttr(fd int, buf []byte) ([]byte, error) {
 			return buf[:0], err
 		}
 		if n < cap(buf) {
-			return buf[:max(n, 0)], nil
+			return buf[:n], nil
 		}
 		return preadFrom(fd, buf[:n])
 	}
