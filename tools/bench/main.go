@@ -24,7 +24,7 @@ import (
 	"time"
 )
 
-// Usage: bench [targets|scale|stall|soak|record|collectors|gen-tree] [flags]
+// Usage: bench [targets|scale|stall|soak|record|collectors|background|gen-tree] [flags]
 func main() {
 	mode := "targets"
 	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") {
@@ -68,6 +68,8 @@ func main() {
 			settle = 15 * time.Second
 		}
 		report, err = runCollectors(*agent, *before, *rounds, *idle, strings.ReplaceAll(*nowConf, ";", "\n")+"\n")
+	case "background":
+		report, err = runBackground(*agent, *before, flag.Arg(0), strings.ReplaceAll(*nowConf, ";", "\n")+"\n", *rounds, *idle)
 	case "echo-agent":
 		runEchoAgent()
 		return
