@@ -360,6 +360,34 @@ func TestHistoryBudget(t *testing.T) {
 	}
 }
 
+// A history shortened to fit the budget gets its whole span back when
+// the costs fall (here the budget grows in its stead) and the next change
+// of cost re-shares; within an ample budget nothing is re-shared at all.
+func TestHistoryBudgetRestored(t *testing.T) {
+	g := newRigWith(t, Schedule{Default: time.Second, History: time.Minute, HistoryBudget: 128 * 5})
+	for k := 0; k <= 20; k++ {
+		g.sample(at(k), steady(k))
+	}
+	e := g.r.entries[0]
+	if !g.r.shortened || e.hist.keep.Load() >= int64(e.hist.depth()) {
+		t.Fatalf("history not shortened past its budget (keep %d of %d)", e.hist.keep.Load(), e.hist.depth())
+	}
+	g.r.budget = 1 << 30
+	g.r.rebudget(e, e.budgeted*2)
+	if g.r.shortened || e.hist.keep.Load() != int64(e.hist.depth()) || g.r.span.Load() != time.Minute.Milliseconds() {
+		t.Errorf("history not restored within an ample budget: keep %d of %d, span %d ms",
+			e.hist.keep.Load(), e.hist.depth(), g.r.span.Load())
+	}
+	g.r.span.Store(1) // a re-share would set it again
+	for k := 21; k <= 40; k++ {
+		// Repeats: the cost per sample held falls with each, as after start.
+		g.sample(at(k), steady(21))
+	}
+	if g.r.span.Load() != 1 {
+		t.Error("the budget was shared again although every history fits")
+	}
+}
+
 // Reads race the sampler: the ring is read without locks while samples are
 // added and dropped (run with -race).
 func TestWindowedReadsRaceSampling(t *testing.T) {

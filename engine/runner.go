@@ -57,7 +57,7 @@ type entry struct {
 	// computed from it over each client's interval.
 	hist *history
 	// budgeted is the history cost per second the memory budget was last
-	// shared with (the sampler's own).
+	// shared with (under the runner's budgetMu).
 	budgeted     float64
 	windowed     []windowed
 	derivedRates map[cache.MetricID]bool // rate ids the collector derives itself
@@ -82,6 +82,9 @@ type Runner struct {
 	history        time.Duration // how far back each source's history reaches
 	budget         int64         // bytes all histories may hold together
 	span           atomic.Int64  // the history actually kept, in ms: history or less
+	budgetMu       sync.Mutex    // one re-share of the budget at a time
+	costSum        float64       // the histories' costs per second as last budgeted (budgetMu)
+	shortened      bool          // some history is kept shorter than history (budgetMu)
 	reader         *reader       // computes the windowed metrics at read time
 	nWindowed      int           // windowed metrics over all sources
 	idleAfterMS    atomic.Int64  // unread this long, a source slows down; 0 never
@@ -502,8 +505,7 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	if cost := e.hist.perSecond(r.effectiveInterval(e)); math.Abs(cost-e.budgeted) > e.budgeted/8 {
 		// Shares change only when some source's cost does: most samples,
 		// repeated or alike, leave the budget as it was.
-		e.budgeted = cost
-		r.budgetHistory()
+		r.rebudget(e, cost)
 	}
 	r.front.Publish(e.source, part)
 	if r.ids != nil {
@@ -516,14 +518,35 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	return nil
 }
 
+// rebudget records e's new history cost and shares the memory budget
+// again, unless every history fits in it whole, as it did before. Most
+// hosts never come near the budget, yet their costs move most while the
+// histories fill after start (the average over the samples held falls as
+// repeats come in), which made a re-share every few samples for nothing.
+// The sum is of the costs last budgeted, each within an eighth of its
+// source's cost now (at most 9/8 of it): the whole histories fit if
+// 9/8 of the sum does.
+func (r *Runner) rebudget(e *entry, cost float64) {
+	r.budgetMu.Lock()
+	defer r.budgetMu.Unlock()
+	if e.hist.depth() > 2 {
+		r.costSum += cost - e.budgeted
+	}
+	e.budgeted = cost
+	if !r.shortened && r.costSum*9/8*r.history.Seconds() <= float64(r.budget) {
+		return
+	}
+	r.shortened = r.budgetHistory() < r.history
+}
+
 // budgetHistory shares the memory budget among the histories, max-min
 // fairly: each source keeps the configured span if its share of the
 // budget holds it, and what a narrow source does not need goes to the
 // wide ones. A source as wide as a large host's per-CPU interrupt counts
 // then gets a shorter history, while the one-second CPU, disk and network
 // sources keep theirs. Samples past a shorter span are dropped as new
-// ones come.
-func (r *Runner) budgetHistory() {
+// ones come. It returns the shortest span given.
+func (r *Runner) budgetHistory() time.Duration {
 	var live []*entry
 	var costs []float64 // bytes a second of each live source's history
 	for _, e := range r.entries {
@@ -542,6 +565,7 @@ func (r *Runner) budgetHistory() {
 	if old := r.span.Swap(shortest.Milliseconds()); old/1000 != shortest.Milliseconds()/1000 && shortest < r.history {
 		r.log.Debug().Dur("shortest_history", shortest).Int64("budget", r.budget).Msg("history shortened to fit its memory budget")
 	}
+	return shortest
 }
 
 // FairSpans gives each source (costs in bytes per second of history) the
