@@ -30,11 +30,21 @@ type Part struct {
 	all    []Num
 	strs   []string
 	schema *Schema
-	indoms map[InDomID]*Instances
+	// indoms are the source's instance tables, shared with the part
+	// before while they are the same tables (most samples: the values
+	// move, the instances do not).
+	indoms []partInDom
 	// repeats is set when the part holds exactly the values, strings and
 	// instance tables of the part its builder made before it (and shares
 	// their arrays): the history then keeps the sample without a copy.
 	repeats bool
+}
+
+// partInDom is one instance table of a part: a source owns a few
+// instance domains, found by a scan faster than a map's hash.
+type partInDom struct {
+	id InDomID
+	in *Instances
 }
 
 // Repeats reports whether the part holds exactly what the part before it
@@ -76,8 +86,12 @@ func (p *Part) AppendValues(dst []Value, i int) []Value {
 
 // InDom returns the part's table of an instance domain its source owns.
 func (p *Part) InDom(id InDomID) (*Instances, bool) {
-	in, ok := p.indoms[id]
-	return in, ok
+	for _, d := range p.indoms {
+		if d.id == id {
+			return d.in, true
+		}
+	}
+	return nil, false
 }
 
 // Builder fills a Part for one source, checking each metric against the
@@ -86,9 +100,10 @@ type Builder struct {
 	schema *Schema
 	source int
 	part   *Part
-	pairs  []pair   // values in the order set; grouped by metric in Part
-	strs   []string // the string values' texts, indexed by their pairs' bits
-	pos    []int    // Part's counting-sort scratch, kept between samples
+	pairs  []pair      // values in the order set; grouped by metric in Part
+	strs   []string    // the string values' texts, indexed by their pairs' bits
+	indoms []partInDom // the instance tables set this sample, in the order set
+	pos    []int       // Part's counting-sort scratch, kept between samples
 	err    error
 	// prev is the part made before this one and prevPairs its pairs:
 	// a sample that sets the same pairs (nothing changed) shares prev's
@@ -127,6 +142,8 @@ func (b *Builder) Reset(sampled time.Time) {
 	b.pairs = b.pairs[:0]
 	clear(b.strs) // let the texts go with the part that holds them
 	b.strs = b.strs[:0]
+	clear(b.indoms) // and the tables
+	b.indoms = b.indoms[:0]
 	b.err = nil
 }
 
@@ -136,7 +153,7 @@ func (b *Builder) Reset(sampled time.Time) {
 // changes nothing, when there is no previous part to repeat (the first
 // sample, or one after a failure); the collector must then set values.
 func (b *Builder) Again() bool {
-	if !b.prevOK || b.prev == nil || b.err != nil || len(b.pairs) > 0 || len(b.strs) > 0 || b.part.indoms != nil {
+	if !b.prevOK || b.prev == nil || b.err != nil || len(b.pairs) > 0 || len(b.strs) > 0 || len(b.indoms) > 0 {
 		return false
 	}
 	b.again = true
@@ -248,10 +265,13 @@ func (b *Builder) SetInDom(id InDomID, in *Instances) {
 		b.err = fmt.Errorf("indom %d does not belong to source %s", id, b.schema.sources[b.source])
 		return
 	}
-	if b.part.indoms == nil {
-		b.part.indoms = map[InDomID]*Instances{}
+	for k := range b.indoms {
+		if b.indoms[k].id == id {
+			b.indoms[k].in = in
+			return
+		}
 	}
-	b.part.indoms[id] = in
+	b.indoms = append(b.indoms, partInDom{id, in})
 }
 
 // Part returns the finished part, or the first error met while building it.
@@ -287,6 +307,7 @@ func (b *Builder) Part() (*Part, error) {
 	if len(b.strs) > 0 {
 		b.part.strs = append([]string(nil), b.strs...)
 	}
+	b.part.indoms = b.inDomsToKeep()
 	// pos[i] is now where metric i's values end (and metric i+1's start).
 	ends := make([]int32, n)
 	for i := range ends {
@@ -305,15 +326,26 @@ func (b *Builder) samePairs() bool {
 	if !b.prevOK || b.prev == nil || len(b.pairs) != len(b.prevPairs) || !slices.Equal(b.strs, b.prev.strs) {
 		return false
 	}
-	if len(b.part.indoms) != len(b.prev.indoms) {
-		return false
+	return b.sameInDoms() && bytes.Equal(pairBytes(b.pairs), pairBytes(b.prevPairs))
+}
+
+// sameInDoms reports whether this sample set the instance tables the
+// previous part holds, in the same order.
+func (b *Builder) sameInDoms() bool {
+	return b.prev != nil && slices.Equal(b.indoms, b.prev.indoms)
+}
+
+// inDomsToKeep returns the tables set this sample for the part to keep:
+// the previous part's when they are the same, so an unchanged set of
+// instance domains costs no allocation.
+func (b *Builder) inDomsToKeep() []partInDom {
+	if len(b.indoms) == 0 {
+		return nil
 	}
-	for id, in := range b.part.indoms {
-		if b.prev.indoms[id] != in {
-			return false
-		}
+	if b.sameInDoms() {
+		return b.prev.indoms
 	}
-	return bytes.Equal(pairBytes(b.pairs), pairBytes(b.prevPairs))
+	return slices.Clone(b.indoms)
 }
 
 // pairBytes views pairs as their bytes: a pair is two 4-byte and one

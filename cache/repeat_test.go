@@ -57,6 +57,40 @@ func TestUnchangedSampleRepeatsThePartBefore(t *testing.T) {
 	}
 }
 
+// New values over the same instance table keep the table the part before
+// holds, without allocating for it; another table is the part's own.
+func TestSameTablesShared(t *testing.T) {
+	s := testSchema(t)
+	b := s.NewBuilder(1, time.Now())
+	in := NewInstances([]Instance{{ID: 0, Name: "x"}, {ID: 1, Name: "y"}})
+	first := sample(t, b, in, 1, 2)
+	moved := sample(t, b, in, 3, 4)
+	if moved.Repeats() || &moved.indoms[0] != &first.indoms[0] {
+		t.Error("new values over the same table did not share the table")
+	}
+	other := NewInstances([]Instance{{ID: 0, Name: "x"}})
+	changed := sample(t, b, other, 5)
+	if got, ok := changed.InDom(7); !ok || got != other {
+		t.Errorf("changed part's table is %v, %v", got, ok)
+	}
+	if got, _ := moved.InDom(7); got != in {
+		t.Error("a published part's table changed under it")
+	}
+	v := 6.0
+	n := testing.AllocsPerRun(20, func() {
+		b.Reset(time.Now())
+		b.SetInDom(7, other)
+		v++ // a new value each time: never a repeat
+		b.SetDouble(dC.ID, 0, v)
+		if _, err := b.Part(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n > 3 { // the part, its values and their index
+		t.Errorf("%v allocations per sample over the same table, want 3", n)
+	}
+}
+
 // Again repeats the previous part without any value set, and refuses
 // when there is no good previous part: the first sample, or after a
 // sample whose part failed.

@@ -72,7 +72,7 @@ func (s *Snapshot) InDom(id InDomID) (*Instances, bool) {
 		return nil, false
 	}
 	if p := s.parts[owner]; p != nil {
-		if in, ok := p.indoms[id]; ok {
+		if in, ok := p.InDom(id); ok {
 			return in, true
 		}
 	}
