@@ -6,15 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
 // runBackground measures, for profiling by hand, the CPU per second of
 // agent (a comma-separated list of binaries, and before when given: each
-// in turn) on a generated tree with
-// nobody fetching, beside the Go re-read floor of the same tree: `bench
-// background -agent A -before B DIR` after `bench gen-tree DIR FACTOR`.
+// in turn) on a generated tree with nobody fetching, beside the Go
+// re-read floor of the same tree: `bench background -agent A,B DIR` after
+// `bench gen-tree DIR FACTOR`.
 // Each round runs each binary once for window after settle, then the
 // floor; every figure is printed, so the spread shows.
 func runBackground(agent, before, dir, conf string, rounds int, window time.Duration) (string, error) {
@@ -24,8 +22,7 @@ func runBackground(agent, before, dir, conf string, rounds int, window time.Dura
 	}
 	plan := filepath.Join(dir, "plan")
 	if _, err := os.Stat(plan); err != nil {
-		env := engine.Env{Proc: filepath.Join(dir, "proc"), Sys: filepath.Join(dir, "sys"), KeepFiles: true}
-		costs, err := collectorCosts(3, env)
+		costs, err := collectorCosts(3, treeEnv(dir))
 		if err != nil {
 			return "", err
 		}

@@ -39,16 +39,16 @@ func main() {
 	n := flag.Int("n", 10000, "fetches per PDU-level round")
 	e2eN := flag.Int("e2e", 5000, "fetches per client through pmcd")
 	clients := flag.Int("clients", 8, "concurrent clients for the throughput run")
-	idle := flag.Duration("idle", 5*time.Second, "idle time to measure background CPU")
+	idle := flag.Duration("idle", 5*time.Second, "idle time to measure background CPU (background: the window of each run)")
 	out := flag.String("o", "", "also write the report (markdown) to this file")
 	pmns := flag.String("pmns", "pmns", "the project's pmns file (scale, stall)")
 	stallFor := flag.Duration("stall", 30*time.Second, "how long the stalled collector stays stuck")
 	soakN := flag.Int("soak", 125000, "fetches per client in the soak")
 	recordWarm := flag.Duration("record-warm", 60*time.Second, "history gathered before the recording run")
 	recordFor := flag.Duration("record-for", 30*time.Second, "how long the recording run fetches")
-	before := flag.String("before", "", "collectors: an older agent binary whose idle CPU is measured beside -agent's")
-	rounds := flag.Int("rounds", 3, "collectors: alternating idle runs of each agent")
-	nowConf := flag.String("now-conf", "", "collectors: configuration lines for -agent only (e.g. \"idle_after = 5\")")
+	before := flag.String("before", "", "collectors, background: an older agent binary whose idle CPU is measured beside -agent's")
+	rounds := flag.Int("rounds", 3, "collectors, background: alternating idle runs of each agent")
+	nowConf := flag.String("now-conf", "", "collectors: configuration lines for -agent only; background: for every binary (e.g. \"idle_after = 5\")")
 	flag.Parse()
 	var report string
 	var err error
@@ -89,7 +89,7 @@ func main() {
 		}
 		return
 	default:
-		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak, record, collectors)", mode)
+		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak, record, collectors, background, gen-tree)", mode)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)

@@ -36,10 +36,7 @@ type bgPoint struct {
 func measureBackground(agent, ticker, self, dir string, factor int) (bgPoint, error) {
 	var p bgPoint
 	var err error
-	// The tree stands in for procfs and sysfs: files are kept open, as
-	// the agent keeps them there (keep_files, which startSynthetic sets).
-	env := engine.Env{Proc: filepath.Join(dir, "proc"), Sys: filepath.Join(dir, "sys"), KeepFiles: true}
-	if p.costs, err = collectorCosts(max(costSamples/factor, 3), env); err != nil {
+	if p.costs, err = collectorCosts(max(costSamples/factor, 3), treeEnv(dir)); err != nil {
 		return p, err
 	}
 	plan := filepath.Join(dir, "plan")
@@ -59,6 +56,13 @@ func measureBackground(agent, ticker, self, dir string, factor int) (bgPoint, er
 		return p, fmt.Errorf("Go floor: %w", err)
 	}
 	return p, nil
+}
+
+// treeEnv is the collectors' view of the generated tree in dir. The tree
+// stands in for procfs and sysfs: files are kept open, as the agent keeps
+// them there (keep_files, which startSynthetic sets).
+func treeEnv(dir string) engine.Env {
+	return engine.Env{Proc: filepath.Join(dir, "proc"), Sys: filepath.Join(dir, "sys"), KeepFiles: true}
 }
 
 // agentBackground runs the agent on the tree with nobody fetching and
