@@ -67,6 +67,9 @@ type Config struct {
 	// long samples IdleFactor times less often until one is read; 0 never.
 	IdleAfter  time.Duration
 	IdleFactor int
+	// Processors is how many processors the Go runtime runs the agent's
+	// goroutines on; 0 is one per CPU (the runtime's default).
+	Processors int
 	// RecordDir is where the flight recorder writes its archives; by
 	// default pmlogger's directory for this host.
 	RecordDir string
@@ -98,6 +101,7 @@ func Default() Config {
 		HistoryBudget:  128 << 20,
 		IdleAfter:      5 * time.Minute,
 		IdleFactor:     10,
+		Processors:     1,
 		LogFormat:      LogPCP,
 		IDDir:          defaultIDDir(),
 		RecordDir:      defaultRecordDir(),

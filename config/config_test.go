@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -89,6 +90,8 @@ func TestConfigErrorsNameFileAndLine(t *testing.T) {
 		{"not key = value", "interval 1000\n", ":1: want key = value"},
 		{"bad regexp", "instances.disk.exclude = (\n", ":1: instances.disk.exclude"},
 		{"keep_files not yes or no", "keep_files = maybe\n", ":1: keep_files: want"},
+		{"processors negative", "processors = -1\n", ":1: processors: want"},
+		{"processors not a number", "\nprocessors = two\n", ":2: processors: want"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "hostcache.conf")
@@ -222,5 +225,20 @@ func TestIdleSettings(t *testing.T) {
 	c, err := Load([]string{"-c", path})
 	if err != nil || c.IdleAfter != 0 || c.IdleFactor != 4 {
 		t.Errorf("loaded %v, %d, %v", c.IdleAfter, c.IdleFactor, err)
+	}
+}
+
+// The agent runs on one Go processor unless told otherwise; 0 is one per
+// CPU, the runtime's own default.
+func TestProcessorsSetting(t *testing.T) {
+	t.Setenv("PCP_PMDAS_DIR", t.TempDir())
+	if d := Default(); d.Processors != 1 {
+		t.Errorf("default processors %d, want 1", d.Processors)
+	}
+	for _, n := range []int{0, 4} {
+		c := loadText(t, "processors = "+strconv.Itoa(n)+"\n")
+		if c.Processors != n {
+			t.Errorf("processors = %d loaded as %d", n, c.Processors)
+		}
 	}
 }

@@ -10,7 +10,8 @@ import (
 // collectors exist and which instances they keep (the namespace and the
 // instance tables are built once), where the agent reads and writes, how
 // its log is written and how much history its rings were sized for. The
-// intervals, the staleness limit and the idle back-off apply at once.
+// intervals, the staleness limit, the idle back-off and the number of
+// processors apply at once.
 func NeedsRestart(running, next Config) []string {
 	var keys []string
 	differ := func(key string, changed bool) {
@@ -53,6 +54,7 @@ func Keep(running, next Config) Config {
 	kept.Intervals = maps.Clone(next.Intervals)
 	kept.StaleIntervals = next.StaleIntervals
 	kept.IdleAfter, kept.IdleFactor = next.IdleAfter, next.IdleFactor
+	kept.Processors = next.Processors
 	kept.Origins = maps.Clone(next.Origins)
 	return kept
 }

@@ -27,14 +27,15 @@ func loadText(t *testing.T, text string) Config {
 func TestNeedsRestartAndKeep(t *testing.T) {
 	running := loadText(t, "interval = 1000\nhistory = 900\ninstances.disk.exclude = ^loop\n")
 	next := loadText(t, "interval = 2000\ncollector.cpu.interval = 500\nstale_intervals = 3\n"+
-		"history = 60\nlog_format = json\ncollector.swap.enabled = no\ninstances.disk.exclude = ^ram\n")
+		"history = 60\nlog_format = json\ncollector.swap.enabled = no\ninstances.disk.exclude = ^ram\nprocessors = 2\n")
 	want := []string{"history", "log_format", "collector.swap.enabled", "instances.disk.exclude"}
 	if got := NeedsRestart(running, next); !slices.Equal(got, want) {
 		t.Errorf("NeedsRestart = %v, want %v", got, want)
 	}
 	kept := Keep(running, next)
-	if kept.Interval != 2*time.Second || kept.Intervals["cpu"] != 500*time.Millisecond || kept.StaleIntervals != 3 {
-		t.Errorf("the schedule was not taken: %v %v %d", kept.Interval, kept.Intervals, kept.StaleIntervals)
+	if kept.Interval != 2*time.Second || kept.Intervals["cpu"] != 500*time.Millisecond || kept.StaleIntervals != 3 ||
+		kept.Processors != 2 {
+		t.Errorf("the schedule was not taken: %v %v %d %d", kept.Interval, kept.Intervals, kept.StaleIntervals, kept.Processors)
 	}
 	if kept.History != running.History || kept.LogFormat != running.LogFormat || kept.Disabled["swap"] ||
 		kept.Exclude["disk"].String() != "^loop" {

@@ -60,7 +60,9 @@ func (rl *reloader) reload() error {
 	}
 	rl.running = config.Keep(rl.running, next)
 	rl.runner.Reconfigure(schedule(rl.running))
-	rl.log.Info().Str("file", next.ConfigFile).Dur("interval", next.Interval).Msg("configuration reloaded")
+	procs := applyProcessors(rl.running.Processors)
+	rl.log.Info().Str("file", next.ConfigFile).Dur("interval", next.Interval).Int("processors", procs).
+		Msg("configuration reloaded")
 	return nil
 }
 

@@ -40,7 +40,8 @@ func waitWord(t *testing.T, a *driver.Agent, name string, want uint32) bool {
 // SIGHUP re-reads the configuration: a good file takes effect while the
 // same process keeps running (its collectors, history and ids); a bad one
 // is refused with its file and line and the running settings stay; a
-// change only a restart can make is named in the log and left alone.
+// change only a restart can make is named in the log and left alone. The
+// number of processors changes at once.
 func TestReloadOnSIGHUP(t *testing.T) {
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "hostcache.conf")
@@ -50,7 +51,7 @@ func TestReloadOnSIGHUP(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("interval = 1000\n")
+	write("interval = 1000\nprocessors = 3\n")
 	logFile := filepath.Join(dir, "agent.log")
 	a, err := driver.Start(agentPath, []string{"-d", "396", "-l", logFile, "-U", "root", "-c", conf,
 		"-r", "../../testdata/proc-t0", "-s", t.TempDir()}, nil)
@@ -72,6 +73,10 @@ func TestReloadOnSIGHUP(t *testing.T) {
 	if !waitWord(t, a, "hostcache.control.interval", 2000) {
 		t.Fatal("a good file did not take effect")
 	}
+	// The processors, as the runtime reports them after each change:
+	// three as started, and one (the default) once the line is gone.
+	waitLog(t, logFile, "processors=3")
+	waitLog(t, logFile, "configuration reloaded file="+conf+" interval=2000 processors=1")
 	write("\ninterval = 99\n")
 	hup()
 	waitLog(t, logFile, conf+":3: interval 99 ms outside")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -26,6 +27,7 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	if err != nil {
 		return err
 	}
+	applyProcessors(cfg.Processors)
 	runner, front, err := buildCache(cfg, log)
 	if err != nil {
 		return err
@@ -152,7 +154,7 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 		names = append(names, reg.Name)
 	}
 	log.Info().Strs("collectors", names).Dur("interval", cfg.Interval).Uint32("domain", cfg.Domain).
-		Str("proc", cfg.ProcRoot).Msg("starting")
+		Str("proc", cfg.ProcRoot).Int("processors", runtime.GOMAXPROCS(0)).Msg("starting")
 	return out, nil
 }
 
