@@ -3,18 +3,19 @@ package main
 import "runtime"
 
 // applyProcessors sets how many processors run the agent's goroutines
-// (0: one per CPU, the runtime's default) and returns the number now in
+// (0: the runtime's default, one per CPU) and returns the number now in
 // force.
 //
-// One is the default because the agent is idle between sample ticks, and
-// each tick is cheap next to what waking costs: with a second processor
-// the runtime wakes a second thread at every tick to share the collectors'
-// goroutines, and on the machines we measured each wake-up of a thread
-// cost as much CPU as a small collector's whole sample (make bench's
-// background section; docs/limits.md). A fetch that arrives during a tick
-// waits for the collectors' CPU burst at worst (a few hundred microseconds
-// on a small host); a collector blocked in the kernel never holds the
-// processor, which the runtime hands to the other goroutines.
+// One processor is for a host whose agent is read seldom (pmlogger every
+// few seconds or less often): between sample ticks the agent is idle, and
+// with more than one processor the runtime wakes a second thread at every
+// tick to share the collectors' goroutines, which on the machines we
+// measured cost a fifth of the background CPU of a small host. The price
+// is paid by fetches: a fetch arriving during a tick, or while an archive
+// is exported, waits for that work's CPU, and a pipe read that blocks
+// between back-to-back requests has its processor taken back by the
+// runtime's monitor, so bursts of fetches cost more. docs/limits.md has
+// the figures of both ways.
 func applyProcessors(n int) int {
 	if n <= 0 {
 		runtime.SetDefaultGOMAXPROCS()

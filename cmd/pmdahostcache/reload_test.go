@@ -68,13 +68,13 @@ func TestReloadOnSIGHUP(t *testing.T) {
 		t.Fatal("the configured interval is not in force")
 	}
 
-	write("interval = 2000\nhistory = 60\n")
+	write("interval = 2000\nhistory = 60\nprocessors = 1\n")
 	hup()
 	if !waitWord(t, a, "hostcache.control.interval", 2000) {
 		t.Fatal("a good file did not take effect")
 	}
 	// The processors, as the runtime reports them after each change:
-	// three as started, and one (the default) once the line is gone.
+	// three as started, one after the reload.
 	waitLog(t, logFile, "processors=3")
 	waitLog(t, logFile, "configuration reloaded file="+conf+" interval=2000 processors=1")
 	write("\ninterval = 99\n")
