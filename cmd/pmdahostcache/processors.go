@@ -11,11 +11,9 @@ import "runtime"
 // with more than one processor the runtime wakes a second thread at every
 // tick to share the collectors' goroutines, which on the machines we
 // measured cost a fifth of the background CPU of a small host. The price
-// is paid by fetches: a fetch arriving during a tick, or while an archive
-// is exported, waits for that work's CPU, and a pipe read that blocks
-// between back-to-back requests has its processor taken back by the
-// runtime's monitor, so bursts of fetches cost more. docs/limits.md has
-// the figures of both ways.
+// is paid by fetches: one arriving during a tick, or while an archive is
+// exported, waits for that work's CPU (fetch p99 during exports rose
+// sixfold). docs/limits.md has the figures of both ways.
 func applyProcessors(n int) int {
 	if n <= 0 {
 		runtime.SetDefaultGOMAXPROCS()
