@@ -68,8 +68,8 @@ type Config struct {
 	IdleAfter  time.Duration
 	IdleFactor int
 	// Processors is how many processors the Go runtime runs the agent's
-	// goroutines on; 0 (the default) is the runtime's own choice, one per
-	// CPU.
+	// goroutines on (two at least while an archive is written); 0 is the
+	// runtime's own choice, one per CPU.
 	Processors int
 	// RecordDir is where the flight recorder writes its archives; by
 	// default pmlogger's directory for this host.
@@ -102,6 +102,7 @@ func Default() Config {
 		HistoryBudget:  128 << 20,
 		IdleAfter:      5 * time.Minute,
 		IdleFactor:     10,
+		Processors:     1,
 		LogFormat:      LogPCP,
 		IDDir:          defaultIDDir(),
 		RecordDir:      defaultRecordDir(),

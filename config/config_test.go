@@ -228,14 +228,14 @@ func TestIdleSettings(t *testing.T) {
 	}
 }
 
-// The agent runs on as many Go processors as the runtime chooses (0) unless
-// told a number.
+// The agent runs on one Go processor unless told a number; 0 is the
+// runtime's own choice.
 func TestProcessorsSetting(t *testing.T) {
 	t.Setenv("PCP_PMDAS_DIR", t.TempDir())
-	if d := Default(); d.Processors != 0 {
-		t.Errorf("default processors %d, want 0", d.Processors)
+	if d := Default(); d.Processors != 1 {
+		t.Errorf("default processors %d, want 1", d.Processors)
 	}
-	for _, n := range []int{1, 4} {
+	for _, n := range []int{0, 4} {
 		c := loadText(t, "processors = "+strconv.Itoa(n)+"\n")
 		if c.Processors != n {
 			t.Errorf("processors = %d loaded as %d", n, c.Processors)

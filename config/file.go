@@ -25,7 +25,7 @@ import (
 //	history_max_mb = 128           # memory all histories may hold; less history past it
 //	idle_after = 300               # seconds unread before a source slows down; 0 never
 //	idle_factor = 10               # how much less often it then samples
-//	processors = 0                 # Go processors for the goroutines; 0 one per CPU
+//	processors = 1                 # Go processors for the goroutines; 0 one per CPU
 //	log_format = pcp               # or json
 //	id_dir = /var/lib/pcp/config/pmda
 //	instances.disk.exclude = ^(loop|ram)   # by instance domain name

@@ -38,6 +38,11 @@ type Config struct {
 	// Duty is the share of one CPU the writer may take (0 or 1: all it
 	// can); DefaultDuty when New is given 0.
 	Duty float64
+	// Writing, when set, is told true as an archive's writing starts and
+	// false when it ends, from the writer's goroutine: the agent gives the
+	// writer a processor of its own meanwhile, so fetches do not queue
+	// behind its slices.
+	Writing func(on bool)
 }
 
 // DefaultDuty lets the writer take half a CPU.
@@ -78,6 +83,10 @@ func (r *Recorder) Start(span time.Duration) error {
 	go func() {
 		defer r.wg.Done()
 		defer r.busy.Store(false)
+		if r.cfg.Writing != nil {
+			r.cfg.Writing(true)
+			defer r.cfg.Writing(false)
+		}
 		r.finish(r.write(now, hist))
 	}()
 	return nil

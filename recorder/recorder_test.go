@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -197,16 +198,19 @@ func TestSilentSourceWritesNoMark(t *testing.T) {
 }
 
 // A second request while one is being written is refused with ErrBusy
-// and changes nothing.
+// and changes nothing; the one written is announced to Writing before and
+// after.
 func TestOneArchiveAtATime(t *testing.T) {
 	release := make(chan struct{})
 	r, schema, last := sampled(t)
+	var told []bool // what Writing heard, in order
 	rec := New(Config{Dir: t.TempDir(), Domain: 396, Schema: schema, Texts: texts{}, UID: -1, Log: zerolog.Nop(),
 		Now: func() time.Time { return last },
 		History: func(since time.Time) []engine.SourceHistory {
 			<-release
 			return r.History(since)
-		}})
+		},
+		Writing: func(on bool) { told = append(told, on) }})
 	go func() { time.Sleep(50 * time.Millisecond); close(release) }()
 	if err := rec.Start(time.Minute); err != nil {
 		t.Fatal(err)
@@ -220,6 +224,9 @@ func TestOneArchiveAtATime(t *testing.T) {
 	rec.Wait()
 	if st := rec.Status(); st.Archives != 1 {
 		t.Errorf("status %+v", st)
+	}
+	if !slices.Equal(told, []bool{true, false}) {
+		t.Errorf("Writing was told %v around one archive, want [true false]", told)
 	}
 }
 

@@ -16,8 +16,10 @@ import (
 )
 
 // newRecorder makes the flight recorder that writes the runner's history
-// as archives into cfg.RecordDir, owned by the agent's user.
-func newRecorder(cfg config.Config, runner *engine.Runner, schema *cache.Schema, texts *help.Texts, log zerolog.Logger) *recorder.Recorder {
+// as archives into cfg.RecordDir, owned by the agent's user; writing is
+// told when an archive's writing starts and ends.
+func newRecorder(cfg config.Config, runner *engine.Runner, schema *cache.Schema, texts *help.Texts,
+	writing func(bool), log zerolog.Logger) *recorder.Recorder {
 	host, _ := os.Hostname()
 	uid, gid := -1, -1
 	if u, err := user.Lookup(cfg.User); err == nil && cfg.User != "" {
@@ -26,7 +28,7 @@ func newRecorder(cfg config.Config, runner *engine.Runner, schema *cache.Schema,
 	}
 	return recorder.New(recorder.Config{
 		Dir: cfg.RecordDir, Host: host, Domain: cfg.Domain, Schema: schema, Texts: texts,
-		History: runner.History, Context: contextLabels(host), UID: uid, GID: gid, Log: log,
+		History: runner.History, Context: contextLabels(host), UID: uid, GID: gid, Log: log, Writing: writing,
 	})
 }
 

@@ -23,6 +23,7 @@ type reloader struct {
 	args    []string // the command line, parsed again so it keeps precedence
 	running config.Config
 	runner  *engine.Runner
+	procs   *processors
 	log     zerolog.Logger
 }
 
@@ -60,7 +61,7 @@ func (rl *reloader) reload() error {
 	}
 	rl.running = config.Keep(rl.running, next)
 	rl.runner.Reconfigure(schedule(rl.running))
-	procs := applyProcessors(rl.running.Processors)
+	procs := rl.procs.set(rl.running.Processors)
 	rl.log.Info().Str("file", next.ConfigFile).Dur("interval", next.Interval).Int("processors", procs).
 		Msg("configuration reloaded")
 	return nil

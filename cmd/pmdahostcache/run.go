@@ -27,12 +27,13 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	if err != nil {
 		return err
 	}
-	applyProcessors(cfg.Processors)
+	procs := &processors{}
+	procs.set(cfg.Processors)
 	runner, front, err := buildCache(cfg, log)
 	if err != nil {
 		return err
 	}
-	rec := newRecorder(cfg, runner, front.Schema(), texts, log)
+	rec := newRecorder(cfg, runner, front.Schema(), texts, procs.recording, log)
 	runner.SetRecorder(rec)
 	conn, err := connect(ctx, cfg, log)
 	if err != nil {
@@ -54,7 +55,7 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 		go profileFor(gctx, cfg.LogFile+".cpu.pprof", 60*time.Second, log)
 	}
 	g.Go(func() error { return runner.Run(gctx) })
-	rl := &reloader{args: args, running: cfg, runner: runner, log: log}
+	rl := &reloader{args: args, running: cfg, runner: runner, procs: procs, log: log}
 	go rl.watch(gctx)
 	g.Go(func() error {
 		// Serve once the first samples are in, but never keep pmcd waiting
