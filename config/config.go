@@ -68,8 +68,8 @@ type Config struct {
 	IdleAfter  time.Duration
 	IdleFactor int
 	// Processors is how many processors the Go runtime runs the agent's
-	// goroutines on (two at least while an archive is written); 0 is the
-	// runtime's own choice, one per CPU.
+	// goroutines on (two at least while an archive is written), unless
+	// the GOMAXPROCS environment variable says.
 	Processors int
 	// RecordDir is where the flight recorder writes its archives; by
 	// default pmlogger's directory for this host.

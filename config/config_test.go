@@ -91,6 +91,7 @@ func TestConfigErrorsNameFileAndLine(t *testing.T) {
 		{"bad regexp", "instances.disk.exclude = (\n", ":1: instances.disk.exclude"},
 		{"keep_files not yes or no", "keep_files = maybe\n", ":1: keep_files: want"},
 		{"processors negative", "processors = -1\n", ":1: processors: want"},
+		{"processors zero", "processors = 0\n", ":1: processors: want"},
 		{"processors not a number", "\nprocessors = two\n", ":2: processors: want"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -228,14 +229,13 @@ func TestIdleSettings(t *testing.T) {
 	}
 }
 
-// The agent runs on one Go processor unless told a number; 0 is the
-// runtime's own choice.
+// The agent runs on one Go processor unless told a number.
 func TestProcessorsSetting(t *testing.T) {
 	t.Setenv("PCP_PMDAS_DIR", t.TempDir())
 	if d := Default(); d.Processors != 1 {
 		t.Errorf("default processors %d, want 1", d.Processors)
 	}
-	for _, n := range []int{0, 4} {
+	for _, n := range []int{2, 4} {
 		c := loadText(t, "processors = "+strconv.Itoa(n)+"\n")
 		if c.Processors != n {
 			t.Errorf("processors = %d loaded as %d", n, c.Processors)

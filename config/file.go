@@ -25,7 +25,7 @@ import (
 //	history_max_mb = 128           # memory all histories may hold; less history past it
 //	idle_after = 300               # seconds unread before a source slows down; 0 never
 //	idle_factor = 10               # how much less often it then samples
-//	processors = 1                 # Go processors for the goroutines; 0 one per CPU
+//	processors = 1                 # Go processors for the goroutines (2 while an archive is written)
 //	log_format = pcp               # or json
 //	id_dir = /var/lib/pcp/config/pmda
 //	instances.disk.exclude = ^(loop|ram)   # by instance domain name
@@ -155,8 +155,8 @@ func (c *Config) setKey(key, val string) error {
 		return nil
 	case "processors":
 		n, err := strconv.Atoi(val)
-		if err != nil || n < 0 || n > 1024 {
-			return fmt.Errorf("processors: want a whole number from 0 (one per CPU) to 1024, got %q", val)
+		if err != nil || n < 1 || n > 1024 {
+			return fmt.Errorf("processors: want a whole number from 1 to 1024, got %q", val)
 		}
 		c.Processors = n
 		return nil

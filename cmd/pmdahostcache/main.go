@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime"
 	"syscall"
 
 	"github.com/pmdahostcache/pmdahostcache/config"
@@ -20,7 +19,6 @@ func main() {
 	// A write to pmcd's closed pipe must be an EPIPE error we can log and
 	// exit on, not a SIGPIPE that kills us silently.
 	signal.Ignore(syscall.SIGPIPE)
-	capProcs()
 	cfg, err := config.Load(os.Args[1:])
 	if errors.Is(err, config.ErrHelp) {
 		// stdout may be pmcd's pipe: the usage goes to stderr, as PCP's
@@ -53,18 +51,6 @@ func main() {
 			fmt.Fprintln(os.Stderr, "pmdahostcache:", err)
 		}
 		os.Exit(1)
-	}
-}
-
-// capProcs gives the Go runtime two processors, unless the GOMAXPROCS
-// environment variable says otherwise: one answers pmcd while the other
-// samples. The runtime's default, one per CPU, costs an agent that is
-// idle nearly all the time on a large host: each garbage collection
-// starts a quarter as many workers as there are CPUs, and the runtime
-// re-reads the cgroup's CPU limit every second to adjust it.
-func capProcs() {
-	if os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(min(2, runtime.NumCPU()))
 	}
 }
 

@@ -1,13 +1,19 @@
 package main
 
 import (
+	"os"
 	"runtime"
 	"sync"
 )
 
 // processors keeps how many processors the Go runtime runs the agent's
-// goroutines on: the configured number (0: the runtime's default, one per
-// CPU), raised to two while the flight recorder writes an archive.
+// goroutines on: the configured number, or the GOMAXPROCS environment
+// variable's when it is set (a developer's override), raised to two while
+// the flight recorder writes an archive. It never leaves the runtime's
+// default, one per CPU, in force: that costs an agent idle nearly all the
+// time on a large host (each garbage collection starts a quarter as many
+// workers as there are CPUs, and the runtime re-reads the cgroup's CPU
+// limit every second to adjust it).
 //
 // One is the default because the agent is idle between sample ticks, and
 // each tick is cheap next to what waking costs: with a second processor
@@ -21,18 +27,27 @@ import (
 // an idle agent's), so the writer gets a processor of its own meanwhile.
 type processors struct {
 	mu      sync.Mutex
-	want    int  // configured; 0 the runtime's default
+	env     bool // GOMAXPROCS is set: its number stands over the configuration's
+	want    int  // the number to run on when no archive is written
 	writing bool // an archive is being written
 }
 
-// set applies the configured number and returns the number in force.
+// newProcessors starts with the environment's number, when it sets one.
+func newProcessors() *processors {
+	p := &processors{}
+	if os.Getenv("GOMAXPROCS") != "" {
+		p.env, p.want = true, runtime.GOMAXPROCS(0)
+	}
+	return p
+}
+
+// set applies the configured number (unless the environment's stands)
+// and returns the number in force.
 func (p *processors) set(n int) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.want = n
-	if n <= 0 {
-		runtime.SetDefaultGOMAXPROCS()
-		return runtime.GOMAXPROCS(0)
+	if !p.env {
+		p.want = max(n, 1)
 	}
 	return p.applyLocked()
 }
@@ -42,12 +57,10 @@ func (p *processors) recording(on bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.writing = on
-	if p.want > 0 { // the runtime's default is left alone
-		p.applyLocked()
-	}
+	p.applyLocked()
 }
 
-// applyLocked sets the configured number, at least two while writing; an
+// applyLocked sets the wanted number, at least two while writing; an
 // unchanged number costs the runtime nothing.
 func (p *processors) applyLocked() int {
 	n := p.want

@@ -10,7 +10,8 @@ import (
 // raise until the write ends.
 func TestProcessorsDuringRecording(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	p := &processors{}
+	t.Setenv("GOMAXPROCS", "") // the configuration's number, not the environment's
+	p := newProcessors()
 	now := func() int { return runtime.GOMAXPROCS(0) }
 	steps := []struct {
 		what string
@@ -31,11 +32,27 @@ func TestProcessorsDuringRecording(t *testing.T) {
 			t.Fatalf("%s: %d processors, want %d", s.what, got, s.want)
 		}
 	}
-	p.set(0)
-	def := now()
+}
+
+// A GOMAXPROCS set in the environment stands over the configured number,
+// through reloads; the writer still gets its second processor.
+func TestProcessorsFromEnvironment(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	t.Setenv("GOMAXPROCS", "3")
+	runtime.GOMAXPROCS(3) // as the runtime set it at start
+	p := newProcessors()
+	if got := p.set(1); got != 3 {
+		t.Errorf("configured 1 under GOMAXPROCS=3: %d processors", got)
+	}
+	runtime.GOMAXPROCS(1)
+	p = newProcessors()
+	p.set(4)
 	p.recording(true)
-	if got := now(); got != def {
-		t.Errorf("the runtime's default (%d) changed to %d while writing", def, got)
+	if got := runtime.GOMAXPROCS(0); got != 2 {
+		t.Errorf("GOMAXPROCS=1 while writing: %d processors, want 2", got)
 	}
 	p.recording(false)
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Errorf("GOMAXPROCS=1 after writing: %d processors, want 1", got)
+	}
 }

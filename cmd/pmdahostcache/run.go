@@ -27,7 +27,7 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	if err != nil {
 		return err
 	}
-	procs := &processors{}
+	procs := newProcessors()
 	procs.set(cfg.Processors)
 	runner, front, err := buildCache(cfg, log)
 	if err != nil {
