@@ -120,12 +120,9 @@ func (c *Config) setKey(key, val string) error {
 		c.RecordDir = val
 		return nil
 	case "history":
-		secs, err := strconv.Atoi(val)
-		if err != nil || secs < 10 || secs > 86400 {
-			return fmt.Errorf("history: want whole seconds from 10 to 86400, got %q", val)
-		}
+		secs, err := wholeNumber(key, val, 10, 86400, "whole seconds from 10 to 86400")
 		c.History = time.Duration(secs) * time.Second
-		return nil
+		return err
 	case "log_format":
 		if val != LogPCP && val != LogJSON {
 			return fmt.Errorf("log_format: want %s or %s, got %q", LogPCP, LogJSON, val)
@@ -133,40 +130,25 @@ func (c *Config) setKey(key, val string) error {
 		c.LogFormat = val
 		return nil
 	case "history_max_mb":
-		mb, err := strconv.Atoi(val)
-		if err != nil || mb < 1 || mb > 1<<20 {
-			return fmt.Errorf("history_max_mb: want whole megabytes from 1 to 1048576, got %q", val)
-		}
+		mb, err := wholeNumber(key, val, 1, 1<<20, "whole megabytes from 1 to 1048576")
 		c.HistoryBudget = int64(mb) << 20
-		return nil
+		return err
 	case "idle_after":
-		secs, err := strconv.Atoi(val)
-		if err != nil || secs < 0 || secs > 86400 {
-			return fmt.Errorf("idle_after: want whole seconds from 0 (never) to 86400, got %q", val)
-		}
+		secs, err := wholeNumber(key, val, 0, 86400, "whole seconds from 0 (never) to 86400")
 		c.IdleAfter = time.Duration(secs) * time.Second
-		return nil
+		return err
 	case "idle_factor":
-		n, err := strconv.Atoi(val)
-		if err != nil || n < 2 || n > 1000 {
-			return fmt.Errorf("idle_factor: want a whole number from 2 to 1000, got %q", val)
-		}
+		n, err := wholeNumber(key, val, 2, 1000, "a whole number from 2 to 1000")
 		c.IdleFactor = n
-		return nil
+		return err
 	case "processors":
-		n, err := strconv.Atoi(val)
-		if err != nil || n < 1 || n > 1024 {
-			return fmt.Errorf("processors: want a whole number from 1 to 1024, got %q", val)
-		}
+		n, err := wholeNumber(key, val, 1, 1024, "a whole number from 1 to 1024")
 		c.Processors = n
-		return nil
+		return err
 	case "stale_intervals":
-		n, err := strconv.Atoi(val)
-		if err != nil || n < 0 || n > 1_000_000 {
-			return fmt.Errorf("stale_intervals: want a whole number from 0 to 1000000, got %q", val)
-		}
+		n, err := wholeNumber(key, val, 0, 1_000_000, "a whole number from 0 to 1000000")
 		c.StaleIntervals = n
-		return nil
+		return err
 	}
 	if rest, ok := strings.CutPrefix(key, "instances."); ok {
 		return c.setPattern(rest, val)
@@ -190,6 +172,16 @@ func (c *Config) setKey(key, val string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown key %q", key)
+}
+
+// wholeNumber reads a setting's whole number in [lo, hi]; the error says
+// what the setting wants in words (want), units and all.
+func wholeNumber(key, val string, lo, hi int, want string) (int, error) {
+	n, err := strconv.Atoi(val)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%s: want %s, got %q", key, want, val)
+	}
+	return n, nil
 }
 
 // parseBool accepts yes/no as well as Go's true/false spellings.
