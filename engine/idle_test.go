@@ -25,8 +25,10 @@ func TestUnreadSourceSlowsDown(t *testing.T) {
 	if !e.idle.Load() {
 		t.Fatal("a source unread for IdleAfter is not marked idle")
 	}
-	if next := g.r.slowIfUnread(e, grid); next != grid.Add(9*time.Second) {
-		t.Errorf("an idle source samples next at +%v, want 10 intervals after the last", next.Sub(now))
+	if next := g.r.slowIfUnread(e, grid); next.Before(grid) || next.Sub(grid) >= 10*time.Second ||
+		next.Sub(aligned(next.Add(-time.Nanosecond), 10*time.Second)) != 0 {
+		t.Errorf("an idle source samples next at %s (next tick %s), want the first point of the 10 s grid from it",
+			next.Format("15:04:05.000"), grid.Format("15:04:05.000"))
 	}
 	if got := g.r.effectiveInterval(e); got != 10*time.Second {
 		t.Errorf("effective interval %v", got)
@@ -100,30 +102,80 @@ func (p *pacedScript) Pace(factor int) {
 }
 
 // A Paced collector is told its slow-down before the first sample at the
-// new pace, once per change: 1 at its interval, the idle factor once no
-// client reads it, 1 again when a read wakes it.
+// new pace, once per change: the idle factor as the sample that finds it
+// unread starts, 1 when it is read again, the factor once it is not.
 func TestPacedCollectorToldItsSlowDown(t *testing.T) {
 	p := &pacedScript{scripted: scripted{name: "paced"}}
 	r, _ := newTestRunner(t, p, time.Second)
 	r.setIdle(Schedule{IdleAfter: time.Minute, IdleFactor: 10})
-	r.started = time.Now().Add(-2 * time.Minute) // unread since
-	e := r.entries[0]
+	unread := time.Now().Add(-2 * time.Minute)
+	r.started = unread // unread since
 	sample := func() {
 		t.Helper()
 		if err := r.SampleAt(time.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	sample() // found unread as it publishes
+	sample() // found unread before it samples
 	sample()
 	sample()
-	r.setEntryIdle(e, false) // as the loop does when a read wakes it
-	sample()                 // and, still unread since, slowed again
+	r.started = time.Now() // as good as a read now
 	sample()
-	if want := []int{1, 10, 1, 10}; !slices.Equal(p.paces, want) {
+	r.started = unread
+	sample()
+	if want := []int{10, 1, 10}; !slices.Equal(p.paces, want) {
 		t.Errorf("paces %v, want %v", p.paces, want)
 	}
-	if want := []int64{0, 1, 3, 4}; !slices.Equal(p.at, want) {
+	if want := []int64{0, 3, 4}; !slices.Equal(p.at, want) {
 		t.Errorf("paces given after samples %v, want %v", p.at, want)
+	}
+}
+
+// A source whose sample fails and that nobody reads slows down as well:
+// a host without the files (no NUMA nodes in sysfs) is not retried at
+// full rate for good.
+func TestFailingUnreadSourceSlowsDown(t *testing.T) {
+	s := &scripted{name: "failing"}
+	s.fail.Store(true)
+	r, _ := newTestRunner(t, s, time.Second)
+	r.setIdle(Schedule{IdleAfter: time.Minute, IdleFactor: 10})
+	r.started = time.Now().Add(-2 * time.Minute)
+	if err := r.SampleAt(time.Now()); err == nil {
+		t.Fatal("the failing source's sample did not fail")
+	}
+	if !r.entries[0].idle.Load() {
+		t.Error("an unread source whose sample fails keeps its full rate")
+	}
+}
+
+// Unread sources of different intervals, slowed down at different
+// moments, sample on the grid of their slow intervals: each 5 s source's
+// instant (every 50 s) is one of the 1 s sources' (every 10 s), so an
+// unread agent wakes once a slow tick, not once per source's phase.
+func TestUnreadSourcesShareTheSlowGrid(t *testing.T) {
+	g := newRigWith(t, Schedule{Default: time.Second, History: time.Minute, IdleAfter: time.Minute, IdleFactor: 10})
+	e := g.r.entries[0]
+	g.r.setEntryIdle(e, true)
+	base := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	fast, slow := map[time.Time]bool{}, map[time.Time]bool{}
+	for k := range 120 { // ticks of a 1 s source going unread at any of them
+		fast[g.r.slowIfUnread(e, base.Add(time.Duration(k)*time.Second+500*time.Millisecond))] = true
+	}
+	e.intervalMS.Store(5000)
+	for k := range 24 { // and of a 5 s source
+		slow[g.r.slowIfUnread(e, base.Add(time.Duration(k)*5*time.Second+500*time.Millisecond))] = true
+	}
+	for at := range fast {
+		if at.Sub(base)%(10*time.Second) != 500*time.Millisecond {
+			t.Errorf("a 1 s source slowed down samples at +%v, off the 10 s grid", at.Sub(base))
+		}
+	}
+	for at := range slow {
+		if at.Sub(base)%(50*time.Second) != 500*time.Millisecond {
+			t.Errorf("a 5 s source slowed down samples at +%v, off the 50 s grid", at.Sub(base))
+		}
+	}
+	if len(fast) != 13 || len(slow) != 4 {
+		t.Errorf("%d and %d distinct instants, want 13 and 4", len(fast), len(slow))
 	}
 }

@@ -332,14 +332,18 @@ func (r *Runner) loop(ctx context.Context, e *entry) {
 	}
 }
 
-// slowIfUnread returns when the source samples next: next, or, while no
-// client reads it, idleFactor intervals after the sample just taken,
-// still on the grid.
+// slowIfUnread returns when the source samples next: next (its next tick
+// at full rate), or, while no client reads it, the first point at or
+// after next of the grid of its slow interval (idleFactor intervals).
+// Counting the slow interval from whenever the source went unread gave
+// each source a phase of its own, and an unread agent woke three or four
+// times every ten seconds instead of once: on the slow grid, as on the
+// full-rate one, every source due at an instant wakes with the others.
 func (r *Runner) slowIfUnread(e *entry, next time.Time) time.Time {
 	if !e.idle.Load() {
 		return next
 	}
-	return next.Add(time.Duration(r.idleFactor.Load()-1) * e.interval())
+	return aligned(next.Add(-time.Nanosecond), time.Duration(r.idleFactor.Load())*e.interval())
 }
 
 // updateIdle decides, as a sample is published, whether the source has
@@ -483,6 +487,11 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	}
 	b := e.builder
 	b.Reset(now)
+	// Whether the source is read is decided before it samples, whatever
+	// the sample gives: an unread source whose files fail (no NUMA nodes
+	// in sysfs, no NFS) slows down too, rather than retrying at full rate
+	// for good, and a Paced collector hears its pace in this very sample.
+	r.updateIdle(e, time.Now())
 	r.pace(e)
 	sampleErr := e.c.Sample(b, now)
 	if sampleErr != nil && !isPartial(sampleErr) {
@@ -499,7 +508,6 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	}
 	// Staleness counts in the intervals the source samples at from now:
 	// one slowed down for want of readers is not stale between samples.
-	r.updateIdle(e, time.Now())
 	part.StaleAfter = time.Duration(r.staleIntervals.Load()) * r.effectiveInterval(e)
 	part.Seq = e.hist.add(part, now)
 	if cost := e.hist.perSecond(r.effectiveInterval(e)); math.Abs(cost-e.budgeted) > e.budgeted/8 {
