@@ -346,7 +346,7 @@ func (r *Runner) slowIfUnread(e *entry, next time.Time) time.Time {
 	return aligned(next.Add(-time.Nanosecond), time.Duration(r.idleFactor.Load())*e.interval())
 }
 
-// updateIdle decides, as a sample is published, whether the source has
+// updateIdle decides, as a sample starts, whether the source has
 // gone unread for idleAfter (and samples idleFactor times less often from
 // now) or is read again.
 func (r *Runner) updateIdle(e *entry, now time.Time) {
