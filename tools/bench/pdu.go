@@ -53,16 +53,25 @@ func lookupPMIDs(names []string) ([]uint32, error) {
 // /proc/<pid>/task/*/schedstat (nanoseconds, where /proc/<pid>/stat only
 // has 10 ms ticks: too coarse for an agent that is idle most of the time).
 func procCPU(pid int) time.Duration {
+	return time.Duration(schedstatSum(pid, 0))
+}
+
+// procRuns returns how many times the process's threads have been put on
+// a CPU (schedstat's timeslices).
+func procRuns(pid int) int64 { return schedstatSum(pid, 2) }
+
+// schedstatSum adds field i of every thread's schedstat.
+func schedstatSum(pid, i int) int64 {
 	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
-	var total time.Duration
+	var total int64
 	for _, t := range tasks {
 		data, err := os.ReadFile(t)
 		if err != nil {
 			continue
 		}
-		if f := strings.Fields(string(data)); len(f) > 0 {
-			ns, _ := strconv.ParseInt(f[0], 10, 64)
-			total += time.Duration(ns)
+		if f := strings.Fields(string(data)); len(f) > i {
+			n, _ := strconv.ParseInt(f[i], 10, 64)
+			total += n
 		}
 	}
 	return total
@@ -152,19 +161,30 @@ func pacedFetches(a *driver.Agent, fetch []byte, bg time.Duration) (time.Duratio
 // backgroundCPU runs a program that is not an agent (the ticker floor) for
 // a while and returns its CPU per second.
 func backgroundCPU(path string, args []string, d time.Duration) (time.Duration, error) {
+	cpu, _, err := backgroundUse(path, args, nil, d)
+	return cpu, err
+}
+
+// backgroundUse is backgroundCPU with extra environment variables, also
+// returning how many times a second the program's threads were put on a
+// CPU: the wake-ups that cost a mostly idle program most of its CPU.
+func backgroundUse(path string, args, env []string, d time.Duration) (time.Duration, float64, error) {
 	cmd := exec.Command(path, args...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	if err := cmd.Start(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer func() {
 		cmd.Process.Kill()
 		cmd.Wait()
 	}()
 	time.Sleep(1500 * time.Millisecond) // past its first tick
-	cpu0, t0 := procCPU(cmd.Process.Pid), time.Now()
+	cpu0, runs0, t0 := procCPU(cmd.Process.Pid), procRuns(cmd.Process.Pid), time.Now()
 	time.Sleep(d)
-	cpu, wall := procCPU(cmd.Process.Pid)-cpu0, time.Since(t0)
-	return time.Duration(float64(cpu) / wall.Seconds()), nil
+	cpu, runs, wall := procCPU(cmd.Process.Pid)-cpu0, procRuns(cmd.Process.Pid)-runs0, time.Since(t0)
+	return time.Duration(float64(cpu) / wall.Seconds()), float64(runs) / wall.Seconds(), nil
 }
 
 func request(a *driver.Agent, fetch []byte) (time.Duration, error) {

@@ -87,7 +87,11 @@ func runScale(agent, ticker, pmnsPath string) (string, error) {
 		"128 MB budget, shared max-min fairly, keeps at the collectors' intervals (at most the default\n" +
 		"900 s): how many collectors keep all of it, and the span of the widest. The RSS column is after\n" +
 		"a few seconds, before the history fills.\n\n")
-	b.WriteString(backgroundTable(sizes, bg))
+	w, err := measureWaking(ticker, self)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(backgroundTable(sizes, bg, wakingSection(w, bg[0])))
 	return b.String(), nil
 }
 

@@ -98,7 +98,7 @@ func treeWhere() string {
 }
 
 // backgroundTable is the report of the background at every size.
-func backgroundTable(sizes []int, points []bgPoint) string {
+func backgroundTable(sizes []int, points []bgPoint, waking string) string {
 	var b strings.Builder
 	b.WriteString("# Background CPU at scale\n\n" +
 		"CPU per second, over 61 s (the once-a-minute work included), of the agent on pipes with nobody\n" +
@@ -126,6 +126,7 @@ func backgroundTable(sizes []int, points []bgPoint) string {
 		fmt.Fprintf(&b, "| %dx | %s | %s | %s | %.1f %s | %.1f %s | %s | %.2f %s |\n", sizes[i], us(p.agent),
 			us(p.cFloor), us(p.goFloor), g, verdict(g <= 1.5), c, verdict(c <= 3), us(p.idle), q, verdict(q <= 0.2))
 	}
+	b.WriteString(waking)
 	b.WriteString("\n## Each collector's cost per sample at scale\n\n" +
 		"CPU of one sample against the synthetic tree (in process, after the first sample): as the\n" +
 		"agent samples it (a minute of samples: the text unchanged repeats, what is due is read), and\n" +
