@@ -29,6 +29,7 @@ func metricIndex(s *cache.Schema, declared map[string][]string, texts *help.Text
 		"PMIDs are an ABI: once shipped they never change. `hostcache.rate.*`, `hostcache.max.*`\n" +
 		"and `hostcache.min.*` are made by the engine from the metric they name, which the\n" +
 		"source file declares.\n\n" +
+		collectorTable(s) + "\n## Metrics\n\n" +
 		fmt.Sprintf("%d metrics.\n\n", len(descs)) +
 		"| metric | PMID | type | semantics | units | instance domain | declared in | help |\n" +
 		"|---|---|---|---|---|---|---|---|\n")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -17,95 +16,80 @@ func rateHelp(s *cache.Schema, base helpSource) string {
 	b.WriteString("# Help for hostcache.rate.*, hostcache.max.* and hostcache.min.*, generated\n" +
 		"# from the base metrics' help by `make generate`.\n")
 	for _, d := range s.Descs() {
-		if base, ok := strings.CutPrefix(d.Name, "hostcache.rate."); ok {
-			writeRateHelp(&b, s, texts, d.Name, "hostcache."+base)
+		if counter, ok := strings.CutPrefix(d.Name, "hostcache.rate."); ok {
+			rateEntry(s, texts, d.Name, "hostcache."+counter).write(&b)
 		}
 	}
 	for _, word := range []string{"max", "min"} {
 		for _, d := range s.Descs() {
 			if base, ok := strings.CutPrefix(d.Name, "hostcache."+word+"."); ok {
-				writePeakHelp(&b, s, texts, d.Name, "hostcache."+base, word == "max")
+				peakEntry(s, texts, d.Name, "hostcache."+base, word == "max").write(&b)
 			}
 		}
 	}
-	return wrapText(b.String(), 76)
+	return b.String()
 }
 
-// wrapText breaks the text lines of help source longer than width at
-// spaces: newhelp, which Install runs, splits a line past 119 characters
-// and long metric names make some sentences that long. Key lines ("@ ...")
-// and comments stay whole.
-func wrapText(src string, width int) string {
-	var out strings.Builder
-	for _, line := range strings.SplitAfter(src, "\n") {
-		if len(line) <= width+1 || strings.HasPrefix(line, "@") || strings.HasPrefix(line, "#") {
-			out.WriteString(line)
-			continue
-		}
-		col := 0
-		for i, w := range strings.Fields(line) {
-			if i > 0 && col+1+len(w) > width {
-				out.WriteString("\n")
-				col = 0
-			} else if i > 0 {
-				out.WriteString(" ")
-				col++
-			}
-			out.WriteString(w)
-			col += len(w)
-		}
-		out.WriteString("\n")
-	}
-	return out.String()
-}
+// The paragraph every computed figure shares: which interval it covers.
+// Steps with a reset matter only to figures made of counters.
+const (
+	intervalText = "The interval is this client's own: from its previous fetch of this " +
+		"metric to the newest sample. A first fetch covers the newest sampling step."
+	resetText = " Steps with a counter reset are left out."
+)
 
-// intervalText says which interval every computed figure covers.
-const intervalText = "The interval is the asking client's own: from the sample its previous\n" +
-	"fetch of this metric ended at to the newest sample, with exact sample\n" +
-	"times (a first fetch, or one with no new sample since, gets the newest\n" +
-	"sampling interval; none is shorter than half the collector's interval).\n"
-
-func writeRateHelp(b *strings.Builder, s *cache.Schema, texts *help.Texts, name, counter string) {
-	one, _ := texts.MetricText(counter, false)
-	cd, _ := s.Lookup(counter)
-	unit := "per second"
-	if cd != nil && cd.Units.DimTime() == 1 {
-		unit = "in seconds per second"
+func rateEntry(s *cache.Schema, texts *help.Texts, name, counter string) helpEntry {
+	what := "Per-second rate of " + counter
+	if cd, ok := s.Lookup(counter); ok && cd.Units.DimTime() == 1 {
+		what = "Rate of " + counter + " in seconds per second"
 	}
-	fmt.Fprintf(b, "\n@ %s per-second rate of the counter over the client's own interval\n", name)
-	fmt.Fprintf(b, "Per-second rate of %s, %s, over the asking client's\n", counter, unit)
-	b.WriteString("interval. " + intervalText)
-	b.WriteString("A step in which the counter went backwards (a reset or wrap) or jumped\n" +
-		"by more than half its type's range (a reset to a high value) is left out:\n" +
-		"the rate is that of the good steps, never negative, never a spike.\n")
-	if one != "" {
-		fmt.Fprintf(b, "The counter: %s.\n", strings.TrimSuffix(one, "."))
+	return helpEntry{
+		key:        name,
+		oneLine:    "per-second rate of the counter over the client's own interval",
+		paragraphs: []string{withMeaning(what, "The counter", texts, counter), intervalText + resetText},
 	}
 }
 
-func writePeakHelp(b *strings.Builder, s *cache.Schema, texts *help.Texts, name, base string, isMax bool) {
-	word := "lowest"
+func peakEntry(s *cache.Schema, texts *help.Texts, name, base string, isMax bool) helpEntry {
+	word, peak := "lowest", "dip"
 	if isMax {
-		word = "highest"
+		word, peak = "highest", "burst"
 	}
 	// A figure computed over an interval (a rate, a derived figure) peaks
 	// over steps; a sampled instant over its samples.
 	bd, ok := s.Lookup(base)
-	stepwise := !ok || bd.Compute != nil
-	if stepwise {
-		fmt.Fprintf(b, "\n@ %s %s one-step value inside the client's interval\n", name, word)
-	} else {
-		fmt.Fprintf(b, "\n@ %s %s sample inside the client's interval\n", name, word)
+	if ok && bd.Compute == nil {
+		return helpEntry{
+			key:     name,
+			oneLine: word + " sample inside the client's interval",
+			paragraphs: []string{
+				withMeaning(upper(word)+" sample of "+base+" inside this client's interval", "The metric", texts, base),
+				intervalText,
+			},
+		}
 	}
-	if stepwise {
-		fmt.Fprintf(b, "The %s value of %s over any one sampling interval inside the\n", word, base)
-		b.WriteString("asking client's interval: the peak a long logging interval averages away.\n")
-	} else {
-		fmt.Fprintf(b, "The %s sample of %s taken inside the asking client's interval\n", word, base)
-		b.WriteString("(the sample its previous fetch ended at excluded).\n")
+	what := upper(word) + " one-step value of " + base + " inside this client's interval: " +
+		"the " + peak + " a long logging interval averages away"
+	explained, label := base, "The metric"
+	if counter, isRate := strings.CutPrefix(base, "hostcache.rate."); isRate {
+		explained, label = "hostcache."+counter, "The counter"
 	}
-	b.WriteString(intervalText)
-	if one, ok := texts.MetricText(base, false); ok && one != "" {
-		fmt.Fprintf(b, "The metric: %s.\n", strings.TrimSuffix(one, "."))
+	return helpEntry{
+		key:        name,
+		oneLine:    word + " one-step value inside the client's interval",
+		paragraphs: []string{withMeaning(what, label, texts, explained), intervalText + resetText},
 	}
 }
+
+// withMeaning ends the sentence what and adds the one-line help of the
+// quantity it is made from, under label ("The counter", "The metric").
+func withMeaning(what, label string, texts *help.Texts, metric string) string {
+	one, _ := texts.MetricText(metric, false)
+	one = strings.TrimSuffix(strings.TrimSpace(one), ".")
+	if one == "" {
+		return what + "."
+	}
+	return what + ". " + label + ": " + one + "."
+}
+
+func upper(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
