@@ -3,14 +3,13 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/regularfile"
 )
 
 // readFile reads the configuration file: "key = value" lines, "#" comments.
@@ -36,7 +35,7 @@ import (
 // file and line: the PMDA refuses to start rather than guess. Lines may be
 // of any length; the file itself at most maxConfigSize.
 func (c *Config) readFile(path string, explicit bool) error {
-	data, err := readConfig(path)
+	data, err := regularfile.Read(path, maxConfigSize) // a FIFO is refused, not waited on
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
 		return nil
 	}
@@ -65,34 +64,6 @@ func (c *Config) readFile(path string, explicit bool) error {
 
 // maxConfigSize bounds the configuration file: a few lines in practice.
 const maxConfigSize = 1 << 20
-
-// readConfig reads a regular file of at most maxConfigSize without ever
-// blocking: a FIFO or device given as the file is refused, not waited on.
-func readConfig(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if st.Size() > maxConfigSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxConfigSize)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if len(data) > maxConfigSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxConfigSize)
-	}
-	return data, nil
-}
 
 func (c *Config) setKey(key, val string) error {
 	switch key {
