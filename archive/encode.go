@@ -3,6 +3,8 @@ package archive
 import (
 	"encoding/binary"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
 )
 
 // Record types in the .meta file (TYPE_* of libpcp's logging code).
@@ -16,8 +18,8 @@ const (
 // magic tags the log label: PM_LOG_MAGIC with format version 2.
 const magic = 0x50052602
 
-func appendU32(dst []byte, v uint32) []byte { return binary.BigEndian.AppendUint32(dst, v) }
-func appendI32(dst []byte, v int32) []byte  { return appendU32(dst, uint32(v)) }
+func appendU32(dst []byte, v uint32) []byte { return pcpenc.AppendU32(dst, v) }
+func appendI32(dst []byte, v int32) []byte  { return pcpenc.AppendI32(dst, v) }
 
 // appendTime writes a timestamp as pcp-archive(5) has it: seconds and
 // microseconds past the epoch, 32 bits each.

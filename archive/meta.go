@@ -1,8 +1,9 @@
 package archive
 
 import (
-	"fmt"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
 )
 
 // Desc is a metric's descriptor and its names, as pmDesc holds them.
@@ -65,25 +66,23 @@ func AppendInDom(dst []byte, at time.Time, indom uint32, insts []Instance) []byt
 // Label types, the PM_LABEL_* a label set belongs to (and the low bits of
 // each label's flags).
 const (
-	LabelContext   = 0x01
-	LabelDomain    = 0x02
-	LabelInDom     = 0x04
-	LabelCluster   = 0x08
-	LabelItem      = 0x10
-	LabelInstances = 0x20
+	LabelContext   = pcpenc.LabelContext
+	LabelDomain    = pcpenc.LabelDomain
+	LabelInDom     = pcpenc.LabelInDom
+	LabelCluster   = pcpenc.LabelCluster
+	LabelItem      = pcpenc.LabelItem
+	LabelInstances = pcpenc.LabelInstances
 	// LabelOptional marks a label that describes rather than identifies.
-	LabelOptional = 0x80
+	LabelOptional = pcpenc.LabelOptional
 )
 
 // Label is one label: a name, its JSON value text, and whether it is
-// optional (its flags are the set's type, plus LabelOptional).
-type Label struct {
-	Name, Value string
-	Optional    bool
-}
+// optional (its flags are the set's type, plus LabelOptional). It is the
+// PDU wire's label too, so both encode it the same way.
+type Label = pcpenc.Label
 
 // LabelSet is the labels of one instance, or of the whole ident (Inst
-// PM_IN_NULL, 0xffffffff), sorted by name.
+// PM_IN_NULL, 0xffffffff), sorted by name with no duplicates.
 type LabelSet struct {
 	Inst   uint32
 	Labels []Label
@@ -91,7 +90,8 @@ type LabelSet struct {
 
 // AppendLabels writes the label sets of one ident (a domain, indom,
 // cluster or item number, PM_ID_NULL for the context) of type typ, as
-// known from time at.
+// known from time at. A set out of order or too long for its index
+// fields is an error, and dst is returned as it was.
 func AppendLabels(dst []byte, at time.Time, typ int32, ident uint32, sets []LabelSet) ([]byte, error) {
 	dst, start := beginRecord(dst)
 	dst = appendU32(dst, typeLabel)
@@ -100,7 +100,7 @@ func AppendLabels(dst []byte, at time.Time, typ int32, ident uint32, sets []Labe
 	dst = appendU32(dst, ident)
 	dst = appendU32(dst, uint32(len(sets)))
 	for _, s := range sets {
-		json, index, err := labelJSON(s.Labels, typ)
+		json, index, err := pcpenc.LabelJSON(s.Labels, typ)
 		if err != nil {
 			return dst[:start], err
 		}
@@ -111,41 +111,6 @@ func AppendLabels(dst []byte, at time.Time, typ int32, ident uint32, sets []Labe
 		dst = append(dst, index...)
 	}
 	return finishRecord(dst, start), nil
-}
-
-// labelJSON builds a set's JSON object and each label's 8-byte index
-// entry: name offset (16 bits) and length (8), flags (8), value offset
-// and length (16 each), offsets into the JSON.
-func labelJSON(labels []Label, typ int32) (json, index []byte, err error) {
-	if len(labels) == 0 {
-		return nil, nil, nil
-	}
-	json = append(json, '{')
-	for i, l := range labels {
-		if i > 0 {
-			json = append(json, ',')
-		}
-		if len(l.Name) >= 0xff || len(l.Value) >= 0xffff {
-			return nil, nil, fmt.Errorf("label %q too long", l.Name)
-		}
-		nameOff := len(json) + 1
-		json = append(json, '"')
-		json = append(json, l.Name...)
-		json = append(json, '"', ':')
-		valueOff := len(json)
-		json = append(json, l.Value...)
-		flags := byte(typ)
-		if l.Optional {
-			flags |= LabelOptional
-		}
-		index = append(index, byte(nameOff>>8), byte(nameOff), byte(len(l.Name)), flags,
-			byte(valueOff>>8), byte(valueOff), byte(len(l.Value)>>8), byte(len(l.Value)))
-	}
-	json = append(json, '}')
-	if len(json) >= 0xffff {
-		return nil, nil, fmt.Errorf("label set of %d bytes too long", len(json))
-	}
-	return json, index, nil
 }
 
 // Help text types: one-line or long, of a metric or an instance domain.
