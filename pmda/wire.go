@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
 )
 
 // ErrMalformed is wrapped by every body decoding error.
@@ -74,5 +76,5 @@ func (r *reader) end() error {
 	return r.err
 }
 
-func appendU32(dst []byte, v uint32) []byte { return binary.BigEndian.AppendUint32(dst, v) }
-func appendI32(dst []byte, v int32) []byte  { return binary.BigEndian.AppendUint32(dst, uint32(v)) }
+func appendU32(dst []byte, v uint32) []byte { return pcpenc.AppendU32(dst, v) }
+func appendI32(dst []byte, v int32) []byte  { return pcpenc.AppendI32(dst, v) }
