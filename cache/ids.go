@@ -1,8 +1,10 @@
 package cache
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/regularfile"
 )
 
 // IDMap gives instance names ids that never change: a name keeps its id
@@ -29,12 +33,28 @@ import (
 //     id; an id claimed by two names stays with the first, and the second
 //     name is treated as new. Damage is reported, with file and line.
 //   - New ids are handed out above every id the file shows and above the
-//     high-water mark "next=N" of its header (never lowered), so ids of
-//     vanished devices, even those whose lines were lost, are not reused.
-//   - While the file cannot be written (a read-only directory), a new name
-//     gets an id from the upper range, made from a hash of its name: the
-//     same name gets the same id after a restart, and saved ids never fall
-//     in that range. It is saved with the rest once the file can be.
+//     high-water mark "next=N" of its header, so ids of vanished devices,
+//     even those whose lines were lost, are not reused. The mark written
+//     is never below an id given; it comes down only from a block marked
+//     taken (below) to the next id, once every id given is in the file.
+//   - A sequential id is handed out only once a written file keeps it
+//     from reuse: a new name that the file's mark does not cover writes
+//     the file first, as the user the agent runs as at that moment, with
+//     the name and a mark above its id (with deferred saving, above a
+//     block the rest of the sample may hand out without a write). A save
+//     that fails afterwards can cost those names their ids at a restart,
+//     never give their ids to other names: a restart starts at the mark.
+//   - While the file cannot be written (a read-only directory, a user that
+//     may not write it), a new name gets an id from the upper range, made
+//     from a hash of its name: the same name gets the same id after a
+//     restart while the file still cannot be written, and sequential ids
+//     never fall in that range. It is saved with the rest once the file
+//     can be. With deferred saving, a failed write is tried again by the
+//     sample's save, so the first new name of the next sample is the first
+//     to learn whether the file can now be written.
+//   - A file that exists but cannot be read (not a regular file, too large,
+//     unreadable) is never overwritten, and every new name gets an id from
+//     the upper range: the ids it holds are unknown.
 //   - A file deleted while the agent runs is written again at the next save.
 //   - Warnings are rate-limited: the first, then at most one a minute with
 //     the number left unsaid.
@@ -46,13 +66,18 @@ type IDMap struct {
 	owner map[uint32]string // the name holding each id
 	next  uint32            // the next sequential id
 	warn  *rateLimited
-	// unsaved is set while the file cannot be written: new names then get
-	// ids from the hash range, which survive a restart without the file.
-	unsaved bool
-	dirty   bool
+	// onDisk is the mark a restart would start sequential ids from, as the
+	// file was last read or written: ids below it are safe from reuse.
+	onDisk uint32
+	// unreadable is set when the file exists but could not be read.
+	unreadable bool
+	// held is set when a write failed during a sample: the sample's other
+	// new names get ids from the hash range without another try.
+	held  bool
+	dirty bool
 	// deferSave leaves writing to Save (called once per sample by whoever
 	// owns an IDMaps), so a host that brings thousands of new devices at
-	// once costs one write, not one per device.
+	// once costs a few writes, not one per device.
 	deferSave bool
 	// checked is when SaveAll last looked for a deleted file: a look is a
 	// stat, and SaveAll runs after every collector's sample.
@@ -70,6 +95,10 @@ const (
 	// could not be saved; sequential ids stay below it.
 	hashIDBase = 1 << 30
 	maxID      = 1<<31 - 1
+	// idReserveBlock is how many sequential ids past the first new one a
+	// deferred map's write marks taken, so a sample that brings thousands
+	// of devices costs a few writes.
+	idReserveBlock = 1024
 )
 
 // LoadIDMap reads the map saved at path ("" keeps it in memory only). A
@@ -81,11 +110,12 @@ func LoadIDMap(path string, warn func(error)) *IDMap {
 	if path == "" {
 		return m
 	}
-	data, err := readIDFile(path)
+	data, err := regularfile.Read(path, maxIDFileSize)
 	switch {
-	case os.IsNotExist(err):
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 	case err != nil:
-		m.warn.say(fmt.Errorf("instance ids: %w", err))
+		m.unreadable = true
+		m.warn.say(fmt.Errorf("instance ids: %w; it is left as it is, and new names get ids made from their names", err))
 	default:
 		if problems := m.parse(string(data)); len(problems) > 0 {
 			if len(problems) > 5 {
@@ -94,38 +124,12 @@ func LoadIDMap(path string, warn func(error)) *IDMap {
 			m.warn.say(fmt.Errorf("instance ids in %s repaired: line %s", path, strings.Join(problems, "; line ")))
 		}
 	}
-	m.unsaved = !writable(path)
+	m.onDisk = m.next
 	return m
 }
 
 // maxIDFileSize bounds what is read of an id file.
 const maxIDFileSize = 64 << 20
-
-// readIDFile reads the id file, refusing anything but a regular file (a
-// FIFO would block start-up) and anything absurdly large.
-func readIDFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if st.Size() > maxIDFileSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxIDFileSize)
-	}
-	data := make([]byte, st.Size())
-	n, err := f.ReadAt(data, 0)
-	if n == len(data) {
-		err = nil
-	}
-	return data[:n], err
-}
 
 // parse reads the file's lines and returns its problems as "LINE: what".
 func (m *IDMap) parse(data string) []string {
@@ -208,25 +212,64 @@ func (m *IDMap) ID(name string) uint32 {
 	if id, ok := m.ids[name]; ok {
 		return id
 	}
-	id := m.newID(name)
-	m.ids[name], m.owner[id] = id, name
-	m.reserve(id)
-	m.dirty = true
-	if !m.deferSave {
-		m.saveLocked()
+	if id, ok := m.giveSequential(name); ok {
+		return id
 	}
+	id := m.hashID(name)
+	m.give(name, id)
 	return id
 }
 
-// newID picks the next sequential id, or, while the file cannot be
-// written, one made from the name (see the rules above).
-func (m *IDMap) newID(name string) uint32 {
-	if !m.unsaved || m.path == "" {
-		for m.used[m.next] {
-			m.next++
-		}
-		return m.next
+// give records id as name's, to be saved.
+func (m *IDMap) give(name string, id uint32) {
+	m.ids[name], m.owner[id] = id, name
+	m.reserve(id)
+	m.dirty = true
+}
+
+// giveSequential gives name the next sequential id if the file keeps it
+// from reuse, writing the file first when its mark does not cover the id
+// yet (see the rules above). It gives nothing when the file cannot be
+// written.
+func (m *IDMap) giveSequential(name string) (uint32, bool) {
+	for m.used[m.next] {
+		m.next++
 	}
+	id := m.next
+	switch {
+	case m.path == "":
+		m.give(name, id)
+		return id, true
+	case id >= hashIDBase || m.unreadable || m.held:
+		return 0, false
+	case id < m.onDisk:
+		m.give(name, id)
+		if !m.deferSave {
+			m.saveLocked()
+		}
+		return id, true
+	}
+	wasDirty := m.dirty
+	m.give(name, id)
+	mark := id + 1
+	if m.deferSave {
+		mark = min(mark+idReserveBlock, hashIDBase)
+	}
+	if err := m.write(mark); err != nil {
+		delete(m.ids, name)
+		delete(m.owner, id)
+		delete(m.used, id)
+		m.next, m.dirty = id, wasDirty
+		m.held = m.deferSave
+		m.warnSave(err)
+		return 0, false
+	}
+	return id, true
+}
+
+// hashID makes an id of the upper range from name, the first free one
+// from its hash on.
+func (m *IDMap) hashID(name string) uint32 {
 	h := fnv.New32a()
 	h.Write([]byte(name))
 	id := hashIDBase + h.Sum32()%(maxID-hashIDBase)
@@ -245,7 +288,8 @@ func (m *IDMap) Save() {
 }
 
 func (m *IDMap) saveLocked() {
-	if m.path == "" {
+	m.held = false
+	if m.path == "" || m.unreadable {
 		return
 	}
 	if !m.dirty {
@@ -253,49 +297,75 @@ func (m *IDMap) saveLocked() {
 			return
 		}
 	}
-	if err := m.save(); err != nil {
-		m.unsaved = true
-		m.warn.say(fmt.Errorf("saving instance ids: %w", err))
-		return
+	if err := m.write(m.next); err != nil {
+		m.warnSave(err)
 	}
-	m.unsaved, m.dirty = false, false
 }
 
-// save rewrites the file atomically: a crash leaves the old or the new one.
-func (m *IDMap) save() error {
+func (m *IDMap) warnSave(err error) {
+	m.warn.say(fmt.Errorf("saving instance ids: %w; new names get ids made from their names until it can be written", err))
+}
+
+// write rewrites the file atomically with the header mark given: a crash
+// leaves the old file or the new one, and the new one is on disk before
+// its name is.
+func (m *IDMap) write(mark uint32) error {
 	names := make([]string, 0, len(m.ids))
 	for name := range m.ids {
 		names = append(names, name)
 	}
 	sort.Slice(names, func(i, j int) bool { return m.ids[names[i]] < m.ids[names[j]] })
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %d next=%d\n", idFileMagic, idFileVersion, m.next)
+	fmt.Fprintf(&b, "%s %d next=%d\n", idFileMagic, idFileVersion, mark)
 	for _, name := range names {
 		fmt.Fprintf(&b, "%d %s\n", m.ids[name], name)
 	}
-	if err := os.MkdirAll(filepath.Dir(m.path), 0o755); err != nil {
+	dir := filepath.Dir(m.path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	tmp := m.path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+	if err := writeSynced(tmp, b.String()); err != nil {
 		return err
 	}
-	return os.Rename(tmp, m.path)
+	if err := os.Rename(tmp, m.path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	syncDir(dir)
+	m.onDisk, m.dirty = mark, false
+	return nil
 }
 
-// writable reports whether the id file's directory takes a new file.
-func writable(path string) bool {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false
-	}
-	f, err := os.CreateTemp(dir, ".probe-*")
+// writeSynced writes a new file at path and flushes it to disk. A file
+// left there before (by a crash, perhaps with other permissions) is
+// removed first, so it cannot make the write fail.
+func writeSynced(path, text string) error {
+	os.Remove(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return false
+		return err
 	}
-	f.Close()
-	os.Remove(f.Name())
-	return true
+	_, err = f.WriteString(text)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+// syncDir flushes a directory's entries, so a rename in it survives a
+// crash. It is best effort: the rename is done whatever this says.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
 }
 
 // IDMaps keeps the id maps of one agent so they can be saved together,
@@ -331,6 +401,7 @@ func (r *IDMaps) SaveAll(now time.Time) {
 func (m *IDMap) saveDue(now time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.held = false
 	if !m.dirty && now.Sub(m.checked) < idFileCheck && !now.Before(m.checked) {
 		return
 	}
