@@ -12,17 +12,34 @@ var (
 	ErrOutOfRange    = errors.New("value outside the allowed range")
 	ErrBadType       = errors.New("value has the wrong type")
 	ErrBusy          = errors.New("busy: try again later")
+	ErrNotAllowed    = errors.New("the client may not store")
 )
+
+// Identity is who asks for a store, as pmcd describes its client: the
+// user and primary group of a local client. Known is false when pmcd said
+// nothing (a remote client, a debugger that sends no attributes).
+type Identity struct {
+	UID, GID uint32
+	Known    bool
+}
 
 // PMStoreRequest is one value a client asks to store.
 type PMStoreRequest struct {
 	ID    MetricID
 	Inst  uint32
 	Value Value
+	Who   Identity // the client asking, the same for every request of a store
 }
 
 // PMStorer applies pmstores. It checks every request before it applies any, so a
 // refused store changes nothing.
 type PMStorer interface {
 	PMStore(reqs []PMStoreRequest) error
+}
+
+// PMStoreChecker is a PMStorer that can check requests without applying
+// them: the wire layer checks a store's values first and who asks second,
+// so a malformed store is refused for what it is whoever sends it.
+type PMStoreChecker interface {
+	CheckPMStore(reqs []PMStoreRequest) error
 }

@@ -52,6 +52,19 @@ func (r *Runner) PMStore(reqs []cache.PMStoreRequest) error {
 	return nil
 }
 
+// CheckPMStore checks requests as PMStore would, applying none: the wire
+// layer checks the values before it checks who asks.
+func (r *Runner) CheckPMStore(reqs []cache.PMStoreRequest) error {
+	r.settingsMu.Lock()
+	defer r.settingsMu.Unlock()
+	for _, q := range reqs {
+		if err := r.checkStore(q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (r *Runner) checkStore(q cache.PMStoreRequest) error {
 	switch q.ID {
 	case ctlRecSeconds.ID:

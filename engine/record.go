@@ -8,9 +8,10 @@ import (
 
 // Recorder writes the recent history out as an archive, off the fetch
 // path: Start returns at once (cache.ErrBusy while an archive is being
-// written), and Status says how the last one went.
+// written, or when who asked for one too recently), and Status says how
+// the last one went.
 type Recorder interface {
-	Start(span time.Duration) error
+	Start(span time.Duration, who cache.Identity) error
 	Status() RecordStatus
 }
 
@@ -89,12 +90,12 @@ func (r *Runner) checkRecord(q cache.PMStoreRequest) error {
 	return nil
 }
 
-// record starts the recorder on the last secs seconds.
+// record starts the recorder on the last secs seconds, for q's client.
 func (r *Runner) record(q cache.PMStoreRequest) error {
 	secs := time.Duration(uint32(q.Value.Bits)) * time.Second
-	if err := r.recorder.Start(secs); err != nil {
+	if err := r.recorder.Start(secs, q.Who); err != nil {
 		return err
 	}
-	r.log.Info().Dur("span", secs).Msg("recording the recent history")
+	r.log.Info().Dur("span", secs).Uint32("uid", q.Who.UID).Bool("uid_known", q.Who.Known).Msg("recording the recent history")
 	return nil
 }

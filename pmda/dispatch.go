@@ -8,7 +8,7 @@ package pmda
 func dispatchTable() map[Type]handler {
 	return map[Type]handler{
 		TypeProfile:      (*Server).handleProfile,
-		TypeAttr:         (*Server).handleNoReply,
+		TypeAttr:         (*Server).handleAttr,
 		TypeError:        (*Server).handleError,
 		TypeCreds:        (*Server).handleNoReply,
 		TypeFetch:        (*Server).handleFetch,
@@ -40,12 +40,27 @@ func (s *Server) handleError(h Header, pdu []byte) ([]byte, error) {
 	}
 	if e.Code == ErrNotConn {
 		s.profiles.drop(h.From)
+		s.creds.drop(h.From)
 		if s.cfg.Clients != nil {
 			s.cfg.Clients.Forget(h.From)
 		}
 		return nil, nil
 	}
 	s.cfg.Log.Warn().Str("code", e.Code.Error()).Int32("from", h.From).Msg("unexpected ERROR PDU from pmcd")
+	return nil, nil
+}
+
+// handleAttr keeps what pmcd says about a client. Nothing is ever sent
+// back: a malformed ATTR is logged and the stream goes on.
+func (s *Server) handleAttr(h Header, pdu []byte) ([]byte, error) {
+	var a Attr
+	err := a.Decode(pdu)
+	if err == nil {
+		err = s.creds.set(&a)
+	}
+	if err != nil {
+		s.cfg.Log.Warn().Err(err).Int32("from", h.From).Msg("malformed ATTR PDU ignored")
+	}
 	return nil, nil
 }
 

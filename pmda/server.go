@@ -36,11 +36,14 @@ type Config struct {
 	Front   *cache.Front
 	Texts   TextSource
 	PMStore cache.PMStorer
-	Clients cache.Clients // told when pmcd says a client has gone
-	Log     zerolog.Logger
-	MaxLen  int  // largest PDU accepted; DefaultMaxLen when 0
-	Trace   bool // log every PDU as hex words (debug level)
-	Now     func() time.Time
+	// StoreAccess says who may store; nil lets every client store (tests
+	// and tools that play pmcd's part). The agent always sets it.
+	StoreAccess *StoreAccess
+	Clients     cache.Clients // told when pmcd says a client has gone
+	Log         zerolog.Logger
+	MaxLen      int  // largest PDU accepted; DefaultMaxLen when 0
+	Trace       bool // log every PDU as hex words (debug level)
+	Now         func() time.Time
 }
 
 // Server answers pmcd's requests on one connection from cached snapshots.
@@ -55,6 +58,8 @@ type Server struct {
 	out      []byte
 	fetch    fetchState
 	profiles profiles
+	creds    *credTable
+	refusals refusalLog
 	// ignored remembers when an unexpected PDU type was last logged, so a
 	// peer that keeps sending one does not fill the log.
 	ignored map[Type]time.Time
@@ -77,13 +82,15 @@ func NewServer(cfg Config, r io.Reader, w io.Writer) *Server {
 		// takes header and body together.
 		cfg: cfg, r: bufio.NewReaderSize(r, 64*1024), w: w, handlers: dispatchTable(),
 		in: make([]byte, 0, 4096), out: make([]byte, 0, 64*1024),
-		profiles: newProfiles(),
+		profiles: newProfiles(), creds: newCredTable(maxCredClients),
 	}
 }
 
-// Handshake sends our CREDS first, as pmcd waits for them, then reads pmcd's.
+// Handshake sends our CREDS first, as pmcd waits for them, then reads
+// pmcd's. Ours ask for ATTR PDUs (FlagAuth): who each client is decides
+// whether it may store.
 func (s *Server) Handshake(pid int) error {
-	s.out = (&Creds{From: int32(pid), Version: pduVersion}).Append(s.out[:0])
+	s.out = (&Creds{From: int32(pid), Version: pduVersion, Flags: FlagAuth}).Append(s.out[:0])
 	if err := s.write(s.out); err != nil {
 		return fmt.Errorf("sending creds: %w", err)
 	}
@@ -104,6 +111,9 @@ func (s *Server) Handshake(pid int) error {
 		return fmt.Errorf("pmcd creds: %w", err)
 	}
 	s.cfg.Log.Info().Int32("pmcd_pid", c.From).Uint8("version", c.Version).Msg("connected to pmcd")
+	if c.Flags&FlagAuth == 0 && s.cfg.StoreAccess != nil {
+		s.cfg.Log.Warn().Msg("pmcd will not say who its clients are: every store will be refused")
+	}
 	return nil
 }
 
