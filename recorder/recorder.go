@@ -4,6 +4,7 @@
 package recorder
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,18 +44,28 @@ type Config struct {
 	// writer a processor of its own meanwhile, so fetches do not queue
 	// behind its slices.
 	Writing func(on bool)
+	// MaxBytes bounds the bytes of the archives the recorder keeps in Dir:
+	// past it the oldest of its own go; DefaultMaxBytes when New is given 0.
+	MaxBytes int64
+	// MinGap is the least time between two recordings one user asks for
+	// (0: none).
+	MinGap time.Duration
 }
 
 // DefaultDuty lets the writer take half a CPU.
 const DefaultDuty = 0.5
+
+// DefaultMaxBytes bounds the archives kept when nothing is said.
+const DefaultMaxBytes = 256 << 20
 
 // Recorder writes one archive at a time.
 type Recorder struct {
 	cfg  Config
 	busy atomic.Bool
 	wg   sync.WaitGroup
-	mu   sync.Mutex // guards st
+	mu   sync.Mutex // guards st and gaps
 	st   engine.RecordStatus
+	gaps requestGaps
 }
 
 // New makes a recorder.
@@ -65,16 +76,20 @@ func New(cfg Config) *Recorder {
 	if cfg.Duty == 0 {
 		cfg.Duty = DefaultDuty
 	}
+	if cfg.MaxBytes == 0 {
+		cfg.MaxBytes = DefaultMaxBytes
+	}
 	return &Recorder{cfg: cfg}
 }
 
 // Start writes the last span of history to a new archive, in the
-// background. It returns cache.ErrBusy while another is being written.
-func (r *Recorder) Start(span time.Duration) error {
-	if !r.busy.CompareAndSwap(false, true) {
-		return cache.ErrBusy
-	}
+// background. It returns cache.ErrBusy while another is being written, and
+// when who had one started less than MinGap ago.
+func (r *Recorder) Start(span time.Duration, who cache.Identity) error {
 	now := r.cfg.Now()
+	if err := r.claim(who, now); err != nil {
+		return err
+	}
 	hist := r.cfg.History(now.Add(-span))
 	r.mu.Lock()
 	r.st.Span = uint32(span / time.Second)
@@ -92,6 +107,22 @@ func (r *Recorder) Start(span time.Duration) error {
 	return nil
 }
 
+// claim makes the recorder busy for who's request, unless it is busy
+// already or who asked too recently; a refused request does not count.
+func (r *Recorder) claim(who cache.Identity, now time.Time) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if left := r.gaps.wait(who, now, r.cfg.MinGap); left > 0 {
+		return fmt.Errorf("%w: uid %d asked for a recording less than %v ago (record_min_gap); %v to wait",
+			cache.ErrBusy, who.UID, r.cfg.MinGap, left.Round(time.Second))
+	}
+	if !r.busy.CompareAndSwap(false, true) {
+		return cache.ErrBusy
+	}
+	r.gaps.started(who, now, r.cfg.MinGap)
+	return nil
+}
+
 // finish records how a write went.
 func (r *Recorder) finish(res result, err error) {
 	r.mu.Lock()
@@ -105,7 +136,7 @@ func (r *Recorder) finish(res result, err error) {
 	r.st.Archives++
 	r.st.Records, r.st.Bytes, r.st.Last, r.st.LastError = uint64(res.records), uint64(res.bytes), res.path, ""
 	r.cfg.Log.Info().Str("archive", res.path).Int("records", res.records).Int64("bytes", res.bytes).
-		Msg("flight recorder: archive written")
+		Int64("kept_bytes", res.kept).Msg("flight recorder: archive written")
 }
 
 // Status reports the recorder's state.

@@ -120,7 +120,7 @@ func TestRecordedArchive(t *testing.T) {
 	need(t, "pmlogcheck", "pmdumplog", "pmval")
 	dir := t.TempDir()
 	rec, _ := newTestRecorder(t, dir)
-	if err := rec.Start(time.Hour); err != nil {
+	if err := rec.Start(time.Hour, root); err != nil {
 		t.Fatal(err)
 	}
 	rec.Wait()
@@ -179,7 +179,7 @@ func (silent) Sample(*cache.Builder, time.Time) error { return nil }
 func TestSilentSourceWritesNoMark(t *testing.T) {
 	need(t, "pmdumplog", "pmval")
 	rec, _ := newTestRecorder(t, t.TempDir(), silent{})
-	if err := rec.Start(time.Hour); err != nil {
+	if err := rec.Start(time.Hour, root); err != nil {
 		t.Fatal(err)
 	}
 	rec.Wait()
@@ -212,12 +212,12 @@ func TestOneArchiveAtATime(t *testing.T) {
 		},
 		Writing: func(on bool) { told = append(told, on) }})
 	go func() { time.Sleep(50 * time.Millisecond); close(release) }()
-	if err := rec.Start(time.Minute); err != nil {
+	if err := rec.Start(time.Minute, root); err != nil {
 		t.Fatal(err)
 	}
 	// Start has taken the history: the write is under way or done.
 	rec.busy.Store(true) // hold the recorder busy as a long write would
-	if err := rec.Start(time.Minute); !errors.Is(err, cache.ErrBusy) {
+	if err := rec.Start(time.Minute, root); !errors.Is(err, cache.ErrBusy) {
 		t.Errorf("a second request: %v, want ErrBusy", err)
 	}
 	rec.busy.Store(false)
@@ -236,7 +236,7 @@ func TestUnwritableDirectory(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "not-a-dir")
 	os.WriteFile(file, nil, 0o644)
 	rec, _ := newTestRecorder(t, filepath.Join(file, "archives"))
-	if err := rec.Start(time.Minute); err != nil {
+	if err := rec.Start(time.Minute, root); err != nil {
 		t.Fatal(err)
 	}
 	rec.Wait()
@@ -252,7 +252,7 @@ func TestNothingToRecord(t *testing.T) {
 	r, schema, last := sampled(t)
 	rec := New(Config{Dir: dir, Domain: 396, Schema: schema, Texts: texts{}, History: r.History, UID: -1,
 		Log: zerolog.Nop(), Now: func() time.Time { return last.Add(time.Hour) }})
-	rec.Start(time.Second)
+	rec.Start(time.Second, root)
 	rec.Wait()
 	if st := rec.Status(); st.Errors != 1 || st.LastError == "" {
 		t.Errorf("status %+v", st)
@@ -275,7 +275,7 @@ func TestFullDisk(t *testing.T) {
 	}
 	t.Cleanup(func() { exec.Command("umount", dir).Run() })
 	rec, _ := newTestRecorder(t, dir)
-	rec.Start(time.Hour)
+	rec.Start(time.Hour, root)
 	rec.Wait()
 	st := rec.Status()
 	if st.Errors != 1 || st.Archives != 0 || !strings.Contains(st.LastError, "no space") {

@@ -25,6 +25,7 @@ type result struct {
 	path    string
 	records int
 	bytes   int64
+	kept    int64 // bytes of every archive kept, this one included
 }
 
 // step is one sample of one source, in the order the archive holds them.
@@ -60,6 +61,10 @@ func (r *Recorder) write(now time.Time, hist []engine.SourceHistory) (result, er
 			w.Abort()
 			return result{}, err
 		}
+		if w.Bytes > r.cfg.MaxBytes {
+			w.Abort()
+			return result{}, r.tooLarge()
+		}
 		pace.step()
 	}
 	path, err := w.Commit()
@@ -69,7 +74,36 @@ func (r *Recorder) write(now time.Time, hist []engine.SourceHistory) (result, er
 	if err := r.chown(path); err != nil {
 		return result{}, err
 	}
-	return result{path: path, records: w.Records, bytes: w.Bytes}, nil
+	return r.keep(result{path: path, records: w.Records, bytes: w.Bytes})
+}
+
+// tooLarge is why an archive that would take more than the whole bound is
+// not kept: keeping it would mean removing every other, and still not fit.
+func (r *Recorder) tooLarge() error {
+	return fmt.Errorf("the span asked for makes an archive larger than record_max_mb (%d MB) alone: ask for fewer seconds",
+		r.cfg.MaxBytes>>20)
+}
+
+// keep removes the oldest of the recorder's archives until those left,
+// the new one included, fit in MaxBytes. The new one is removed instead
+// when its last index entry took it past the bound.
+func (r *Recorder) keep(res result) (result, error) {
+	if res.bytes > r.cfg.MaxBytes {
+		files, _ := filepath.Glob(res.path + ".*")
+		for _, f := range files {
+			os.Remove(f)
+		}
+		return result{}, r.tooLarge()
+	}
+	total, removed, err := retain(r.cfg.Dir, r.ownerUID(), res.path, r.cfg.MaxBytes)
+	if err != nil {
+		r.cfg.Log.Warn().Err(err).Msg("flight recorder: the oldest archives could not be removed")
+	}
+	for _, old := range removed {
+		r.cfg.Log.Info().Str("archive", old).Msg("flight recorder: removed to stay within record_max_mb")
+	}
+	res.kept = total
+	return res, nil
 }
 
 // order lists every kept sample of every source by time.
