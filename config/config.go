@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Name is the agent's name (iam): the pmns root, log file and label.
@@ -74,6 +77,15 @@ type Config struct {
 	// RecordDir is where the flight recorder writes its archives; by
 	// default pmlogger's directory for this host.
 	RecordDir string
+	// RecordMaxBytes bounds the bytes of the recorder's archives in
+	// RecordDir; RecordMinGap is the least time between two recordings one
+	// user asks for.
+	RecordMaxBytes int64
+	RecordMinGap   time.Duration
+	// StoreUsers and StoreGroups say who may pmstore: a client whose user
+	// or primary group is listed. Names are resolved as the file is read.
+	StoreUsers  []uint32
+	StoreGroups []uint32
 	// Include and Exclude select instances by name, per instance domain
 	// name ("disk", "interface", "filesys", ...).
 	Include map[string]*regexp.Regexp
@@ -106,6 +118,10 @@ func Default() Config {
 		LogFormat:      LogPCP,
 		IDDir:          defaultIDDir(),
 		RecordDir:      defaultRecordDir(),
+		RecordMaxBytes: 256 << 20,
+		RecordMinGap:   time.Minute,
+		StoreUsers:     []uint32{0},
+		StoreGroups:    defaultStoreGroups(),
 		Include:        map[string]*regexp.Regexp{},
 		Exclude:        map[string]*regexp.Regexp{},
 		Origins:        map[string]string{},
@@ -128,6 +144,55 @@ func defaultRecordDir() string {
 		host = "localhost"
 	}
 	return filepath.Join(envOr("PCP_LOG_DIR", "/var/log/pcp"), "pmlogger", host)
+}
+
+// defaultStoreGroups is PCP's group ($PCP_GROUP, else pcp), whose
+// services (pmie) may ask for recordings; none on a host without it.
+func defaultStoreGroups() []uint32 {
+	if g, err := lookupGroup(envOr("PCP_GROUP", "pcp")); err == nil {
+		return []uint32{g}
+	}
+	return nil
+}
+
+// resolveIDs reads a list of user or group names or numbers, separated by
+// commas or spaces, each resolved with lookup.
+func resolveIDs(key, val string, lookup func(string) (uint32, error)) ([]uint32, error) {
+	var ids []uint32
+	for _, name := range strings.FieldsFunc(val, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		id, err := lookup(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", key, err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// lookupUser resolves a user name, or takes a number as it is.
+func lookupUser(name string) (uint32, error) {
+	if n, err := strconv.ParseUint(name, 10, 32); err == nil {
+		return uint32(n), nil
+	}
+	u, err := user.Lookup(name)
+	if err != nil {
+		return 0, fmt.Errorf("no user %q", name)
+	}
+	n, err := strconv.ParseUint(u.Uid, 10, 32)
+	return uint32(n), err
+}
+
+// lookupGroup resolves a group name, or takes a number as it is.
+func lookupGroup(name string) (uint32, error) {
+	if n, err := strconv.ParseUint(name, 10, 32); err == nil {
+		return uint32(n), nil
+	}
+	g, err := user.LookupGroup(name)
+	if err != nil {
+		return 0, fmt.Errorf("no group %q", name)
+	}
+	n, err := strconv.ParseUint(g.Gid, 10, 32)
+	return uint32(n), err
 }
 
 // defaultLogFile follows libpcp_pmda: <iam>.log in pmcd's log directory.

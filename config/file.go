@@ -27,6 +27,10 @@ import (
 //	processors = 1                 # Go processors for the goroutines (2 while an archive is written)
 //	log_format = pcp               # or json
 //	id_dir = /var/lib/pcp/config/pmda
+//	record_max_mb = 256            # bytes the flight recorder's archives may take
+//	record_min_gap = 60            # seconds between two recordings one user asks for
+//	store_users = root             # who may pmstore: users and primary groups,
+//	store_groups = pcp             # by name or number, resolved at start
 //	instances.disk.exclude = ^(loop|ram)   # by instance domain name
 //	instances.interface.include = ^(eth|en)
 //
@@ -119,6 +123,22 @@ func (c *Config) setKey(key, val string) error {
 	case "stale_intervals":
 		n, err := wholeNumber(key, val, 0, 1_000_000, "a whole number from 0 to 1000000")
 		c.StaleIntervals = n
+		return err
+	case "record_max_mb":
+		mb, err := wholeNumber(key, val, 1, 1<<20, "whole megabytes from 1 to 1048576")
+		c.RecordMaxBytes = int64(mb) << 20
+		return err
+	case "record_min_gap":
+		secs, err := wholeNumber(key, val, 0, 86400, "whole seconds from 0 (none) to 86400")
+		c.RecordMinGap = time.Duration(secs) * time.Second
+		return err
+	case "store_users":
+		ids, err := resolveIDs(key, val, lookupUser)
+		c.StoreUsers = ids
+		return err
+	case "store_groups":
+		ids, err := resolveIDs(key, val, lookupGroup)
+		c.StoreGroups = ids
 		return err
 	}
 	if rest, ok := strings.CutPrefix(key, "instances."); ok {

@@ -3,13 +3,15 @@ package config
 import (
 	"maps"
 	"regexp"
+	"slices"
 )
 
 // NeedsRestart lists the settings that differ between the running
 // configuration and a re-read one but take effect only at a restart: which
 // collectors exist and which instances they keep (the namespace and the
 // instance tables are built once), where the agent reads and writes, how
-// its log is written and how much history its rings were sized for. The
+// its log is written, how much history its rings were sized for, the
+// flight recorder's bounds and who may store. The
 // intervals, the staleness limit, the idle back-off and the number of
 // processors apply at once.
 func NeedsRestart(running, next Config) []string {
@@ -27,6 +29,10 @@ func NeedsRestart(running, next Config) []string {
 	differ("history", running.History != next.History)
 	differ("history_max_mb", running.HistoryBudget != next.HistoryBudget)
 	differ("log_format", running.LogFormat != next.LogFormat)
+	differ("record_max_mb", running.RecordMaxBytes != next.RecordMaxBytes)
+	differ("record_min_gap", running.RecordMinGap != next.RecordMinGap)
+	differ("store_users", !slices.Equal(running.StoreUsers, next.StoreUsers))
+	differ("store_groups", !slices.Equal(running.StoreGroups, next.StoreGroups))
 	for _, name := range sortedKeys(running.Disabled, next.Disabled) {
 		differ("collector."+name+".enabled", running.Disabled[name] != next.Disabled[name])
 	}
