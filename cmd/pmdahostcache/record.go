@@ -29,6 +29,7 @@ func newRecorder(cfg config.Config, runner *engine.Runner, schema *cache.Schema,
 	return recorder.New(recorder.Config{
 		Dir: cfg.RecordDir, Host: host, Domain: cfg.Domain, Schema: schema, Texts: texts,
 		History: runner.History, Context: contextLabels(host), UID: uid, GID: gid, Log: log, Writing: writing,
+		MaxBytes: cfg.RecordMaxBytes, MinGap: cfg.RecordMinGap,
 	})
 }
 

@@ -42,6 +42,7 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	srv := pmda.NewServer(pmda.Config{
 		Name: config.Name, Domain: cfg.Domain, Front: front, Texts: texts,
 		PMStore: runner, Clients: runner, Log: log, Trace: cfg.HasDebug("pdu"),
+		StoreAccess: &pmda.StoreAccess{Users: cfg.StoreUsers, Groups: cfg.StoreGroups},
 	}, conn, conn)
 	// pmcd gives us 3 s to say hello: the handshake comes before sampling.
 	if err := srv.Handshake(os.Getpid()); err != nil {
