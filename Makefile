@@ -28,11 +28,15 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 	$(GO) vet $(PKGS)
 
-# Integration tests drive the real pmcd, so they need PCP and root; outside
-# CI they skip with a message when either is missing. They run after the
-# other packages, alone: they compare figures over real seconds, which
-# other tests' builds and disk writes in parallel would only disturb.
-test: vet
+# scripts/test-deps.sh first installs the packages the tests drive (as
+# root; otherwise it names what is missing and stops). Integration tests
+# drive the real pmcd, so they need PCP and root; outside CI they skip with
+# a message when either is missing. They run after the other packages,
+# alone: they compare figures over real seconds, which other tests' builds
+# and disk writes in parallel would only disturb.
+test:
+	scripts/test-deps.sh
+	@$(MAKE) --no-print-directory vet
 	$(GO) test -race -count=1 $$($(GO) list $(PKGS) | grep -v /integration$$)
 	$(GO) test -race -count=1 ./integration
 
