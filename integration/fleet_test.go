@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,11 +28,7 @@ import (
 // the same steps by hand.
 func testFleet(t *testing.T) {
 	pmproxy := filepath.Join(pcpVar(t, "PCP_BINADM_DIR"), "pmproxy")
-	for _, tool := range []string{"redis-server", pmproxy, "pmseries", "pmlogconf"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is not installed (Debian's redis-server and pcp packages)", tool)
-		}
-	}
+	requireTools(t, "redis-server", pmproxy, "pmseries", "pmlogconf")
 	dir := t.TempDir()
 	redisPort, httpPort := freePort(t), freePort(t)
 	startDaemon(t, dir, "redis", "redis-server", "--port", strconv.Itoa(redisPort), "--bind", "127.0.0.1",
@@ -170,25 +167,31 @@ func recordedArchive(t *testing.T) string {
 
 var seriesID = regexp.MustCompile(`(?m)^[0-9a-f]{40}$`)
 
+// seriesOf gives the series a pmseries query selects, sorted.
+func seriesOf(t *testing.T, port, query string) []string {
+	t.Helper()
+	ids := seriesID.FindAllString(mustRun(t, time.Minute, "pmseries", "-p", port, query), -1)
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
 // checkSeries queries redis with pmseries and returns the series of
 // hostcache.kernel.cpu.util.user.
 func checkSeries(t *testing.T, port int) string {
 	t.Helper()
 	p := strconv.Itoa(port)
-	series := seriesID.FindString(mustRun(t, time.Minute, "pmseries", "-p", p, "hostcache.kernel.cpu.util.user"))
-	if series == "" {
-		t.Fatal("pmseries finds no series of hostcache.kernel.cpu.util.user")
+	cpu, load := seriesOf(t, p, "hostcache.kernel.cpu.util.user"), seriesOf(t, p, "hostcache.kernel.all.load")
+	if len(cpu) == 0 || len(load) == 0 {
+		t.Fatalf("pmseries finds series of hostcache.kernel.cpu.util.user %v and hostcache.kernel.all.load %v", cpu, load)
 	}
 	checks := []struct {
 		args []string
 		want []string
 	}{
-		{[]string{"-d", series}, []string{"PMID: 396.", "Semantics: instant", "Units: none"}},
-		{[]string{"-l", series}, []string{`"agent":"hostcache"`, `"collector":"cpu"`}},
-		{[]string{"-l", seriesID.FindString(mustRun(t, time.Minute, "pmseries", "-p", p, "hostcache.kernel.all.load"))},
-			[]string{`"collector":"load"`, `"agent":"hostcache"`}},
+		{[]string{"-d", cpu[0]}, []string{"PMID: 396.", "Semantics: instant", "Units: none"}},
+		{[]string{"-l", cpu[0]}, []string{`"agent":"hostcache"`, `"collector":"cpu"`}},
+		{[]string{"-l", load[0]}, []string{`"collector":"load"`, `"agent":"hostcache"`}},
 		{[]string{"hostcache.kernel.cpu.util.user[samples:3]"}, []string{"] "}},
-		{[]string{`hostcache.kernel.all.load{collector:"load"}`}, []string{""}},
 	}
 	for _, c := range checks {
 		out := mustRun(t, time.Minute, "pmseries", append([]string{"-p", p}, c.args...)...)
@@ -198,6 +201,7 @@ func checkSeries(t *testing.T, port int) string {
 			}
 		}
 	}
+	checkLabelFilters(t, p, cpu, load)
 	// The flight recorder's archive has the raw counters: their rate
 	// over its samples is the interrupt rate, some every second.
 	out := mustRun(t, time.Minute, "pmseries", "-p", p, "rate(hostcache.kernel.all.intr[samples:5])")
@@ -211,7 +215,26 @@ func checkSeries(t *testing.T, port int) string {
 		}
 	}
 	t.Logf("pmseries rate(hostcache.kernel.all.intr[samples:5]):\n%s", out)
-	return series
+	return cpu[0]
+}
+
+// checkLabelFilters: a query filtered on the item label collector selects
+// a metric's series when the label is the metric's own, and none otherwise.
+func checkLabelFilters(t *testing.T, port string, cpu, load []string) {
+	t.Helper()
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{
+		{`hostcache.kernel.all.load{collector:"load"}`, load},
+		{`hostcache.kernel.all.load{collector:"cpu"}`, nil},
+		{`hostcache.kernel.cpu.util.user{collector:"cpu"}`, cpu},
+		{`hostcache.kernel.cpu.util.user{collector:"load"}`, nil},
+	} {
+		if got := seriesOf(t, port, c.query); !slices.Equal(got, c.want) {
+			t.Errorf("pmseries %s selects %v, want %v", c.query, got, c.want)
+		}
+	}
 }
 
 // checkSeriesREST: pmproxy's /series API gives the same series and values.

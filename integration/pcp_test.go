@@ -35,13 +35,30 @@ func requirePCP(t *testing.T) {
 			missing = "pmcd is not running: " + err.Error()
 		}
 	}
-	if missing == "" {
-		return
+	if missing != "" {
+		skipOutsideCI(t, missing)
 	}
+}
+
+// requireTools skips when a tool a test drives is not installed, except in
+// CI: make test installs every one (scripts/test-deps.sh).
+func requireTools(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if !have(tool) {
+			skipOutsideCI(t, tool+" is not installed (make test as root installs it: scripts/test-deps.sh)")
+		}
+	}
+}
+
+// skipOutsideCI skips the test for the reason given, except in CI, where
+// a test that does not run is a failure.
+func skipOutsideCI(t *testing.T, reason string) {
+	t.Helper()
 	if os.Getenv("CI") == "true" {
-		t.Fatalf("integration tests must run in CI: %s", missing)
+		t.Fatalf("integration tests must run in CI: %s", reason)
 	}
-	t.Skipf("skipping integration tests: %s", missing)
+	t.Skipf("skipping: %s", reason)
 }
 
 func have(cmd string) bool { _, err := exec.LookPath(cmd); return err == nil }
