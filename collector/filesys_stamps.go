@@ -12,10 +12,10 @@ import (
 // does not exist) can only come to resolve elsewhere if an entry changes
 // in a directory on its way: a component made a link, removed, renamed or
 // created. Each of those sets the directory's ctime and mtime. So rather
-// than resolve every such name once a minute (at 16x, 2048 EvalSymlinks
-// of four lstats each, an eighth of the agent's background), the table
-// keeps a stamp of each directory on their way and compares them: a few
-// stats. Names that are real links are still resolved each minute (a
+// than resolve every such name once a minute (several lstats each, a
+// large share of the background on a host with thousands of mounts), the
+// table keeps a stamp of each directory on their way and compares them: a
+// few stats. Names that are real links are still resolved each minute (a
 // link's target directory can change without touching these).
 
 // dirStamp is what stat(2) said of a directory on the way to a device

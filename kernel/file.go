@@ -67,9 +67,9 @@ func (f *File) Read(buf []byte) ([]byte, error) {
 // ReadAttr is Read for a sysfs attribute. The kernel makes an attribute's
 // whole text in one go and never more than a page, so a read that returns
 // less than the buffer holds is all of it, and the read past the end that
-// Read makes to see end of file is saved: at 16x, a thousand system calls
-// every ten seconds for the interfaces' state. Not for procfs, whose
-// seq_file texts come a buffer at a time.
+// Read makes to see end of file is saved: one system call per attribute,
+// which counts on hosts with thousands of interfaces. Not for procfs,
+// whose seq_file texts come a buffer at a time.
 func (f *File) ReadAttr(buf []byte) ([]byte, error) {
 	return f.read(buf, preadAttr)
 }

@@ -4,10 +4,8 @@ import (
 	"fmt"
 )
 
-// The /proc/pressure files (Documentation/accounting/psi.rst) used to be
-// read with procfs, which scans each line with fmt.Sscanf: some 150 µs a
-// sample for four two-line files. This parser reads the lines as the
-// kernel prints them
+// The /proc/pressure files (Documentation/accounting/psi.rst) are read
+// every sample, so this parser reads the lines as the kernel prints them
 //
 //	some avg10=0.12 avg60=0.34 avg300=0.56 total=7890
 //

@@ -15,10 +15,9 @@ import (
 // Why not an os.File or net.Conn read: those enter the scheduler's system
 // call path, which wakes the runtime's monitor thread whenever it was
 // asleep. An agent idle between fetches has it asleep at every fetch, and
-// once woken it polls every 20 µs for a while: on a 2-vCPU VM that tripled
-// the CPU an isolated fetch costs (about 200 µs against 70 µs with raw
-// calls). Reads and writes of a non-blocking descriptor return at once, so
-// they may skip that path; all waiting is left to the poller.
+// once woken it polls for a while, which costs an isolated fetch several
+// times its own CPU. Reads and writes of a non-blocking descriptor return
+// at once, so they may skip that path; all waiting is left to the poller.
 type Stream struct {
 	rc     syscall.RawConn
 	closer io.Closer
@@ -66,9 +65,8 @@ func rawIO(trap, fd uintptr, p []byte) (int, syscall.Errno) {
 // ReadBlockingInBursts makes Read use a plain blocking read while requests
 // come back to back (the last two waited under burstWait), and the
 // poller otherwise. A blocking pipe read is woken on the writer's CPU (a
-// "synchronous" wake-up), which the poller's is not: on a 2-vCPU VM the
-// p50 of back-to-back fetches fell from 74-108 µs to 26-33 µs. In a burst
-// the monitor thread never takes the P back (that needs 10 ms in the
+// "synchronous" wake-up), which the poller's is not, so back-to-back
+// fetches answer sooner. In a burst the monitor thread never takes the P back (that needs 10 ms in the
 // call), so the cost the poller avoids does not arise there. Only for an
 // input fd of its own (a pipe): writes must never meet it in blocking mode.
 func (s *Stream) ReadBlockingInBursts() error {

@@ -18,13 +18,10 @@ import (
 // One is the default because the agent is idle between sample ticks, and
 // each tick is cheap next to what waking costs: with a second processor
 // the runtime wakes a second thread at every tick to share the collectors'
-// goroutines, which cost a fifth of a small host's background CPU and half
-// of an unread agent's on the machines we measured (docs/limits.md). A
-// fetch arriving during a tick waits for its collectors at worst, as it
-// could already on two processors, which nine goroutines readied at once
-// fill. An archive export is different: a long burst of work, during which
-// fetches on one processor waited behind its write slices (p99 six times
-// an idle agent's), so the writer gets a processor of its own meanwhile.
+// goroutines (docs/limits.md). A fetch arriving during a tick waits for
+// its collectors at worst. An archive export is a long burst of work that
+// fetches would queue behind, so the writer gets a processor of its own
+// meanwhile.
 type processors struct {
 	mu      sync.Mutex
 	env     bool // GOMAXPROCS is set: its number stands over the configuration's
