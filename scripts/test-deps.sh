@@ -44,7 +44,7 @@ check() {
 check
 [ ${#packages[@]} -gt 0 ] || exit 0
 if [ "$(id -u)" -ne 0 ]; then
-  echo "make test: missing ${missing[*]}; run make test as root, or: apt-get install ${packages[*]}" >&2
+  echo "make test: missing ${missing[*]}; run make test as root, or as root: apt-get install -y ${packages[*]}" >&2
   exit 1
 fi
 echo "make test: installing ${packages[*]} for ${missing[*]}"
