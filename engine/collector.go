@@ -93,3 +93,10 @@ type Registration struct {
 type Paced interface {
 	Pace(factor int)
 }
+
+// Bounder is a collector whose counters have physical bounds: the engine
+// takes a step beyond one for a reset (Bound). The runner asks once, when
+// it attaches the collector's history.
+type Bounder interface {
+	Bounds() []Bounded
+}

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"math"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -21,6 +24,10 @@ type sample struct {
 	// ends have the same count holds no reset, found without a walk.
 	resets uint64
 	reset  bool // some counter went backwards since the previous sample
+	// bad lists, ascending, the positions in vals whose step from the
+	// previous sample is a reset (backwards, implausible, beyond a Bound):
+	// nil while reset is false.
+	bad []int32
 	// shared says vals is an earlier sample's array (nothing changed)
 	// that an earlier sample in the ring owns: this one costs its own
 	// fields only. Only the sampler reads or changes it.
@@ -74,6 +81,7 @@ type history struct {
 	tracked  []int           // schema indexes of the tracked metrics, ascending
 	counter  []bool          // tracked[t] is a counter watched for resets
 	half     []uint64        // tracked[t]'s plausible step: half its type's range
+	limits   []*stepLimit    // tracked[t]'s Bound, if any; nil: no bounds at all
 	trackOf  []int32         // tracked position + 1 by schema index - tracked[0]
 	slots    []atomic.Pointer[sample]
 	next     atomic.Uint64 // sequence number of the next sample
@@ -276,41 +284,60 @@ func (h *history) captureInDoms(p *cache.Part) []*cache.Instances {
 	return out
 }
 
-// countResets counts the counter instances of s that went backwards since
-// prev: a reset, a wrap at the counter's width, or a re-created device.
+// countResets lists in s.bad, and counts, the counter instances of s
+// whose step from prev is a reset: gone backwards (a reset, a wrap at the
+// counter's width, a re-created device), jumped by half its range, or
+// grown beyond its Bound.
 func (h *history) countResets(prev, s *sample) uint64 {
-	var n uint64
+	secs := s.at.Sub(prev.at).Seconds()
 	for t, isCounter := range h.counter {
 		if !isCounter {
 			continue
 		}
+		most, perInst := h.most(t, prev, s, secs)
 		lo, hi := s.layout.span(t)
-		if prev.layout == s.layout {
+		if prev.layout == s.layout && perInst == nil {
 			// The same instances in the same places: no lookups.
-			n += countBackwards(prev.vals[lo:hi], s.vals[lo:hi], h.half[t])
+			s.bad = appendImplausible(s.bad, lo, prev.vals[lo:hi], s.vals[lo:hi], most)
 			continue
 		}
 		for p := lo; p < hi; p++ {
 			q, ok := prev.layout.find(t, s.layout.insts[p], p-lo)
-			if ok && !plausible(prev.vals[q], s.vals[p], h.half[t]) {
-				n++
+			if !ok {
+				continue
+			}
+			m := most
+			if perInst != nil {
+				m = min(m, perInst.most(perInst.unitsOf(s.layout.insts[p]), secs))
+			}
+			if !plausible(prev.vals[q], s.vals[p], m) {
+				s.bad = append(s.bad, int32(p))
 			}
 		}
 	}
-	return n
+	return uint64(len(s.bad))
 }
 
-// countBackwards counts the positions where a counter's step from was to
-// now is not plausible growth.
-func countBackwards(was, now []uint64, half uint64) uint64 {
-	var n uint64
+// appendImplausible appends base+i to bad for each i where a counter's
+// step from was[i] to now[i] is not plausible growth of at most most.
+func appendImplausible(bad []int32, base int, was, now []uint64, most uint64) []int32 {
 	now = now[:len(was)]
 	for i, a := range was {
-		if !plausible(a, now[i], half) {
-			n++
+		if !plausible(a, now[i], most) {
+			bad = append(bad, int32(base+i))
 		}
 	}
-	return n
+	return bad
+}
+
+// badAt reports whether the value at position p of s is a reset since the
+// previous sample.
+func (s *sample) badAt(p int) bool {
+	if !s.reset {
+		return false
+	}
+	_, found := slices.BinarySearch(s.bad, int32(p))
+	return found
 }
 
 // sampleBytes estimates the memory a sample holds: its values and its own
@@ -320,7 +347,7 @@ func sampleBytes(s *sample) int64 {
 	if s.shared {
 		return 96
 	}
-	return int64(8*len(s.vals)) + 96
+	return int64(8*len(s.vals)+4*cap(s.bad)) + 96
 }
 
 // halfRange is half the range of a counter type: the largest step a
@@ -332,12 +359,96 @@ func halfRange(t cache.Type) uint64 {
 	return 1 << 63
 }
 
-// plausible reports whether a counter's step from a to b is growth. A
-// counter that went backwards was reset or wrapped; one that jumped by more
-// than half its type's range in one step was reset too (a driver that
-// reports -1, a re-created device starting high): counting either as
-// growth would publish a rate such as 7e19/s. Such a step is left out,
-// never a rate.
-func plausible(a, b, half uint64) bool {
-	return b >= a && b-a <= half
+// plausible reports whether a counter's step from a to b is growth of at
+// most most. A counter that went backwards was reset or wrapped; one that
+// jumped by more than half its type's range in one step was reset too (a
+// driver that reports -1, a re-created device starting high), and so was
+// one that grew beyond its Bound (most is then less): counting any of
+// them as growth would publish a rate such as 7e19/s. Such a step is left
+// out, never a rate.
+func plausible(a, b, most uint64) bool {
+	return b >= a && b-a <= most
+}
+
+// stepLimit is a tracked counter's Bound as the history applies it.
+type stepLimit struct {
+	perSecond float64
+	units     int // tracked position of Bound.Units; -1: none
+	unitsOf   func(inst uint32) uint64
+	slack     float64 // Bound.Slack in seconds
+}
+
+// boundBy takes the Bounds of collector c, if it declares any. The runner
+// calls it once, after newHistory. A bound on a metric the history does
+// not watch for resets, or whose Units it does not keep, is a mistake in
+// the declarations: it panics at start-up.
+func (h *history) boundBy(c Collector) {
+	b, ok := c.(Bounder)
+	if !ok {
+		return
+	}
+	for _, bd := range b.Bounds() {
+		h.setBound(bd)
+	}
+}
+
+func (h *history) setBound(bd Bounded) {
+	t, ok := h.trackedID(bd.Counter)
+	if !ok || !h.counter[t] {
+		panic(fmt.Sprintf("engine: a Bound on %v, which is no counter its source's history watches", bd.Counter))
+	}
+	l := &stepLimit{perSecond: bd.Bound.PerSecond, units: -1, unitsOf: bd.Bound.UnitsOf, slack: bd.Bound.Slack.Seconds()}
+	if u := bd.Bound.Units; u != nil {
+		if l.units, ok = h.trackedID(u.ID); !ok {
+			panic(fmt.Sprintf("engine: the Bound on %v counts units with %s, which its source does not publish", bd.Counter, u.Name))
+		}
+	}
+	if h.limits == nil {
+		h.limits = make([]*stepLimit, len(h.tracked))
+	}
+	h.limits[t] = l
+}
+
+// most is the most tracked counter t may grow over the step from prev to
+// s, secs long, whatever the instance: half its type's range, or less
+// under a Bound. A Bound with UnitsOf depends on the instance: it is
+// returned to be applied to each.
+func (h *history) most(t int, prev, s *sample, secs float64) (uint64, *stepLimit) {
+	if h.limits == nil || h.limits[t] == nil {
+		return h.half[t], nil
+	}
+	l := h.limits[t]
+	if l.unitsOf != nil {
+		return h.half[t], l
+	}
+	n := uint64(1)
+	if l.units >= 0 {
+		n = max(unitsIn(prev, l.units), unitsIn(s, l.units))
+	}
+	return min(h.half[t], l.most(n, secs)), nil
+}
+
+// most is the most n units may grow over a step of secs seconds; no
+// limit when n is 0 (nothing says how many units there are).
+func (l *stepLimit) most(n uint64, secs float64) uint64 {
+	if n == 0 {
+		return math.MaxUint64
+	}
+	f := l.perSecond * float64(n) * (secs + l.slack)
+	switch {
+	case f >= 1<<64:
+		return math.MaxUint64
+	case f > 0:
+		return uint64(f)
+	}
+	return 0
+}
+
+// unitsIn is the value of tracked metric t (without instances) in s, 0
+// when s has none.
+func unitsIn(s *sample, t int) uint64 {
+	if p, ok := s.layout.find(t, cache.InstNone, 0); ok {
+		return s.vals[p]
+	}
+	return 0
 }

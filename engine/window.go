@@ -9,9 +9,10 @@ import (
 // Window is the span of one source's samples a figure is computed over:
 // from the sample a client saw at its previous fetch (start) to the newest
 // (end), or one sampling step of it when peaks are computed. A step in
-// which some counter of the source went backwards (a reset, a wrap, a
-// re-created device) is left out of every delta and of the seconds, so it
-// costs the figure that step, never a spike or a negative value.
+// which a counter instance went backwards (a reset, a wrap, a re-created
+// device), jumped implausibly or grew beyond its Bound is left out of that
+// instance's delta and seconds, so it costs the figure that step, never a
+// spike or a negative value.
 type Window struct {
 	h          *history
 	part       *cache.Part // the published part the window ends at
@@ -69,15 +70,16 @@ func (w *Window) DeltaSeconds(id cache.MetricID, inst uint32) (uint64, float64, 
 	if !ok {
 		return 0, 0, false
 	}
-	a, okA := w.valueIn(w.start, t, inst)
-	b, okB := w.valueIn(w.end, t, inst)
+	a, _, okA := w.valueIn(w.start, t, inst)
+	b, _, okB := w.valueIn(w.end, t, inst)
 	if w.clean() && okA && okB && b >= a {
 		return b - a, w.secs, true // no step of the source was implausible
 	}
 	return w.walk(t, inst, a, okA)
 }
 
-// walk sums the growth of (t, inst) and the seconds over the good steps.
+// walk sums the growth of (t, inst) and the seconds over the good steps:
+// those the instance existed at both ends of and that were no reset.
 func (w *Window) walk(t int, inst uint32, prevV uint64, prevOK bool) (uint64, float64, bool) {
 	var sum uint64
 	var secs float64
@@ -92,8 +94,8 @@ func (w *Window) walk(t int, inst uint32, prevV uint64, prevOK bool) (uint64, fl
 			prevOK = false
 			continue
 		}
-		v, ok := w.valueIn(s, t, inst)
-		if ok && prevOK && plausible(prevV, v, w.h.half[t]) {
+		v, p, ok := w.valueIn(s, t, inst)
+		if ok && prevOK && plausible(prevV, v, w.h.half[t]) && !s.badAt(p) {
 			sum += v - prevV
 			secs += s.at.Sub(prev.at).Seconds()
 			counted = true
@@ -129,13 +131,13 @@ func (w *Window) Published(id cache.MetricID, inst uint32) (cache.Value, bool) {
 	return cache.Value{}, false
 }
 
-// valueIn returns the raw value of (t, inst) in sample s.
-func (w *Window) valueIn(s *sample, t int, inst uint32) (uint64, bool) {
+// valueIn returns the raw value of (t, inst) in sample s and its position.
+func (w *Window) valueIn(s *sample, t int, inst uint32) (uint64, int, bool) {
 	p, ok := s.layout.find(t, inst, w.ord)
 	if !ok {
-		return 0, false
+		return 0, 0, false
 	}
-	return s.vals[p], true
+	return s.vals[p], p, true
 }
 
 // decode reads raw bits of a value of type typ as a float64, to compare.
