@@ -26,15 +26,22 @@ func (a *StoreAccess) Allows(who cache.Identity) bool {
 	return slices.Contains(a.Users, who.UID) || slices.Contains(a.Groups, who.GID)
 }
 
-// refusalLog logs refused stores at most once a minute, with how many
-// were not logged since: a client storing in a loop does not fill the log.
+// refusalLog logs at most refusalsPerMinute refused stores a minute, and
+// how many were not logged before: a client storing in a loop does not
+// fill the log.
 type refusalLog struct {
-	last   time.Time
-	missed int
+	window time.Time // when the current minute started
+	logged int       // refusals logged in it
+	missed int       // refusals not logged since the last one that was
 }
 
+const refusalsPerMinute = 10
+
 func (l *refusalLog) note(log zerolog.Logger, now time.Time, from int32, who cache.Identity) {
-	if !l.last.IsZero() && now.Sub(l.last) < time.Minute {
+	if now.Sub(l.window) >= time.Minute {
+		l.window, l.logged = now, 0
+	}
+	if l.logged >= refusalsPerMinute {
 		l.missed++
 		return
 	}
@@ -45,5 +52,5 @@ func (l *refusalLog) note(log zerolog.Logger, now time.Time, from int32, who cac
 		ev = ev.Str("uid", "unknown")
 	}
 	ev.Msg("store refused: the client is not allowed to store (store_users, store_groups)")
-	l.last, l.missed = now, 0
+	l.logged, l.missed = l.logged+1, 0
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -217,5 +218,25 @@ func TestAttrGetsNoReply(t *testing.T) {
 	}
 	if len(storer.stored) != 1 {
 		t.Errorf("stored %+v", storer.stored)
+	}
+}
+
+// Refusals are logged ten a minute at most, the next logged one saying
+// how many were not.
+func TestRefusalLogIsBounded(t *testing.T) {
+	var buf bytes.Buffer
+	log := zerolog.New(&buf)
+	var l refusalLog
+	now := time.Unix(1_790_000_000, 0)
+	for i := 0; i < 25; i++ {
+		l.note(log, now.Add(time.Duration(i)*time.Second), 1, cache.Identity{UID: 65534, Known: true})
+	}
+	if n := bytes.Count(buf.Bytes(), []byte("\n")); n != refusalsPerMinute {
+		t.Errorf("%d lines logged in a minute, want %d", n, refusalsPerMinute)
+	}
+	buf.Reset()
+	l.note(log, now.Add(time.Minute), 1, cache.Identity{})
+	if !bytes.Contains(buf.Bytes(), []byte(`"not_logged":15`)) || !bytes.Contains(buf.Bytes(), []byte(`"uid":"unknown"`)) {
+		t.Errorf("the next minute's first line: %s", buf.Bytes())
 	}
 }
