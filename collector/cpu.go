@@ -2,6 +2,8 @@ package collector
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -34,7 +36,7 @@ var cpuTimes = []struct {
 		func(t *kernel.CPUTicks) uint64 { return t.Idle }},
 	{engine.Metric("hostcache.kernel.all.cpu.intr", clusterStat, 4, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
 		engine.Metric("hostcache.kernel.percpu.cpu.intr", clusterStat, 24, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
-		func(t *kernel.CPUTicks) uint64 { return t.IRQ + t.SoftIRQ }},
+		func(t *kernel.CPUTicks) uint64 { return addTicks(t.IRQ, t.SoftIRQ) }},
 	{engine.Metric("hostcache.kernel.all.cpu.wait.total", clusterStat, 5, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
 		engine.Metric("hostcache.kernel.percpu.cpu.wait.total", clusterStat, 25, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
 		func(t *kernel.CPUTicks) uint64 { return t.Iowait }},
@@ -60,6 +62,25 @@ var cpuTimes = []struct {
 		engine.Metric("hostcache.kernel.percpu.cpu.vnice", clusterStat, 32, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
 		func(t *kernel.CPUTicks) uint64 { return clampedTicks(t.Nice, t.GuestNice) }},
 }
+
+// No CPU runs more than a second each second: each CPU time counter of
+// one CPU grows by at most 1000 ms a second, the host's by hinv.ncpu times
+// that (engine.Bound). A step beyond is an absurd value, a reset.
+var (
+	oneCPUTime  = engine.Bound{PerSecond: 1000, Slack: timeSlack}
+	allCPUsTime = engine.Bound{PerSecond: 1000, Units: &statNCPU, Slack: timeSlack}
+)
+
+// timeSlack is what a bounded time counter may read over a step beyond
+// the step itself. The kernel accounts time in ticks and /proc shows it
+// truncated to ticks, so a busy CPU's time over a step reads up to two
+// ticks (20 ms at USER_HZ 100) more than the step: 1.01 s over 1 s is
+// common. And the agent takes a sample's time just before it reads the
+// file: preempted in between, by up to a scheduler latency on a busy host
+// (some 24 ms), it reads a longer step than it times. 50 ms covers both;
+// over a 1 s step a figure may then read 5 % above its physical limit,
+// while an absurd value (7e14 s/s) is still a reset.
+const timeSlack = 50 * time.Millisecond
 
 // clampedTicks is a - b, or 0 should b exceed a (guest time is sampled
 // apart from user time and may briefly run ahead).
@@ -242,8 +263,42 @@ func (c *cpuCollector) Derived() []engine.Derived {
 	return out
 }
 
-// toMS converts USER_HZ ticks to milliseconds as pmdalinux does, in
-// integers: 1000 * ticks / HZ.
+// toMS converts USER_HZ ticks to milliseconds as pmdalinux does, 1000 *
+// ticks / HZ, exactly and in integers. A count whose milliseconds do not
+// fit (a field of 2^64-1) gives 2^64-1, never a wrapped product that
+// could pass for growth: the engine takes the step to it and the step
+// back for resets.
 func toMS(ticks uint64) uint64 {
-	return ticks * 1000 / kernel.UserHZ
+	q, r := ticks/kernel.UserHZ, ticks%kernel.UserHZ
+	hi, ms := bits.Mul64(q, 1000)
+	ms, carry := bits.Add64(ms, r*1000/kernel.UserHZ, 0)
+	if hi != 0 || carry != 0 {
+		return math.MaxUint64
+	}
+	return ms
+}
+
+// addTicks sums tick counts, 2^64-1 when the sum does not fit: an absurd
+// field stays absurd in a sum (intr, a node's CPUs) rather than wrapping
+// round to a count that could pass for growth.
+func addTicks(a, b uint64) uint64 {
+	sum, carry := bits.Add64(a, b, 0)
+	if carry != 0 {
+		return math.MaxUint64
+	}
+	return sum
+}
+
+// Bounds declares the CPU time counters' physical limits: one CPU's time
+// per CPU, hinv.ncpu CPUs' for the host, a node's CPUs' for the node.
+func (c *cpuCollector) Bounds() []engine.Bounded {
+	out := make([]engine.Bounded, 0, 2*len(cpuTimes)+len(nodeTimes))
+	for i := range cpuTimes {
+		out = append(out, engine.WithBound(c.all[i], allCPUsTime), engine.WithBound(c.per[i], oneCPUTime))
+	}
+	node := engine.Bound{PerSecond: 1000, UnitsOf: c.nodes.cpusOf, Slack: timeSlack}
+	for _, d := range nodeTimes {
+		out = append(out, engine.WithBound(d, node))
+	}
+	return out
 }

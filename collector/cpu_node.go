@@ -41,6 +41,7 @@ type cpuNodes struct {
 	nodes  []int         // node ids, ascending
 	insts  *cache.Instances
 	sums   [][]uint64 // per node, per cpuTimes entry: ticks, reused
+	cpus   []uint64   // per node: how many CPUs its cpulist names
 }
 
 // loadCPUNodes reads each node's cpulist below sys; a kernel without NUMA
@@ -67,6 +68,11 @@ func loadCPUNodes(sys string) *cpuNodes {
 		n.nodes = append(n.nodes, id)
 	}
 	slices.Sort(n.nodes)
+	n.cpus = make([]uint64, len(n.nodes))
+	for _, node := range n.nodeOf {
+		i, _ := slices.BinarySearch(n.nodes, node)
+		n.cpus[i]++
+	}
 	list := make([]cache.Instance, len(n.nodes))
 	for i, id := range n.nodes {
 		list[i] = cache.Instance{ID: uint32(id), Name: "node" + strconv.Itoa(id)}
@@ -97,7 +103,7 @@ func (n *cpuNodes) publish(b *cache.Builder, cpus []kernel.CPUStat) {
 		}
 		sums := n.sums[index(node)]
 		for i, t := range cpuTimes {
-			sums[i] += t.ticks(&cpu.Ticks)
+			sums[i] = addTicks(sums[i], t.ticks(&cpu.Ticks))
 		}
 	}
 	for k, node := range n.nodes {
@@ -105,4 +111,14 @@ func (n *cpuNodes) publish(b *cache.Builder, cpus []kernel.CPUStat) {
 			b.SetU64(nodeTimes[i].ID, uint32(node), toMS(n.sums[k][i]))
 		}
 	}
+}
+
+// cpusOf is how many CPUs node inst has (its time's engine.Bound): 0 for
+// a node it does not know, whose steps are then not checked.
+func (n *cpuNodes) cpusOf(inst uint32) uint64 {
+	i, ok := slices.BinarySearch(n.nodes, int(inst))
+	if !ok {
+		return 0
+	}
+	return n.cpus[i]
 }

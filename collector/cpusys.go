@@ -72,6 +72,20 @@ func (c *cpusysCollector) Source() cache.Source {
 	}
 }
 
+// Bounds declares the time counters' physical limits: a CPU is throttled,
+// or runs at some frequency, for at most a second each second. The
+// frequency time is bounded in its declared microseconds; time_in_state
+// counts in 10 ms units, so that bound is loose but still stops absurd
+// values.
+func (c *cpusysCollector) Bounds() []engine.Bounded {
+	micro := engine.Bound{PerSecond: 1e6, Slack: timeSlack}
+	return []engine.Bounded{
+		engine.WithBound(cpuCoreThrTime, oneCPUTime),
+		engine.WithBound(cpuPkgThrTime, oneCPUTime), // milliseconds, whatever its units say
+		engine.WithBound(cpuFreqTime, micro),
+	}
+}
+
 // Sample reads the present list, then each CPU's attributes.
 func (c *cpusysCollector) Sample(b *cache.Builder, _ time.Time) error {
 	var err error

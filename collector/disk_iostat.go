@@ -142,3 +142,17 @@ func iostatDerived(descs, counters []cache.Desc) []engine.Derived {
 	}
 	return out
 }
+
+// Bounds declares avactive's physical limit, which keeps util within 100
+// (and the slack): a device is busy for at most a second each second,
+// disk.all's sum for hinv.ndisk devices' seconds. disk.wwid sums the paths
+// of a multipath device, each busy on its own, and has no bound.
+func (c *diskCollector) Bounds() []engine.Bounded {
+	busy := engine.Bound{PerSecond: 1000, Slack: timeSlack}
+	out := []engine.Bounded{engine.WithBound(c.descs[diskAll][dfAvactive],
+		engine.Bound{PerSecond: 1000, Units: &diskCount, Slack: timeSlack})}
+	for _, t := range []diskTree{diskDev, diskPart, diskDM, diskMD} {
+		out = append(out, engine.WithBound(c.descs[t][dfAvactive], busy))
+	}
+	return out
+}
