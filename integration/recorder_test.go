@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -30,7 +31,7 @@ var recorderPairs = []struct {
 
 // testFlightRecorder: with the host under load, pmlogger logs pmdalinux's
 // metrics at 1 s for 40 s; then a pmstore asks hostcache for the last 50
-// seconds. The archive it writes passes pmlogcheck and pmlogextract, shows
+// seconds, from a user of the pcp group (pcpMember). The archive it writes passes pmlogcheck and pmlogextract, shows
 // the live agent's descriptors, instances, labels and help in pmdumplog,
 // and replayed by pmval at intervals the records do not fall on (0.7 s,
 // 2.5 s, 15 s) gives the values pmval gives from pmlogger's archive, as does
@@ -56,7 +57,7 @@ func testFlightRecorder(t *testing.T) {
 	mustRun(t, 2*time.Minute, "pmlogger", "-c", cfg, "-t", "1sec", "-s", "41", "-l", theirs+".log", theirs)
 
 	before := values(t, "hostcache.control.record.archives")[""]
-	mustRun(t, 20*time.Second, "pmstore", "hostcache.control.record.seconds", "50")
+	mustRun(t, 20*time.Second, "setpriv", pcpMember(t, "pmstore", "hostcache.control.record.seconds", "50")...)
 	waitFor(t, "the flight recorder's archive", time.Minute, func() bool {
 		return values(t, "hostcache.control.record.archives")[""] != before &&
 			values(t, "hostcache.control.record.busy")[""] == "0"
@@ -85,6 +86,19 @@ func testFlightRecorder(t *testing.T) {
 	// A mean request size shifts with which requests fall in which
 	// interval: bursts of other processes' I/O move it more than a rate.
 	compareReplayLimit(t, "2.5", from, to, ours, "hostcache.test.rqsz", theirs, "test.rqsz", 0.5, derived, 0.20)
+}
+
+// pcpMember is setpriv's arguments to run a command as a user with no
+// name whose primary group is pcp: allowed to store by the default
+// store_groups, and a user of its own, so that its request starts no
+// record_min_gap for root's or pmie's (the pcp user's) requests after it.
+func pcpMember(t *testing.T, args ...string) []string {
+	t.Helper()
+	g, err := user.LookupGroup("pcp")
+	if err != nil {
+		t.Fatalf("the pcp group: %v", err)
+	}
+	return append([]string{"--reuid=4243", "--regid=" + g.Gid, "--clear-groups"}, args...)
 }
 
 // checkRecordedMetadata compares the archive's descriptors, instances,

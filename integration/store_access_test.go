@@ -1,0 +1,138 @@
+package integration
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStoreAccess installs the agent with its flight recorder writing to
+// a directory of its own, then stores through the real pmcd: pmcd tells
+// the agent who each client is (ATTR), so a user that is neither root
+// nor in the pcp group is refused with "No permission" and changes
+// nothing, so is root over TCP (pmcd knows no user there), root's store
+// on the local socket works, and root's second recording inside
+// record_min_gap is refused with PM_ERR_AGAIN and writes nothing.
+func TestStoreAccess(t *testing.T) {
+	requirePCP(t)
+	requireTool(t, "runuser")
+	bin := buildPMDA(t)
+	records := installWithConfig(t, bin)
+	log := filepath.Join(pcpVar(t, "PCP_LOG_DIR"), "pmcd", "hostcache.log")
+	logStart := fileSize(log)
+
+	const interval = "hostcache.control.interval"
+	before := values(t, interval)[""]
+	for _, args := range [][]string{
+		{"hostcache.control.record.seconds", "60"},
+		{interval, "2000"},
+		{"-i", "cpu", "hostcache.control.collector.interval", "2000"},
+	} {
+		out, err := run(t, 20*time.Second, "runuser", append([]string{"-u", "nobody", "--", "pmstore"}, args...)...)
+		if err == nil || !strings.Contains(out, "No permission") {
+			t.Errorf("pmstore %s as nobody: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	// Over TCP pmcd knows no user: even root is refused.
+	if out, err := run(t, 20*time.Second, "pmstore", "-h", "127.0.0.1", interval, "2000"); err == nil || !strings.Contains(out, "No permission") {
+		t.Errorf("pmstore over TCP: %v\n%s", err, out)
+	}
+	if got := values(t, interval)[""]; got != before {
+		t.Errorf("after nobody's store the interval is %s, was %s", got, before)
+	}
+	if got := values(t, "hostcache.control.collector.interval")["cpu"]; got != before {
+		t.Errorf("after nobody's store the cpu interval is %s", got)
+	}
+	if got := values(t, "hostcache.control.record.archives")[""]; got != "0" {
+		t.Errorf("nobody's request wrote an archive: %s", got)
+	}
+	if left, _ := os.ReadDir(records); len(left) != 0 {
+		t.Errorf("nobody's request left %v", left)
+	}
+	data, _ := os.ReadFile(log)
+	if int64(len(data)) < logStart || !strings.Contains(string(data[logStart:]), "uid=65534") ||
+		!strings.Contains(string(data[logStart:]), "uid=unknown") {
+		t.Errorf("the refusal is not logged with nobody's uid:\n%s", data[min(int64(len(data)), logStart):])
+	}
+
+	mustRun(t, 20*time.Second, "pmstore", interval, "2000")
+	if got := values(t, interval)[""]; got != "2000" {
+		t.Errorf("root's store: the interval is %s", got)
+	}
+	mustRun(t, 20*time.Second, "pmstore", interval, "0")
+
+	mustRun(t, 20*time.Second, "pmstore", "hostcache.control.record.seconds", "10")
+	waitFor(t, "root's archive", time.Minute, func() bool {
+		return values(t, "hostcache.control.record.archives")[""] == "1" && values(t, "hostcache.control.record.busy")[""] == "0"
+	})
+	out, err := run(t, 20*time.Second, "pmstore", "hostcache.control.record.seconds", "10")
+	if err == nil || !strings.Contains(out, "Try again") {
+		t.Errorf("root's second request inside the gap: %v\n%s", err, out)
+	}
+	if n, busy := values(t, "hostcache.control.record.archives")[""], values(t, "hostcache.control.record.busy")[""]; n != "1" || busy != "0" {
+		t.Errorf("after the refused request: %s archives, busy %s", n, busy)
+	}
+	metas, _ := filepath.Glob(filepath.Join(records, "hostcache-*.meta"))
+	if len(metas) != 1 {
+		t.Errorf("archives in the record directory: %v", metas)
+	}
+}
+
+// requireTool skips without a tool, except in CI, where it fails.
+func requireTool(t *testing.T, tool string) {
+	t.Helper()
+	if have(tool) {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s is needed in CI", tool)
+	}
+	t.Skipf("%s is not installed", tool)
+}
+
+// installWithConfig installs bin with a configuration that points the
+// flight recorder at a directory of the test's own, and returns that
+// directory. The administrator's configuration and agent are put back.
+func installWithConfig(t *testing.T, bin string) string {
+	t.Helper()
+	pmdaDir := filepath.Join(pcpVar(t, "PCP_PMDAS_DIR"), "hostcache")
+	conf := filepath.Join(pmdaDir, "hostcache.conf")
+	wasInstalled := installed()
+	saved := t.TempDir()
+	oldConf, confErr := os.ReadFile(conf)
+	if wasInstalled {
+		if data, err := os.ReadFile(filepath.Join(pmdaDir, "pmdahostcache")); err == nil {
+			os.WriteFile(filepath.Join(saved, "pmdahostcache"), data, 0o755)
+		}
+	}
+	// The agent writes as the pcp user: the directory must be its to write.
+	records, err := os.MkdirTemp("", "hostcache-records-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(records, 0o777)
+	t.Cleanup(func() {
+		run(t, 2*time.Minute, filepath.Join(repoRoot, "scripts", "remove-pmda.sh"))
+		if confErr == nil {
+			os.WriteFile(conf, oldConf, 0o644)
+		} else {
+			os.Remove(conf)
+		}
+		if wasInstalled {
+			run(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), filepath.Join(saved, "pmdahostcache"))
+		}
+		os.RemoveAll(records)
+	})
+	os.MkdirAll(pmdaDir, 0o755)
+	if err := os.WriteFile(conf, []byte("record_dir = "+records+"\nrecord_min_gap = 60\nstore_users = root\nstore_groups = pcp\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin)
+	waitFor(t, "the agent's first samples", 30*time.Second, func() bool {
+		_, ok := values(t, "hostcache.control.interval")[""]
+		return ok
+	})
+	return records
+}
