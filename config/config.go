@@ -97,35 +97,33 @@ type Config struct {
 	Origins map[string]string
 }
 
-// Default returns the configuration used when nothing is said.
+// Default returns the configuration used when nothing is said: the
+// options' defaults and every key's, read as the file's would be.
 func Default() Config {
-	return Config{
-		Domain:         DefaultDomain,
-		LogFile:        defaultLogFile(),
-		User:           envOr("PCP_USER", "pcp"),
-		IPC:            IPCPipe,
-		ProcRoot:       "/proc",
-		SysRoot:        "/sys",
-		Interval:       time.Second,
-		Intervals:      map[string]time.Duration{},
-		Disabled:       map[string]bool{},
-		StaleIntervals: 5,
-		History:        15 * time.Minute,
-		HistoryBudget:  128 << 20,
-		IdleAfter:      5 * time.Minute,
-		IdleFactor:     10,
-		Processors:     1,
-		LogFormat:      LogPCP,
-		IDDir:          defaultIDDir(),
-		RecordDir:      defaultRecordDir(),
-		RecordMaxBytes: 256 << 20,
-		RecordMinGap:   time.Minute,
-		StoreUsers:     []uint32{0},
-		StoreGroups:    defaultStoreGroups(),
-		Include:        map[string]*regexp.Regexp{},
-		Exclude:        map[string]*regexp.Regexp{},
-		Origins:        map[string]string{},
+	c := Config{
+		Domain:    DefaultDomain,
+		LogFile:   defaultLogFile(),
+		User:      envOr("PCP_USER", "pcp"),
+		IPC:       IPCPipe,
+		Intervals: map[string]time.Duration{},
+		Disabled:  map[string]bool{},
+		Include:   map[string]*regexp.Regexp{},
+		Exclude:   map[string]*regexp.Regexp{},
+		Origins:   map[string]string{},
 	}
+	for _, k := range Keys() {
+		if k.Pattern() {
+			continue
+		}
+		val := k.Default
+		if k.initial != nil {
+			val = k.initial()
+		}
+		if err := k.field.set(&c, k.Name, "", val); err != nil {
+			panic("config: the default of " + err.Error()) // TestKeyDefaults reads every one
+		}
+	}
+	return c
 }
 
 // defaultIDDir is where PCP's PMDAs keep instance caches.
@@ -148,21 +146,22 @@ func defaultRecordDir() string {
 
 // defaultStoreGroups is PCP's group ($PCP_GROUP, else pcp), whose
 // services (pmie) may ask for recordings; none on a host without it.
-func defaultStoreGroups() []uint32 {
-	if g, err := lookupGroup(envOr("PCP_GROUP", "pcp")); err == nil {
-		return []uint32{g}
+func defaultStoreGroups() string {
+	name := envOr("PCP_GROUP", "pcp")
+	if _, err := lookupGroup(name); err != nil {
+		return ""
 	}
-	return nil
+	return name
 }
 
 // resolveIDs reads a list of user or group names or numbers, separated by
 // commas or spaces, each resolved with lookup.
-func resolveIDs(key, val string, lookup func(string) (uint32, error)) ([]uint32, error) {
+func resolveIDs(val string, lookup func(string) (uint32, error)) ([]uint32, error) {
 	var ids []uint32
 	for _, name := range strings.FieldsFunc(val, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
 		id, err := lookup(name)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", key, err)
+			return nil, err
 		}
 		ids = append(ids, id)
 	}

@@ -103,8 +103,6 @@ func (c *Config) setOption(opt byte, val string) error {
 	return nil
 }
 
-// parseMillis reads a duration: a bare number is milliseconds, as in
-// hostcache.control.interval; "2s" style Go durations work too.
 // Interval bounds, in milliseconds: those pmstore accepts too.
 const (
 	MinIntervalMS = 100
@@ -127,12 +125,19 @@ func parseMillis(s string) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, fmt.Errorf("want milliseconds or a duration such as 1.5s, got %q", s)
+		return 0, notDuration(s)
 	}
 	if d < MinIntervalMS*time.Millisecond || d > MaxIntervalMS*time.Millisecond {
 		return 0, fmt.Errorf("interval %v outside %d..%d ms", d, MinIntervalMS, MaxIntervalMS)
 	}
 	return d, nil
+}
+
+// notDuration is a value that is neither whole milliseconds nor a duration.
+type notDuration string
+
+func (s notDuration) Error() string {
+	return fmt.Sprintf("want milliseconds or a duration such as 1.5s, got %q", string(s))
 }
 
 // HasDebug reports whether a -D flag was given.
