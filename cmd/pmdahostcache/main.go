@@ -21,9 +21,9 @@ func main() {
 	signal.Ignore(syscall.SIGPIPE)
 	cfg, err := config.Load(os.Args[1:])
 	if errors.Is(err, config.ErrHelp) {
-		// stdout may be pmcd's pipe: the usage goes to stderr, as PCP's
-		// agents print theirs.
-		fmt.Fprint(os.Stderr, config.Usage)
+		// stdout may be pmcd's pipe: the usage and the configuration
+		// file's keys go to stderr, as PCP's agents print theirs.
+		fmt.Fprint(os.Stderr, config.Help())
 		os.Exit(0)
 	}
 	if err != nil {

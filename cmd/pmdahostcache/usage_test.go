@@ -6,10 +6,13 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/config"
 )
 
-// --help and -? print the usage on stderr and exit 0, writing nothing on
-// stdout (pmcd's pipe when pmcd runs the agent).
+// --help and -? print the usage and the configuration file's keys on
+// stderr and exit 0, writing nothing on stdout (pmcd's pipe when pmcd runs
+// the agent).
 func TestHelpExitsZero(t *testing.T) {
 	for _, arg := range []string{"--help", "-?"} {
 		cmd := exec.Command(agentPath, arg)
@@ -18,7 +21,7 @@ func TestHelpExitsZero(t *testing.T) {
 		if err := cmd.Run(); err != nil {
 			t.Errorf("%s: %v", arg, err)
 		}
-		if !strings.HasPrefix(stderr.String(), "Usage: pmdahostcache") || stdout.Len() != 0 {
+		if stderr.String() != config.Help() || !strings.Contains(stderr.String(), "record_min_gap = 60") || stdout.Len() != 0 {
 			t.Errorf("%s: stdout %q, stderr %q", arg, stdout.String(), stderr.String())
 		}
 	}
