@@ -20,10 +20,10 @@ type sample struct {
 	layout *layout
 	vals   []uint64 // cache.Value.Bits, in layout order
 	// resets counts, from the history's first sample to this one, the
-	// samples in which some counter went backwards: a window whose two
+	// samples in which some counter's step was a reset: a window whose two
 	// ends have the same count holds no reset, found without a walk.
 	resets uint64
-	reset  bool // some counter went backwards since the previous sample
+	reset  bool // some counter's step from the previous sample is a reset
 	// bad lists, ascending, the positions in vals whose step from the
 	// previous sample is a reset (backwards, implausible, beyond a Bound):
 	// nil while reset is false.
@@ -87,7 +87,7 @@ type history struct {
 	next     atomic.Uint64 // sequence number of the next sample
 	bytes    atomic.Int64  // memory the ring's samples hold, roughly
 	last     *sample       // the newest sample (the sampler's own)
-	resetsOf atomic.Uint64 // counter instances seen going backwards
+	resetsOf atomic.Uint64 // counter instances whose step was a reset
 	// keep is how many of the newest samples are kept, at most the ring's
 	// length: the engine shortens it when the histories of all sources
 	// would outgrow their memory budget.

@@ -112,7 +112,7 @@ func (rd *reader) figure(e *entry, part *cache.Part, start, end *sample, wm *win
 }
 
 // stepPeak is the highest (or lowest) of a figure over each sampling step
-// inside the window. A step in which a counter went backwards gives that
+// inside the window. A step in which a counter was reset gives that
 // counter's instance no figure (its Delta counts no step), and only it:
 // the source's other counters keep their peaks over the step.
 func (rd *reader) stepPeak(e *entry, part *cache.Part, start, end *sample, wm *windowed, inst uint32, ord int) (cache.Value, bool) {

@@ -57,7 +57,7 @@ func (w *Window) seconds() float64 {
 
 // Delta returns how much counter id of instance inst grew over the window,
 // counting only the steps in which the instance existed at both ends and
-// did not go backwards: another instance's reset costs this one nothing.
+// was no reset: another instance's reset costs this one nothing.
 func (w *Window) Delta(id cache.MetricID, inst uint32) (uint64, bool) {
 	d, _, ok := w.DeltaSeconds(id, inst)
 	return d, ok
