@@ -147,3 +147,9 @@ func (k Key) written(part string) string {
 	}
 	return k.Name
 }
+
+// Matches reports whether key is written as k's name says.
+func (k Key) Matches(key string) bool {
+	_, ok := k.match(key)
+	return ok
+}

@@ -1,6 +1,9 @@
 package config
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // helpWidth is the widest line --help writes.
 const helpWidth = 78
@@ -22,7 +25,7 @@ func Help() string {
 			head = k.Name + ", e.g. " + k.Line()
 		}
 		b.WriteString(mark + " " + head + "\n")
-		for _, line := range fill(k.Help+" ("+k.Want()+")", helpWidth-6) {
+		for _, line := range fill(k.Describe(), helpWidth-6) {
 			b.WriteString("      " + line + "\n")
 		}
 	}
@@ -44,4 +47,17 @@ func fill(text string, width int) []string {
 		line += word
 	}
 	return append(lines, line)
+}
+
+// Describe is what the key sets and the values it takes, in sentences.
+func (k Key) Describe() string {
+	return capitalize(k.Help) + ". " + capitalize(k.Want()) + "."
+}
+
+func capitalize(s string) string {
+	r := []rune(s)
+	if len(r) > 0 {
+		r[0] = unicode.ToUpper(r[0])
+	}
+	return string(r)
 }

@@ -120,7 +120,7 @@ func ids(what string, lookup func(string) (uint32, error)) parser[[]uint32] {
 // pattern reads a regular expression.
 func pattern() parser[*regexp.Regexp] {
 	return parser[*regexp.Regexp]{
-		words: "a regular expression (RE2 syntax)",
+		words: "a regular expression in RE2 syntax",
 		parse: regexp.Compile,
 		same:  samePattern,
 	}

@@ -56,60 +56,65 @@ func Keys() []Key {
 func scheduleKeys() []Key {
 	return []Key{{
 		Name: "interval", Default: "1000", OnReload: Applied,
-		Help:  "default sampling interval of the collectors without one of their own",
+		Help:  "default sampling interval",
+		Note:  "A collector with an interval of its own keeps it.",
 		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.Interval }, millis()},
 	}, {
 		Name: "collector.NAME.interval", Example: "collector.cpu.interval = 500", OnReload: Applied,
-		Help:  "one collector's own interval (docs/metrics.md lists the shipped ones)",
+		Help:  "one collector's own interval",
+		Note:  "docs/metrics.md lists the shipped intervals.",
 		field: perName[time.Duration]{func(c *Config) *map[string]time.Duration { return &c.Intervals }, millis()},
 	}, {
 		Name: "collector.NAME.enabled", Example: "collector.uptime.enabled = no", OnReload: WaitsForRestart,
-		Help:  "no: the collector and its metrics are left out",
+		Help:  "no: leave the collector and its metrics out",
 		field: perName[bool]{func(c *Config) *map[string]bool { return &c.Disabled }, yesNo(true)},
 	}, {
 		Name: "instances.INDOM.include", Example: "instances.network.all.include = ^eth", OnReload: WaitsForRestart,
-		Help: "publish only the instances whose names match",
-		Note: "INDOM is disk, partitions, dm, md, interface, filesys or swapdev; " +
-			"network.all picks the interfaces network.all.* adds up (by default the hardware ones).",
+		Help:  "publish only instances whose names match",
+		Note:  "For network.all it picks the interfaces network.all.* adds up (by default the hardware ones).",
 		field: perName[*regexp.Regexp]{func(c *Config) *map[string]*regexp.Regexp { return &c.Include }, pattern()},
 	}, {
 		Name: "instances.INDOM.exclude", Example: "instances.disk.exclude = ^(loop|ram)", OnReload: WaitsForRestart,
-		Help:  "leave out the instances whose names match",
+		Help:  "leave out instances whose names match",
 		field: perName[*regexp.Regexp]{func(c *Config) *map[string]*regexp.Regexp { return &c.Exclude }, pattern()},
 	}, {
 		Name: "stale_intervals", Default: "5", OnReload: Applied,
-		Help:  "data this many of its intervals old serves no values; 0 never",
-		field: single[int]{func(c *Config) *int { return &c.StaleIntervals }, whole(0, 1_000_000, "", "")},
+		Help:  "data this many intervals old is withheld",
+		field: single[int]{func(c *Config) *int { return &c.StaleIntervals }, whole(0, 1_000_000, "", "never")},
 	}, {
 		Name: "history", Default: "900", OnReload: WaitsForRestart,
-		Help:  "seconds of samples kept for the figures over each client's interval",
+		Help:  "seconds of samples kept for client intervals",
+		Note:  "The rates and peaks over each client's interval come from them.",
 		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.History }, scaled(whole(10, 86400, "seconds", ""), time.Second)},
 	}, {
 		Name: "history_max_mb", Default: "128", OnReload: WaitsForRestart,
-		Help:  "memory all histories may hold; past it the widest sources keep less",
+		Help:  "memory all histories may hold",
+		Note:  "Past it the widest sources keep a shorter history.",
 		field: single[int64]{func(c *Config) *int64 { return &c.HistoryBudget }, scaled(whole(1, 1<<20, "megabytes", ""), int64(1<<20))},
 	}, {
 		Name: "idle_after", Default: "300", OnReload: Applied,
-		Help: "seconds unread before a source samples idle_factor times less often",
-		Note: "It samples on the grid of that slow interval until a client reads it; " +
+		Help: "seconds unread before a source slows down",
+		Note: "A source none of whose metrics a client has read for this long samples idle_factor times less often. " +
+			"It samples on the grid of that slow interval until a client reads it; " +
 			"its history, peaks and flight recordings then hold one sample per slow interval, " +
 			"and what it re-reads once a minute (disk attributes, mount device links, " +
 			"hardware addresses) it re-reads every idle_factor minutes.",
 		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.IdleAfter }, scaled(whole(0, 86400, "seconds", "never"), time.Second)},
 	}, {
 		Name: "idle_factor", Default: "10", OnReload: Applied,
-		Help:  "how many times less often an unread source samples",
+		Help:  "how many times less often it then samples",
 		field: single[int]{func(c *Config) *int { return &c.IdleFactor }, whole(2, 1000, "", "")},
 	}, {
 		Name: "processors", Default: "1", OnReload: Applied,
-		Help: "Go processors the goroutines run on (2 while an archive is written)",
-		Note: "The GOMAXPROCS environment variable, when set, stands over it. " +
+		Help: "Go processors (2 while an archive is written)",
+		Note: "The Go runtime runs the agent's goroutines on this many. The GOMAXPROCS environment variable, when set, stands over it. " +
 			"One wakes the fewest threads at each sample tick; a fetch arriving during a tick " +
 			"waits for that tick's collectors at worst.",
 		field: single[int]{func(c *Config) *int { return &c.Processors }, whole(1, 1024, "", "")},
 	}, {
 		Name: "log_format", Default: LogPCP, OnReload: WaitsForRestart,
-		Help:  "how the log is written: as PCP's agents write theirs, or one JSON object a line",
+		Help:  "the log as PCP's agents write theirs, or JSON",
+		Note:  "json writes one JSON object a line.",
 		field: single[string]{func(c *Config) *string { return &c.LogFormat }, oneOf(LogPCP, LogJSON)},
 	}}
 }
@@ -126,37 +131,41 @@ func placeKeys() []Key {
 		field: single[string]{func(c *Config) *string { return &c.SysRoot }, filePath()},
 	}, {
 		Name: "keep_files", Default: "no", OnReload: WaitsForRestart,
-		Help: "yes: keep files open below roots of plain files too, not only on procfs and sysfs",
+		Help: "yes: keep files open below plain trees too",
 		Note: "Files read every sample are kept open on procfs and sysfs; " +
 			"yes keeps them open below a tree of plain files standing in for them, rewritten in place, " +
 			"as make bench's generated hosts are.",
 		field: single[bool]{func(c *Config) *bool { return &c.KeepFiles }, yesNo(false)},
 	}, {
 		Name: "id_dir", Default: "/var/lib/pcp/config/pmda", initial: defaultIDDir, OnReload: WaitsForRestart,
-		Help:  "where stable instance ids are kept ($PCP_VAR_DIR/config/pmda)",
+		Help:  "where stable instance ids are kept",
+		Note:  "By default $PCP_VAR_DIR/config/pmda.",
 		field: single[string]{func(c *Config) *string { return &c.IDDir }, filePath()},
 	}, {
 		Name: "record_dir", Default: "/var/log/pcp/pmlogger/HOSTNAME", initial: defaultRecordDir, OnReload: WaitsForRestart,
-		Help:  "where the flight recorder writes its archives (pmlogger's directory for this host)",
+		Help:  "where the flight recorder writes",
+		Note:  "By default pmlogger's directory for this host.",
 		field: single[string]{func(c *Config) *string { return &c.RecordDir }, filePath()},
 	}, {
 		Name: "record_max_mb", Default: "256", OnReload: WaitsForRestart,
-		Help: "megabytes the flight recorder's archives may take; oldest removed first",
-		Note: "It removes only files named as it names them and owned by the agent's user. " +
+		Help: "megabytes the recorder's archives may take",
+		Note: "After each archive its oldest go. It removes only files named as it names them and owned by the agent's user. " +
 			"An archive that alone would be larger is not kept.",
 		field: single[int64]{func(c *Config) *int64 { return &c.RecordMaxBytes }, scaled(whole(1, 1<<20, "megabytes", ""), int64(1<<20))},
 	}, {
 		Name: "record_min_gap", Default: "60", OnReload: WaitsForRestart,
-		Help:  "seconds between two recordings one user asks for; sooner gets PM_ERR_AGAIN",
+		Help:  "seconds between one user's recordings",
+		Note:  "A request sooner gets PM_ERR_AGAIN.",
 		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.RecordMinGap }, scaled(whole(0, 86400, "seconds", "none"), time.Second)},
 	}, {
 		Name: "store_users", Default: "root", OnReload: WaitsForRestart,
-		Help:  "who may pmstore: these users, and those store_groups names",
-		Note:  "pmcd tells the agent who a local client is; a remote client is always refused.",
+		Help:  "who may pmstore: these users",
+		Note:  "And users whose primary group is in store_groups. pmcd tells the agent who a local client is; a remote client is always refused.",
 		field: single[[]uint32]{func(c *Config) *[]uint32 { return &c.StoreUsers }, ids("user", lookupUser)},
 	}, {
 		Name: "store_groups", Default: "pcp", initial: defaultStoreGroups, OnReload: WaitsForRestart,
-		Help:  "who may pmstore: the users whose primary group is one of these ($PCP_GROUP)",
+		Help:  "or users of these primary groups",
+		Note:  "By default $PCP_GROUP (pcp), when the host has it.",
 		field: single[[]uint32]{func(c *Config) *[]uint32 { return &c.StoreGroups }, ids("group", lookupGroup)},
 	}}
 }
