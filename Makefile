@@ -43,7 +43,9 @@ test:
 unit:
 	$(GO) test -race -count=1 -short $(PKGS)
 
-# pmns, help/rates.help and docs/metrics.md, from the metric schema.
+# pmns, help/rates.help and docs/metrics.md, from the metric schema;
+# hostcache.conf and the examples in README.md and the manual page, from
+# the configuration keys (config/keys.go).
 generate:
 	$(GO) run ./tools/genmetrics
 

@@ -19,7 +19,8 @@ type genFile struct {
 	path, text string
 }
 
-// generate builds the schema and returns every generated file's text.
+// generate builds the schema and returns every generated file's text,
+// and those the configuration keys write.
 func generate(root string) ([]genFile, error) {
 	schema, err := buildSchema(root)
 	if err != nil {
@@ -42,11 +43,15 @@ func generate(root string) ([]genFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []genFile{
+	keys, err := configFiles(root)
+	if err != nil {
+		return nil, err
+	}
+	return append([]genFile{
 		{"pmns", pmnsSource(schema)},
 		{filepath.Join("help", help.RateFile), rates},
 		{filepath.Join("docs", "metrics.md"), index},
-	}, nil
+	}, keys...), nil
 }
 
 // buildSchema makes every registered collector and the engine around

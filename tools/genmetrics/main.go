@@ -1,7 +1,9 @@
 // Command genmetrics writes the files generated from the metric schema:
 // the PMNS (pmns), the help of every metric the engine computes
-// (help/rates.help) and the metric index (docs/metrics.md). `make
-// generate` runs it; its test fails when a checked-in file is stale.
+// (help/rates.help) and the metric index (docs/metrics.md); and from the
+// configuration keys (config.Keys) the example hostcache.conf and the
+// examples in README.md and the manual page. `make generate` runs it; its
+// test fails when a checked-in file is stale.
 //
 // The schema is built as the agent builds it: every registered collector,
 // with the engine's rates, derived figures and peaks. Collectors are
