@@ -15,10 +15,10 @@ import (
 )
 
 // reloader re-reads the configuration on SIGHUP, as PCP's daemons do, and
-// applies what can change while the agent runs: the intervals and the
-// staleness limit, without losing a collector's history, its rates or its
-// instance ids. Other changes are named in the log and wait for a restart;
-// a file with an error changes nothing.
+// applies the keys config.Keys marks Applied (the intervals, the staleness
+// limit, the idle back-off, the processors), without losing a collector's
+// history, its rates or its instance ids. Other changes are named in the
+// log and wait for a restart; a file with an error changes nothing.
 type reloader struct {
 	args    []string // the command line, parsed again so it keeps precedence
 	running config.Config
