@@ -261,6 +261,10 @@ func testDbpmda(t *testing.T, pmdaDir string) {
 		"text hostcache.kernel.all.load",
 		"text indom 396.1",
 		"label domain",
+		// dbpmda plays pmcd: it says who its client is, root, as pmcd
+		// does through ATTR PDUs, so the store is allowed.
+		`attr 11 "0"`,
+		`attr 12 "0"`,
 		`store hostcache.control.interval "750"`,
 		`store hostcache.control.interval "-1"`,
 		"fetch hostcache.control.interval",
