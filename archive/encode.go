@@ -18,14 +18,11 @@ const (
 // magic tags the log label: PM_LOG_MAGIC with format version 2.
 const magic = 0x50052602
 
-func appendU32(dst []byte, v uint32) []byte { return pcpenc.AppendU32(dst, v) }
-func appendI32(dst []byte, v int32) []byte  { return pcpenc.AppendI32(dst, v) }
-
 // appendTime writes a timestamp as pcp-archive(5) has it: seconds and
 // microseconds past the epoch, 32 bits each.
 func appendTime(dst []byte, t time.Time) []byte {
-	dst = appendU32(dst, uint32(t.Unix()))
-	return appendU32(dst, uint32(t.Nanosecond()/1000))
+	dst = pcpenc.AppendU32(dst, uint32(t.Unix()))
+	return pcpenc.AppendU32(dst, uint32(t.Nanosecond()/1000))
 }
 
 // beginRecord reserves a record's leading length; finishRecord fills it
@@ -35,5 +32,5 @@ func beginRecord(dst []byte) ([]byte, int) { return append(dst, 0, 0, 0, 0), len
 func finishRecord(dst []byte, start int) []byte {
 	n := uint32(len(dst) - start + 4)
 	binary.BigEndian.PutUint32(dst[start:], n)
-	return appendU32(dst, n)
+	return pcpenc.AppendU32(dst, n)
 }

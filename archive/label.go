@@ -1,6 +1,10 @@
 package archive
 
-import "time"
+import (
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
+)
 
 // LogLabel heads each file of an archive; only Vol differs between them.
 type LogLabel struct {
@@ -30,10 +34,10 @@ const labelSize = 4 + 4 + 4 + 8 + 4 + hostLen + tzLen + 4
 // their fields, with room for the terminating NUL.
 func AppendLogLabel(dst []byte, l LogLabel) []byte {
 	dst, start := beginRecord(dst)
-	dst = appendU32(dst, magic)
-	dst = appendI32(dst, l.PID)
+	dst = pcpenc.AppendU32(dst, magic)
+	dst = pcpenc.AppendI32(dst, l.PID)
 	dst = appendTime(dst, l.Start)
-	dst = appendI32(dst, l.Vol)
+	dst = pcpenc.AppendI32(dst, l.Vol)
 	dst = appendFixed(dst, l.Host, hostLen)
 	dst = appendFixed(dst, l.TZ, tzLen)
 	return finishRecord(dst, start)

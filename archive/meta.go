@@ -19,15 +19,15 @@ type Desc struct {
 // AppendDesc writes a descriptor record.
 func AppendDesc(dst []byte, d Desc) []byte {
 	dst, start := beginRecord(dst)
-	dst = appendU32(dst, typeDesc)
-	dst = appendU32(dst, d.PMID)
-	dst = appendI32(dst, d.Type)
-	dst = appendU32(dst, d.InDom)
-	dst = appendI32(dst, d.Sem)
-	dst = appendU32(dst, d.Units)
-	dst = appendU32(dst, uint32(len(d.Names)))
+	dst = pcpenc.AppendU32(dst, typeDesc)
+	dst = pcpenc.AppendU32(dst, d.PMID)
+	dst = pcpenc.AppendI32(dst, d.Type)
+	dst = pcpenc.AppendU32(dst, d.InDom)
+	dst = pcpenc.AppendI32(dst, d.Sem)
+	dst = pcpenc.AppendU32(dst, d.Units)
+	dst = pcpenc.AppendU32(dst, uint32(len(d.Names)))
 	for _, n := range d.Names {
-		dst = appendU32(dst, uint32(len(n)))
+		dst = pcpenc.AppendU32(dst, uint32(len(n)))
 		dst = append(dst, n...)
 	}
 	return finishRecord(dst, start)
@@ -44,16 +44,16 @@ type Instance struct {
 // at or before the value's time.
 func AppendInDom(dst []byte, at time.Time, indom uint32, insts []Instance) []byte {
 	dst, start := beginRecord(dst)
-	dst = appendU32(dst, typeInDom)
+	dst = pcpenc.AppendU32(dst, typeInDom)
 	dst = appendTime(dst, at)
-	dst = appendU32(dst, indom)
-	dst = appendU32(dst, uint32(len(insts)))
+	dst = pcpenc.AppendU32(dst, indom)
+	dst = pcpenc.AppendU32(dst, uint32(len(insts)))
 	for _, x := range insts {
-		dst = appendU32(dst, x.ID)
+		dst = pcpenc.AppendU32(dst, x.ID)
 	}
 	off := 0
 	for _, x := range insts {
-		dst = appendU32(dst, uint32(off))
+		dst = pcpenc.AppendU32(dst, uint32(off))
 		off += len(x.Name) + 1
 	}
 	for _, x := range insts {
@@ -94,20 +94,20 @@ type LabelSet struct {
 // fields is an error, and dst is returned as it was.
 func AppendLabels(dst []byte, at time.Time, typ int32, ident uint32, sets []LabelSet) ([]byte, error) {
 	dst, start := beginRecord(dst)
-	dst = appendU32(dst, typeLabel)
+	dst = pcpenc.AppendU32(dst, typeLabel)
 	dst = appendTime(dst, at)
-	dst = appendI32(dst, typ)
-	dst = appendU32(dst, ident)
-	dst = appendU32(dst, uint32(len(sets)))
+	dst = pcpenc.AppendI32(dst, typ)
+	dst = pcpenc.AppendU32(dst, ident)
+	dst = pcpenc.AppendU32(dst, uint32(len(sets)))
 	for _, s := range sets {
 		json, index, err := pcpenc.LabelJSON(s.Labels, typ)
 		if err != nil {
 			return dst[:start], err
 		}
-		dst = appendU32(dst, s.Inst)
-		dst = appendU32(dst, uint32(len(json)))
+		dst = pcpenc.AppendU32(dst, s.Inst)
+		dst = pcpenc.AppendU32(dst, uint32(len(json)))
 		dst = append(dst, json...)
-		dst = appendU32(dst, uint32(len(s.Labels)))
+		dst = pcpenc.AppendU32(dst, uint32(len(s.Labels)))
 		dst = append(dst, index...)
 	}
 	return finishRecord(dst, start), nil
@@ -125,9 +125,9 @@ const (
 // with TextPMID or TextInDom) with its terminating NUL.
 func AppendText(dst []byte, typ int32, ident uint32, text string) []byte {
 	dst, start := beginRecord(dst)
-	dst = appendU32(dst, typeText)
-	dst = appendI32(dst, typ)
-	dst = appendU32(dst, ident)
+	dst = pcpenc.AppendU32(dst, typeText)
+	dst = pcpenc.AppendI32(dst, typ)
+	dst = pcpenc.AppendU32(dst, ident)
 	dst = append(dst, text...)
 	dst = append(dst, 0)
 	return finishRecord(dst, start)

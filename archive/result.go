@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
 )
 
 // Value types (PM_TYPE_*) a value block may hold.
@@ -63,7 +65,7 @@ func appendResult(dst, blocks []byte, at time.Time, sets []ValueSet) ([]byte, []
 			n++
 		}
 	}
-	dst = appendU32(dst, uint32(n))
+	dst = pcpenc.AppendU32(dst, uint32(n))
 	// The value blocks follow every set: their offsets are known once the
 	// sets' size is, so first count it.
 	blockAt := len(dst) - start
@@ -76,24 +78,24 @@ func appendResult(dst, blocks []byte, at time.Time, sets []ValueSet) ([]byte, []
 		if len(s.Values) == 0 {
 			continue
 		}
-		dst = appendU32(dst, s.PMID)
-		dst = appendU32(dst, uint32(len(s.Values)))
+		dst = pcpenc.AppendU32(dst, s.PMID)
+		dst = pcpenc.AppendU32(dst, uint32(len(s.Values)))
 		if insitu(s.Type) {
-			dst = appendU32(dst, 0)
+			dst = pcpenc.AppendU32(dst, 0)
 			for _, v := range s.Values {
-				dst = appendU32(dst, v.Inst)
-				dst = appendU32(dst, uint32(v.Bits))
+				dst = pcpenc.AppendU32(dst, v.Inst)
+				dst = pcpenc.AppendU32(dst, uint32(v.Bits))
 			}
 			continue
 		}
-		dst = appendU32(dst, 1)
+		dst = pcpenc.AppendU32(dst, 1)
 		for _, v := range s.Values {
 			off := blockAt + len(blocks) + resultHeader
 			if off/4 > math.MaxInt32 {
 				return dst[:start], blocks, fmt.Errorf("result too large")
 			}
-			dst = appendU32(dst, v.Inst)
-			dst = appendU32(dst, uint32(off/4))
+			dst = pcpenc.AppendU32(dst, v.Inst)
+			dst = pcpenc.AppendU32(dst, uint32(off/4))
 			var err error
 			if blocks, err = appendBlock(blocks, s.Type, v); err != nil {
 				return dst[:start], blocks, fmt.Errorf("pmid %#x: %w", s.PMID, err)
@@ -123,12 +125,12 @@ func appendBlock(dst []byte, t int32, v Value) ([]byte, error) {
 	if n >= 1<<24 {
 		return dst, fmt.Errorf("value of %d bytes too long", n-4)
 	}
-	dst = appendU32(dst, uint32(t)<<24|uint32(n))
+	dst = pcpenc.AppendU32(dst, uint32(t)<<24|uint32(n))
 	switch t {
 	case Type64, TypeU64, TypeDouble:
 		dst = binary.BigEndian.AppendUint64(dst, v.Bits)
 	case TypeFloat:
-		dst = appendU32(dst, uint32(v.Bits))
+		dst = pcpenc.AppendU32(dst, uint32(v.Bits))
 	default:
 		dst = append(append(dst, v.Str...), 0)
 	}
@@ -143,7 +145,7 @@ func appendBlock(dst []byte, t int32, v Value) ([]byte, error) {
 // are found at or after these offsets of volume vol and of the .meta.
 func AppendIndex(dst []byte, at time.Time, vol int32, metaOff, dataOff int64) []byte {
 	dst = appendTime(dst, at)
-	dst = appendI32(dst, vol)
-	dst = appendU32(dst, uint32(metaOff))
-	return appendU32(dst, uint32(dataOff))
+	dst = pcpenc.AppendI32(dst, vol)
+	dst = pcpenc.AppendU32(dst, uint32(metaOff))
+	return pcpenc.AppendU32(dst, uint32(dataOff))
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
 )
 
 // Attribute keys (PCP_ATTR_*) of the ATTR PDUs pmcd sends about its
@@ -69,7 +71,7 @@ func (a *Attr) ID() (uint32, error) {
 func (a *Attr) Append(dst []byte) []byte {
 	dst, start := beginPDU(dst, TypeAttr)
 	binary.BigEndian.PutUint32(dst[start+8:], uint32(a.From))
-	dst = appendU32(dst, a.Key)
+	dst = pcpenc.AppendU32(dst, a.Key)
 	dst = append(dst, a.Value...)
 	return finishPDU(dst, start)
 }

@@ -1,6 +1,10 @@
 package pmda
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
+)
 
 // Credential types and versions.
 const (
@@ -47,7 +51,7 @@ func (c *Creds) Decode(pdu []byte) error {
 func (c *Creds) Append(dst []byte) []byte {
 	dst, start := beginPDU(dst, TypeCreds)
 	binary.BigEndian.PutUint32(dst[start+8:], uint32(c.From)) // from is our pid here
-	dst = appendU32(dst, 1)
-	dst = appendU32(dst, credVersion<<24|uint32(c.Version)<<16|uint32(c.Flags))
+	dst = pcpenc.AppendU32(dst, 1)
+	dst = pcpenc.AppendU32(dst, credVersion<<24|uint32(c.Version)<<16|uint32(c.Flags))
 	return finishPDU(dst, start)
 }

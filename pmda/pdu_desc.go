@@ -1,5 +1,7 @@
 package pmda
 
+import "github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
+
 // DescReq asks for one metric's descriptor.
 type DescReq struct {
 	PMID uint32
@@ -15,7 +17,7 @@ func (d *DescReq) Decode(pdu []byte) error {
 // Append writes a DESC_REQ (tests and the benchmark driver).
 func (d *DescReq) Append(dst []byte) []byte {
 	dst, start := beginPDU(dst, TypeDescReq)
-	return finishPDU(appendU32(dst, d.PMID), start)
+	return finishPDU(pcpenc.AppendU32(dst, d.PMID), start)
 }
 
 // Desc is a metric descriptor as it travels: exactly 32 bytes.
@@ -30,11 +32,11 @@ type Desc struct {
 // Append writes a DESC PDU.
 func (d *Desc) Append(dst []byte) []byte {
 	dst, start := beginPDU(dst, TypeDesc)
-	dst = appendU32(dst, d.PMID)
-	dst = appendI32(dst, d.Type)
-	dst = appendU32(dst, d.InDom)
-	dst = appendI32(dst, d.Sem)
-	dst = appendU32(dst, d.Units)
+	dst = pcpenc.AppendU32(dst, d.PMID)
+	dst = pcpenc.AppendI32(dst, d.Type)
+	dst = pcpenc.AppendU32(dst, d.InDom)
+	dst = pcpenc.AppendI32(dst, d.Sem)
+	dst = pcpenc.AppendU32(dst, d.Units)
 	return finishPDU(dst, start)
 }
 

@@ -1,5 +1,7 @@
 package pmda
 
+import "github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
+
 // ErrorPDU carries a status code: a reply to a request that failed, the
 // only reply to a store, or (from pmcd) PM_ERR_NOTCONN when a client left.
 type ErrorPDU struct {
@@ -19,6 +21,6 @@ func (p *ErrorPDU) Decode(pdu []byte) error {
 // Append writes the 16-byte ERROR PDU that pmcd expects from a PMDA.
 func (p *ErrorPDU) Append(dst []byte) []byte {
 	dst, start := beginPDU(dst, TypeError)
-	dst = appendI32(dst, int32(p.Code))
+	dst = pcpenc.AppendI32(dst, int32(p.Code))
 	return finishPDU(dst, start)
 }

@@ -1,5 +1,7 @@
 package pmda
 
+import "github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
+
 // Fetch asks for the values of a list of PMIDs.
 type Fetch struct {
 	Ctx   int32
@@ -27,12 +29,12 @@ func (f *Fetch) Decode(pdu []byte) error {
 // Append writes a FETCH PDU (tests and the benchmark driver).
 func (f *Fetch) Append(dst []byte) []byte {
 	dst, start := beginPDU(dst, TypeFetch)
-	dst = appendI32(dst, f.Ctx)
-	dst = appendU32(dst, 0)
-	dst = appendU32(dst, 0)
-	dst = appendI32(dst, int32(len(f.PMIDs)))
+	dst = pcpenc.AppendI32(dst, f.Ctx)
+	dst = pcpenc.AppendU32(dst, 0)
+	dst = pcpenc.AppendU32(dst, 0)
+	dst = pcpenc.AppendI32(dst, int32(len(f.PMIDs)))
 	for _, p := range f.PMIDs {
-		dst = appendU32(dst, p)
+		dst = pcpenc.AppendU32(dst, p)
 	}
 	return finishPDU(dst, start)
 }

@@ -1,5 +1,7 @@
 package pmda
 
+import "github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
+
 // InstNull is PM_IN_NULL: no instance, or "not looking up by number".
 const InstNull = 0xffffffff
 
@@ -32,10 +34,10 @@ func (q *InstanceReq) Decode(pdu []byte) error {
 // Append writes an INSTANCE_REQ (tests and the benchmark driver).
 func (q *InstanceReq) Append(dst []byte) []byte {
 	dst, start := beginPDU(dst, TypeInstanceReq)
-	dst = appendU32(dst, q.InDom)
-	dst = appendU32(dst, 0)
-	dst = appendU32(dst, 0)
-	dst = appendU32(dst, q.Inst)
+	dst = pcpenc.AppendU32(dst, q.InDom)
+	dst = pcpenc.AppendU32(dst, 0)
+	dst = pcpenc.AppendU32(dst, 0)
+	dst = pcpenc.AppendU32(dst, q.Inst)
 	dst = appendString(dst, q.Name)
 	return finishPDU(dst, start)
 }
@@ -49,10 +51,10 @@ type InstanceEntry struct {
 // AppendInstance writes an INSTANCE reply.
 func AppendInstance(dst []byte, indom uint32, entries []InstanceEntry) []byte {
 	dst, start := beginPDU(dst, TypeInstance)
-	dst = appendU32(dst, indom)
-	dst = appendI32(dst, int32(len(entries)))
+	dst = pcpenc.AppendU32(dst, indom)
+	dst = pcpenc.AppendI32(dst, int32(len(entries)))
 	for _, e := range entries {
-		dst = appendU32(dst, e.Inst)
+		dst = pcpenc.AppendU32(dst, e.Inst)
 		dst = appendString(dst, e.Name)
 	}
 	return finishPDU(dst, start)
@@ -75,7 +77,7 @@ func DecodeInstance(pdu []byte) (uint32, []InstanceEntry, error) {
 
 // appendString writes a length word, the bytes, and padding to four.
 func appendString(dst []byte, s string) []byte {
-	dst = appendI32(dst, int32(len(s)))
+	dst = pcpenc.AppendI32(dst, int32(len(s)))
 	start := len(dst)
 	dst = append(dst, s...)
 	return pad4(dst, start)

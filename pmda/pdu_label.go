@@ -29,8 +29,8 @@ func (q *LabelReq) Decode(pdu []byte) error {
 // Append writes a LABEL_REQ (tests).
 func (q *LabelReq) Append(dst []byte) []byte {
 	dst, start := beginPDU(dst, TypeLabelReq)
-	dst = appendU32(dst, q.Ident)
-	dst = appendI32(dst, q.Type)
+	dst = pcpenc.AppendU32(dst, q.Ident)
+	dst = pcpenc.AppendI32(dst, q.Type)
 	return finishPDU(dst, start)
 }
 
@@ -52,10 +52,10 @@ type LabelSet struct {
 // A set out of order or too long for its index fields is an error.
 func AppendLabel(dst []byte, ident uint32, typ int32, sets []LabelSet) ([]byte, error) {
 	dst, start := beginPDU(dst, TypeLabel)
-	dst = appendU32(dst, ident)
-	dst = appendI32(dst, typ)
-	dst = appendU32(dst, 0)
-	dst = appendI32(dst, int32(len(sets)))
+	dst = pcpenc.AppendU32(dst, ident)
+	dst = pcpenc.AppendI32(dst, typ)
+	dst = pcpenc.AppendU32(dst, 0)
+	dst = pcpenc.AppendI32(dst, int32(len(sets)))
 	jsonOff := len(dst) - start
 	for _, s := range sets {
 		jsonOff += 16 + pcpenc.IndexEntryLen*len(s.Labels)
@@ -66,10 +66,10 @@ func AppendLabel(dst []byte, ident uint32, typ int32, sets []LabelSet) ([]byte, 
 		if err != nil {
 			return dst[:start], err
 		}
-		dst = appendU32(dst, s.Inst)
-		dst = appendI32(dst, int32(len(s.Labels)))
-		dst = appendI32(dst, int32(jsonOff+len(jsonAll)))
-		dst = appendI32(dst, int32(len(json)))
+		dst = pcpenc.AppendU32(dst, s.Inst)
+		dst = pcpenc.AppendI32(dst, int32(len(s.Labels)))
+		dst = pcpenc.AppendI32(dst, int32(jsonOff+len(jsonAll)))
+		dst = pcpenc.AppendI32(dst, int32(len(json)))
 		dst = append(dst, index...)
 		jsonAll = append(jsonAll, json...)
 	}

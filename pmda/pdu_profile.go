@@ -1,6 +1,10 @@
 package pmda
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
+)
 
 // Profile states (PM_PROFILE_*).
 const profileExclude = 1
@@ -89,19 +93,19 @@ func (p *Profile) IncludesAll(indom uint32) bool {
 // Append writes a PROFILE PDU (used by tests and the benchmark driver).
 func (p *Profile) Append(dst []byte) []byte {
 	dst, start := beginPDU(dst, TypeProfile)
-	dst = appendI32(dst, p.Ctx)
-	dst = appendI32(dst, boolState(p.ExcludeAll))
-	dst = appendI32(dst, int32(len(p.InDoms)))
-	dst = appendU32(dst, 0)
+	dst = pcpenc.AppendI32(dst, p.Ctx)
+	dst = pcpenc.AppendI32(dst, boolState(p.ExcludeAll))
+	dst = pcpenc.AppendI32(dst, int32(len(p.InDoms)))
+	dst = pcpenc.AppendU32(dst, 0)
 	for _, e := range p.InDoms {
-		dst = appendU32(dst, e.InDom)
-		dst = appendI32(dst, boolState(e.Exclude))
-		dst = appendI32(dst, int32(len(e.Insts)))
-		dst = appendU32(dst, 0)
+		dst = pcpenc.AppendU32(dst, e.InDom)
+		dst = pcpenc.AppendI32(dst, boolState(e.Exclude))
+		dst = pcpenc.AppendI32(dst, int32(len(e.Insts)))
+		dst = pcpenc.AppendU32(dst, 0)
 	}
 	for _, e := range p.InDoms {
 		for _, in := range e.Insts {
-			dst = appendU32(dst, in)
+			dst = pcpenc.AppendU32(dst, in)
 		}
 	}
 	return finishPDU(dst, start)

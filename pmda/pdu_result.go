@@ -1,6 +1,8 @@
 package pmda
 
 import (
+	"github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
+
 	"encoding/binary"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -53,9 +55,9 @@ func setLen(s *ValueSet) int {
 // which pmcd reads as state-change flags, never as a time.
 func AppendResult(dst []byte, flags int32, sets []ValueSet) []byte {
 	dst, start := beginPDU(dst, TypeResult)
-	dst = appendI32(dst, flags)
-	dst = appendU32(dst, 0)
-	dst = appendI32(dst, int32(len(sets)))
+	dst = pcpenc.AppendI32(dst, flags)
+	dst = pcpenc.AppendU32(dst, 0)
+	dst = pcpenc.AppendI32(dst, int32(len(sets)))
 	blockOff := len(dst) - start
 	for i := range sets {
 		blockOff += setLen(&sets[i])
@@ -76,26 +78,26 @@ func AppendResult(dst []byte, flags int32, sets []ValueSet) []byte {
 }
 
 func appendSet(dst []byte, s *ValueSet, blockOff *int) []byte {
-	dst = appendU32(dst, s.PMID)
+	dst = pcpenc.AppendU32(dst, s.PMID)
 	if s.NumErr < 0 {
-		return appendI32(dst, int32(s.NumErr))
+		return pcpenc.AppendI32(dst, int32(s.NumErr))
 	}
-	dst = appendI32(dst, int32(len(s.Values)))
+	dst = pcpenc.AppendI32(dst, int32(len(s.Values)))
 	if len(s.Values) == 0 {
 		return dst // no valfmt word when numval <= 0
 	}
 	if insitu(s.Type) {
-		dst = appendU32(dst, valfmtInsitu)
+		dst = pcpenc.AppendU32(dst, valfmtInsitu)
 		for _, v := range s.Values {
-			dst = appendU32(dst, v.Inst)
-			dst = appendU32(dst, uint32(v.Bits))
+			dst = pcpenc.AppendU32(dst, v.Inst)
+			dst = pcpenc.AppendU32(dst, uint32(v.Bits))
 		}
 		return dst
 	}
-	dst = appendU32(dst, valfmtDptr)
+	dst = pcpenc.AppendU32(dst, valfmtDptr)
 	for j := range s.Values {
-		dst = appendU32(dst, s.Values[j].Inst)
-		dst = appendU32(dst, uint32(*blockOff/4))
+		dst = pcpenc.AppendU32(dst, s.Values[j].Inst)
+		dst = pcpenc.AppendU32(dst, uint32(*blockOff/4))
 		*blockOff += roundup4(blockLen(s.Type, &s.Values[j]))
 	}
 	return dst
@@ -104,10 +106,10 @@ func appendSet(dst []byte, s *ValueSet, blockOff *int) []byte {
 func appendBlock(dst []byte, t cache.Type, v *cache.Value) []byte {
 	vlen := blockLen(t, v)
 	start := len(dst)
-	dst = appendU32(dst, uint32(t)<<24|uint32(vlen))
+	dst = pcpenc.AppendU32(dst, uint32(t)<<24|uint32(vlen))
 	switch t {
 	case cache.TypeFloat:
-		dst = appendU32(dst, uint32(v.Bits))
+		dst = pcpenc.AppendU32(dst, uint32(v.Bits))
 	case cache.TypeString:
 		dst = append(dst, v.Str[:vlen-5]...)
 		dst = append(dst, 0)

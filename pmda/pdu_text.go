@@ -1,5 +1,7 @@
 package pmda
 
+import "github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
+
 // Text request type bits (PM_TEXT_*).
 const (
 	TextOneLine = 0x01
@@ -24,15 +26,15 @@ func (q *TextReq) Decode(pdu []byte) error {
 // Append writes a TEXT_REQ (tests and the benchmark driver).
 func (q *TextReq) Append(dst []byte) []byte {
 	dst, start := beginPDU(dst, TypeTextReq)
-	dst = appendU32(dst, q.Ident)
-	dst = appendI32(dst, q.Type)
+	dst = pcpenc.AppendU32(dst, q.Ident)
+	dst = pcpenc.AppendI32(dst, q.Type)
 	return finishPDU(dst, start)
 }
 
 // AppendText writes a TEXT reply, padded (PCP's newer decoders insist).
 func AppendText(dst []byte, ident uint32, text string) []byte {
 	dst, start := beginPDU(dst, TypeText)
-	dst = appendU32(dst, ident)
+	dst = pcpenc.AppendU32(dst, ident)
 	dst = appendString(dst, text)
 	return finishPDU(dst, start)
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-
-	"github.com/pmdahostcache/pmdahostcache/internal/pcpenc"
 )
 
 // ErrMalformed is wrapped by every body decoding error.
@@ -75,6 +73,3 @@ func (r *reader) end() error {
 	}
 	return r.err
 }
-
-func appendU32(dst []byte, v uint32) []byte { return pcpenc.AppendU32(dst, v) }
-func appendI32(dst []byte, v int32) []byte  { return pcpenc.AppendI32(dst, v) }
