@@ -239,6 +239,7 @@ func (r *Runner) Attach(front *cache.Front) error {
 		}
 		e.hist = newHistory(r.schema, tracked, depth, e.derivedRates)
 		e.hist.indoms = r.schema.InDomsOf(e.source)
+		e.hist.boundBy(e.c)
 	}
 	r.publishControl()
 	return nil
