@@ -20,7 +20,7 @@ const NoClient int32 = -1
 func (r *Request) AppendValues(dst []Value, d *Desc) []Value {
 	if r.Client != NoClient {
 		if i, ok := r.Snap.Schema.index(d.ID); ok {
-			r.Snap.Schema.noteRead(i, r.Now)
+			r.Snap.Schema.noteRead(i, r.Client, r.Now)
 		}
 	}
 	if d.Compute != nil {
