@@ -61,12 +61,7 @@ func testExampleConfig(t *testing.T, pmdaDir string) {
 
 // testManPage: make install put the manual page where man finds it.
 func testManPage(t *testing.T) {
-	if !have("man") {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("man is needed in CI")
-		}
-		t.Skip("no man here")
-	}
+	requireTools(t, "man")
 	out := mustRun(t, 20*time.Second, "man", "-w", "pmdahostcache")
 	if !strings.Contains(out, "pmdahostcache.1") {
 		t.Errorf("man -w pmdahostcache: %s", out)

@@ -17,9 +17,7 @@ var viewHeader = regexp.MustCompile(`(?m)^\[(hostcache-[^\]]+)\]$`)
 // pmrep finds it and runs for two samples with no error and no missing
 // metric, printing two rows of figures.
 func testPmrepViews(t *testing.T) {
-	if !have("pmrep") {
-		t.Fatal("pmrep is not installed (Debian's pcp package has it)")
-	}
+	requireTools(t, "pmrep")
 	installedConf := filepath.Join(pcpVar(t, "PCP_SYSCONF_DIR"), "pmrep", "hostcache.conf")
 	shipped, err := os.ReadFile(filepath.Join(repoRoot, "pmrep", "hostcache.conf"))
 	if err != nil {

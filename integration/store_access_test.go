@@ -17,7 +17,7 @@ import (
 // record_min_gap is refused with PM_ERR_AGAIN and writes nothing.
 func TestStoreAccess(t *testing.T) {
 	requirePCP(t)
-	requireTool(t, "runuser")
+	requireTools(t, "runuser")
 	bin := buildPMDA(t)
 	records := installWithConfig(t, bin)
 	log := filepath.Join(pcpVar(t, "PCP_LOG_DIR"), "pmcd", "hostcache.log")
@@ -78,18 +78,6 @@ func TestStoreAccess(t *testing.T) {
 	if len(metas) != 1 {
 		t.Errorf("archives in the record directory: %v", metas)
 	}
-}
-
-// requireTool skips without a tool, except in CI, where it fails.
-func requireTool(t *testing.T, tool string) {
-	t.Helper()
-	if have(tool) {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s is needed in CI", tool)
-	}
-	t.Skipf("%s is not installed", tool)
 }
 
 // installWithConfig installs bin with a configuration that points the
