@@ -47,6 +47,8 @@ out=docs/performance.md
   bin/bench stall
   echo
   bin/bench record
+  echo
+  bin/bench readers
 } | tee "$out.new"
 mv "$out.new" "$out"
 echo "wrote $out"

@@ -24,7 +24,7 @@ import (
 	"time"
 )
 
-// Usage: bench [targets|scale|stall|soak|record|collectors|background|gen-tree] [flags]
+// Usage: bench [targets|scale|stall|soak|record|collectors|background|readers|gen-tree] [flags]
 func main() {
 	mode := "targets"
 	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") {
@@ -46,8 +46,10 @@ func main() {
 	soakN := flag.Int("soak", 125000, "fetches per client in the soak")
 	recordWarm := flag.Duration("record-warm", 60*time.Second, "history gathered before the recording run")
 	recordFor := flag.Duration("record-for", 30*time.Second, "how long the recording run fetches")
-	before := flag.String("before", "", "collectors, background: an older agent binary whose idle CPU is measured beside -agent's")
-	rounds := flag.Int("rounds", 3, "collectors, background: alternating idle runs of each agent")
+	before := flag.String("before", "", "collectors, background, readers: an older agent binary whose idle CPU is measured beside -agent's")
+	rounds := flag.Int("rounds", 3, "collectors, background, readers: alternating idle runs of each agent")
+	readersSettle := flag.Duration("readers-settle", 10*time.Second, "readers: how long the readers fetch before the CPU window (the agent learns their phases)")
+	readersWindow := flag.Duration("readers-window", 20*time.Second, "readers: the CPU window of each run")
 	nowConf := flag.String("now-conf", "", "collectors: configuration lines for -agent only; background: for every binary (e.g. \"idle_after = 5\")")
 	flag.Parse()
 	var report string
@@ -70,6 +72,8 @@ func main() {
 		report, err = runCollectors(*agent, *before, *rounds, *idle, strings.ReplaceAll(*nowConf, ";", "\n")+"\n")
 	case "background":
 		report, err = runBackground(*agent, *before, flag.Arg(0), strings.ReplaceAll(*nowConf, ";", "\n")+"\n", *rounds, *idle)
+	case "readers":
+		report, err = runReaders(*agent, *before, *rounds, *readersSettle, *readersWindow)
 	case "echo-agent":
 		runEchoAgent()
 		return
@@ -89,7 +93,7 @@ func main() {
 		}
 		return
 	default:
-		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak, record, collectors, background, gen-tree)", mode)
+		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak, record, collectors, background, readers, gen-tree)", mode)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/pmda"
+	"github.com/pmdahostcache/pmdahostcache/pmda/driver"
+)
+
+// readerScenario is a set of periodic readers: each a pmcd client that
+// fetches one metric of every source once a second, at its phase past the
+// whole second. An agent that samples before each reader's fetch pays one
+// extra sample per source for each phase beyond the first.
+type readerScenario struct {
+	name   string
+	phases []time.Duration
+}
+
+// The phases avoid half past the second, where the fixed grid samples:
+// with one reader there, no agent would need a sample of its own.
+var readerScenarios = []readerScenario{
+	{"no reader", nil},
+	{"1 reader, 1 phase", []time.Duration{100 * time.Millisecond}},
+	{"4 readers, 4 phases", []time.Duration{100 * time.Millisecond, 350 * time.Millisecond,
+		600 * time.Millisecond, 850 * time.Millisecond}},
+}
+
+// readerFigures is one agent under one scenario: its CPU per second of
+// each round, and the service time of every fetch in the windows.
+type readerFigures struct {
+	cpu     []time.Duration
+	latency []time.Duration
+}
+
+// runReaders measures the agent's CPU per second at its default intervals
+// on this host, on pipes as pmcd runs it, with no reader, one reader and
+// four readers at distinct phases, and before's beside it when given: the
+// readers' fetches cost the same in both, so the difference between the
+// two agents' slopes is what the extra samples cost. Each run lets the
+// readers fetch for settle (the agent learns their phases) before its
+// CPU is measured over window; agents and scenarios alternate in each
+// round.
+func runReaders(agent, before string, rounds int, settle, window time.Duration) (string, error) {
+	pmids, err := onePerSource()
+	if err != nil {
+		return "", err
+	}
+	bins := []string{agent}
+	if before != "" {
+		bins = []string{before, agent}
+	}
+	figs := make([][]readerFigures, len(bins))
+	for i := range figs {
+		figs[i] = make([]readerFigures, len(readerScenarios))
+	}
+	for r := 0; r < rounds; r++ {
+		for s, sc := range readerScenarios {
+			for b, bin := range bins {
+				cpu, lat, err := readersRun(bin, pmids, sc.phases, settle, window)
+				if err != nil {
+					return "", fmt.Errorf("%s, %s: %w", bin, sc.name, err)
+				}
+				figs[b][s].cpu = append(figs[b][s].cpu, cpu)
+				figs[b][s].latency = append(figs[b][s].latency, lat...)
+			}
+		}
+	}
+	return readersReport(bins, figs, len(pmids), rounds, window), nil
+}
+
+// onePerSource is the PMID of one raw metric of every source the agent
+// registers: a fetch of them all reads every source.
+func onePerSource() ([]uint32, error) {
+	env := engine.Env{Proc: "/proc", Sys: "/sys"}
+	var pmids []uint32
+	for _, reg := range collector.Registry() {
+		c, err := reg.Factory(env)
+		if err != nil {
+			continue // a source this host lacks: the agent has none either
+		}
+		for _, d := range c.Source().Metrics {
+			if d.Compute == nil {
+				pmids = append(pmids, pmidOf(d.ID))
+				break
+			}
+		}
+	}
+	if len(pmids) == 0 {
+		return nil, fmt.Errorf("no source with a raw metric")
+	}
+	return pmids, nil
+}
+
+func pmidOf(id cache.MetricID) uint32 { return 396<<22 | uint32(id) }
+
+// readersRun starts an agent with its own instance-id directory and log,
+// has the readers fetch through settle and window, and returns the
+// agent's CPU per second over window and the fetches' service times.
+func readersRun(bin string, pmids []uint32, phases []time.Duration, settle, window time.Duration) (time.Duration, []time.Duration, error) {
+	dir, err := os.MkdirTemp("", "hostcache-readers-")
+	if err != nil {
+		return 0, nil, err
+	}
+	defer os.RemoveAll(dir)
+	conf := filepath.Join(dir, "hostcache.conf")
+	if err := os.WriteFile(conf, []byte("id_dir = "+dir+"\n"), 0o644); err != nil {
+		return 0, nil, err
+	}
+	a, err := driver.Start(bin, []string{"-d", "396", "-l", filepath.Join(dir, "hostcache.log"), "-U", "root", "-c", conf}, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer a.Close(5 * time.Second)
+	if err := a.Send((&pmda.Profile{}).Append(nil)); err != nil {
+		return 0, nil, err
+	}
+	rs := newReaderLoop(pmids, phases)
+	if _, err := rs.until(a, time.Now().Add(settle)); err != nil {
+		return 0, nil, err
+	}
+	cpu0, t0 := procCPU(a.Pid()), time.Now()
+	lat, err := rs.until(a, t0.Add(window))
+	cpu, wall := procCPU(a.Pid())-cpu0, time.Since(t0)
+	return time.Duration(float64(cpu) / wall.Seconds()), lat, err
+}
+
+// readerLoop plays the readers over one agent's pipes, as pmcd forwards
+// its clients' fetches: one FETCH per reader, each with the reader's own
+// client number in the header's from.
+type readerLoop struct {
+	phases  []time.Duration
+	fetches [][]byte
+}
+
+func newReaderLoop(pmids []uint32, phases []time.Duration) *readerLoop {
+	l := &readerLoop{phases: phases}
+	for i := range phases {
+		pdu := (&pmda.Fetch{PMIDs: pmids}).Append(nil)
+		binary.BigEndian.PutUint32(pdu[8:], uint32(20+i))
+		l.fetches = append(l.fetches, pdu)
+	}
+	return l
+}
+
+// until fetches at each reader's phase until end and returns the
+// fetches' service times.
+func (l *readerLoop) until(a *driver.Agent, end time.Time) ([]time.Duration, error) {
+	var lat []time.Duration
+	for {
+		at, i := l.next(time.Now())
+		if i < 0 || at.After(end) {
+			time.Sleep(time.Until(end))
+			return lat, nil
+		}
+		time.Sleep(time.Until(at))
+		d, err := request(a, l.fetches[i])
+		if err != nil {
+			return lat, err
+		}
+		lat = append(lat, d)
+	}
+}
+
+// next is the first reader's fetch after now, and which reader's; -1
+// when there is no reader.
+func (l *readerLoop) next(now time.Time) (time.Time, int) {
+	best, which := time.Time{}, -1
+	for i, p := range l.phases {
+		at := now.Truncate(time.Second).Add(p)
+		if !at.After(now) {
+			at = at.Add(time.Second)
+		}
+		if which < 0 || at.Before(best) {
+			best, which = at, i
+		}
+	}
+	return best, which
+}
+
+// readersReport renders the section of docs/performance.md.
+func readersReport(bins []string, figs [][]readerFigures, sources, rounds int, window time.Duration) string {
+	var b strings.Builder
+	b.WriteString("## Readers at distinct phases\n\n")
+	fmt.Fprintf(&b, "The agent on pipes at its default intervals on this host, %d rounds of %s per row (median CPU), with\n"+
+		"periodic readers fetching one metric of each of its %d sources once a second, each at its own phase\n"+
+		"(`bench readers`). An agent that samples just before each reader's fetch takes one extra sample\n"+
+		"per source for each phase beyond the first.\n\n", rounds, window, sources)
+	b.WriteString("| agent | readers | CPU per s | fetch p50 | fetch p99 |\n|---|---|---|---|---|\n")
+	slopes := make([]time.Duration, len(bins))
+	for i, bin := range bins {
+		for s, sc := range readerScenarios {
+			lat := slices.Clone(figs[i][s].latency)
+			slices.Sort(lat)
+			p50, p99 := "-", "-"
+			if len(lat) > 0 {
+				p50, p99 = us(lat[len(lat)/2]), us(lat[len(lat)*99/100])
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", filepath.Base(bin)+readerTag(i, len(bins)), sc.name,
+				us(medianDuration(figs[i][s].cpu)), p50, p99)
+		}
+		one, four := medianDuration(figs[i][1].cpu), medianDuration(figs[i][2].cpu)
+		slopes[i] = (four - one) / 3
+	}
+	b.WriteString("\n")
+	for i, bin := range bins {
+		fmt.Fprintf(&b, "- %s: each phase beyond the first costs %s of CPU per s (4 phases less 1, over 3; its fetches included)\n",
+			filepath.Base(bin)+readerTag(i, len(bins)), us(slopes[i]))
+	}
+	if len(bins) == 2 {
+		fmt.Fprintf(&b, "- the extra samples alone, the fetches' own cost taken away: %s per phase per s\n", us(slopes[1]-slopes[0]))
+	}
+	return b.String()
+}
+
+// readerTag tells the agents apart when two are measured.
+func readerTag(i, n int) string {
+	switch {
+	case n < 2:
+		return ""
+	case i == 0:
+		return " (before)"
+	}
+	return " (now)"
+}
