@@ -46,6 +46,10 @@ var (
 	ctlHBytes     = Metric("hostcache.control.collector.history_bytes", clusterControl, 21, cache.TypeU64, cache.SemInstant, cache.UnitsByte, indomCollectors)
 	ctlGoroutines = Metric("hostcache.control.goroutines", clusterControl, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
 	ctlIdle       = Metric("hostcache.control.collector.idle", clusterControl, 22, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomCollectors)
+	ctlReaders    = Metric("hostcache.control.collector.readers", clusterControl, 23, cache.TypeU32, cache.SemInstant, cache.UnitsCount, indomCollectors)
+	ctlReaderAge  = Metric("hostcache.control.collector.reader_age", clusterControl, 24, cache.TypeU64, cache.SemInstant, cache.UnitsMSec, indomCollectors)
+	ctlExtras     = Metric("hostcache.control.collector.extra_samples", clusterControl, 25, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlPhases     = Metric("hostcache.control.collector.reader_phases", clusterControl, 26, cache.TypeString, cache.SemInstant, cache.UnitsNone, indomCollectors)
 )
 
 // controlSource describes hostcache.control.* and the collector indom.
@@ -113,6 +117,10 @@ func (r *Runner) controlSource() cache.Source {
 				}
 				return 0
 			})),
+			perEntry(ctlReaders, always(func(e *entry) int64 { return int64(e.nReaders.Load()) })),
+			perEntry(ctlReaderAge, func(e *entry) (int64, bool) { v := e.readerAgeMS.Load(); return v, v >= 0 }),
+			perEntry(ctlExtras, always(func(e *entry) int64 { return int64(e.extras.Load()) })),
+			computed(ctlPhases, r.appendReaderPhases),
 			computed(ctlGoroutines, appendGoroutines),
 		}, r.recordMetrics()...),
 		InDoms: []cache.InDomDesc{{ID: indomCollectors, Name: "collectors", Labels: []cache.Label{cache.StringLabel("indom_name", "per collector")}}},
@@ -131,6 +139,19 @@ func (r *Runner) appendAges(q *cache.Request, dst []cache.Value) []cache.Value {
 			age = 0
 		}
 		dst = append(dst, cache.U64Value(uint32(i), uint64(age)))
+	}
+	return dst
+}
+
+// appendReaderPhases describes each collector's readers: their periods
+// and phases, how old a sample each was served, and how the plan serves
+// it. It builds strings: it is read by administrators, not logged often.
+func (r *Runner) appendReaderPhases(_ *cache.Request, dst []cache.Value) []cache.Value {
+	for i, e := range r.entries {
+		e.readersMu.Lock()
+		text := e.readers.describe()
+		e.readersMu.Unlock()
+		dst = append(dst, cache.StringValue(uint32(i), text))
 	}
 	return dst
 }

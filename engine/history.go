@@ -24,6 +24,9 @@ type sample struct {
 	// ends have the same count holds no reset, found without a walk.
 	resets uint64
 	reset  bool // some counter's step from the previous sample is a reset
+	// extra marks a sample taken between grid samples for a reader's
+	// phase: peaks take no step from or to it.
+	extra bool
 	// bad lists, ascending, the positions in vals whose step from the
 	// previous sample is a reset (backwards, implausible, beyond a Bound):
 	// nil while reset is false.
@@ -157,9 +160,10 @@ func (h *history) newest() *sample {
 func (h *history) depth() int { return len(h.slots) }
 
 // add records part's tracked values as the next sample and returns its
-// sequence number. Only the sampler calls it.
-func (h *history) add(p *cache.Part, at time.Time) uint64 {
-	s := &sample{seq: h.next.Load(), at: at}
+// sequence number; extra marks a sample between grid samples. Only the
+// sampler calls it.
+func (h *history) add(p *cache.Part, at time.Time, extra bool) uint64 {
+	s := &sample{seq: h.next.Load(), at: at, extra: extra}
 	prev := h.last
 	if p.Repeats() && prev != nil {
 		// Nothing changed since the previous sample: share its values,

@@ -111,38 +111,80 @@ func (rd *reader) figure(e *entry, part *cache.Part, start, end *sample, wm *win
 	return cache.DoubleValue(inst, f), true
 }
 
-// stepPeak is the highest (or lowest) of a figure over each sampling step
-// inside the window. A step in which a counter was reset gives that
-// counter's instance no figure (its Delta counts no step), and only it:
-// the source's other counters keep their peaks over the step.
+// stepPeak is the highest (or lowest) of a figure over each step of the
+// grid that ends inside the window: from one grid sample to the next,
+// extra samples (taken for a reader's phase) being no step's end, so
+// peaks are over steps of the collector's interval whatever the readers.
+// The first such step may begin before the window: each grid step then
+// belongs to the one window of a periodic client that holds its end. A
+// window with no grid step ending in it is one step itself. A step in
+// which a counter was reset gives that counter's instance no figure (its
+// Delta counts no step), and only it: the source's other counters keep
+// their peaks over the step.
 func (rd *reader) stepPeak(e *entry, part *cache.Part, start, end *sample, wm *windowed, inst uint32, ord int) (cache.Value, bool) {
-	best, found := 0.0, false
-	prev := start
+	best, found, stepped := 0.0, false, false
+	better := func(f float64) {
+		if !found || (wm.kind == kindMaxStep && f > best) || (wm.kind == kindMinStep && f < best) {
+			best, found = f, true
+		}
+	}
+	prev := gridAtOrBefore(e.hist, start)
 	for seq := start.seq + 1; seq <= end.seq; seq++ {
 		s := e.hist.at(seq)
 		if seq == end.seq {
 			s = end
 		}
-		if s == nil || prev == nil || prev.seq != seq-1 {
-			prev = s
+		if s == nil {
+			prev = nil // a step across a lost sample is no step
 			continue
 		}
-		rd.w.set(e.hist, part, prev, s)
-		rd.w.ord = ord
+		if s.extra {
+			continue
+		}
+		if prev != nil {
+			stepped = true
+			if f, ok := rd.stepFigure(e, part, prev, s, wm, inst, ord); ok {
+				better(f)
+			}
+		}
 		prev = s
-		f, ok := wm.value(&rd.w, inst)
-		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
-			continue
-		}
-		if !found || (wm.kind == kindMaxStep && f > best) || (wm.kind == kindMinStep && f < best) {
-			best, found = f, true
+	}
+	if !stepped {
+		if f, ok := rd.stepFigure(e, part, start, end, wm, inst, ord); ok {
+			better(f)
 		}
 	}
 	return cache.DoubleValue(inst, best), found
 }
 
+// stepFigure is wm's figure of inst over the step from prev to s.
+func (rd *reader) stepFigure(e *entry, part *cache.Part, prev, s *sample, wm *windowed, inst uint32, ord int) (float64, bool) {
+	rd.w.set(e.hist, part, prev, s)
+	rd.w.ord = ord
+	f, ok := wm.value(&rd.w, inst)
+	return f, ok && !math.IsNaN(f) && !math.IsInf(f, 0)
+}
+
+// maxExtraRun bounds the walk back to a grid sample: a source has at most
+// a few extra samples between two grid samples.
+const maxExtraRun = 64
+
+// gridAtOrBefore is s, or the newest grid sample before it; nil when the
+// history no longer keeps it.
+func gridAtOrBefore(h *history, s *sample) *sample {
+	for k := 0; s != nil && s.extra && k < maxExtraRun && s.seq > 0; k++ {
+		s = h.at(s.seq - 1)
+	}
+	if s == nil || s.extra {
+		return nil
+	}
+	return s
+}
+
 // samplePeak is the highest (or lowest) sample of an instant metric inside
-// the window (the start excluded: it belongs to the previous interval).
+// the window (the start excluded: it belongs to the previous interval):
+// its grid samples and its end, the value the client is shown; the other
+// extra samples are left out, as from the step peaks.
 func (rd *reader) samplePeak(e *entry, start, end *sample, wm *windowed, t int, inst uint32, ord int) (cache.Value, bool) {
 	var bits uint64
 	best, found := 0.0, false
@@ -151,7 +193,7 @@ func (rd *reader) samplePeak(e *entry, start, end *sample, wm *windowed, t int, 
 		if seq == end.seq {
 			s = end
 		}
-		if s == nil {
+		if s == nil || (s.extra && s != end) {
 			continue
 		}
 		p, ok := s.layout.find(t, inst, ord)

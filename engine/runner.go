@@ -61,6 +61,21 @@ type entry struct {
 	budgeted     float64
 	windowed     []windowed
 	derivedRates map[cache.MetricID]bool // rate ids the collector derives itself
+	// readers are the clients that fetch the source, learnt by the loop
+	// from the schema's arrivals (after: the next to read); readersMu
+	// guards them against Forget and the reader_phases metric.
+	readersMu sync.Mutex
+	readers   readerSet
+	after     uint64
+	// published is when the loop's last sample was published, and
+	// pubLog its last samples' times (the loop's own).
+	published time.Time
+	pubLog    publishLog
+	// What the plan shows: periodic readers, the largest age of the
+	// sample one was served (ms, -1: none known), extra samples taken.
+	nReaders    atomic.Uint32
+	readerAgeMS atomic.Int64
+	extras      atomic.Uint64
 }
 
 // Runner runs every collector on its own ticker and publishes into the cache's front.
@@ -89,6 +104,7 @@ type Runner struct {
 	nWindowed      int           // windowed metrics over all sources
 	idleAfterMS    atomic.Int64  // unread this long, a source slows down; 0 never
 	idleFactor     atomic.Int64  // by this factor
+	readerPhases   atomic.Int64  // distinct phases a source samples at; 0: the fixed grid only
 	started        time.Time     // reads are counted from here
 }
 
@@ -118,6 +134,12 @@ type Schedule struct {
 	// source down.
 	IdleAfter  time.Duration
 	IdleFactor int
+	// ReaderPhases is how many distinct phases a source samples at so
+	// that its periodic readers' fetches find a fresh sample, its grid's
+	// included (DefaultReaderPhases is the configuration's default). 0
+	// samples every source on the fixed grid, half a second past the
+	// second.
+	ReaderPhases int
 }
 
 // DefaultIdleFactor is how much less often an unread source samples.
@@ -159,6 +181,7 @@ func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
 	list := make([]cache.Instance, len(cs))
 	for i, c := range cs {
 		e := &entry{c: c, log: log.With().Str("collector", c.Name()).Logger(), wake: make(chan struct{}, 1)}
+		e.readerAgeMS.Store(-1)
 		e.paced, _ = c.(Paced)
 		e.staller, _ = c.(interface{ Stalls() uint64 })
 		iv, own := intervals[c.Name()]
@@ -217,8 +240,16 @@ func (r *Runner) Sources() []cache.Source {
 	return out
 }
 
-// Forget frees what is kept for a pmcd client that has gone.
-func (r *Runner) Forget(client int32) { r.reader.clients.Forget(client) }
+// Forget frees what is kept for a pmcd client that has gone: its marks,
+// and its place among each source's readers.
+func (r *Runner) Forget(client int32) {
+	r.reader.clients.Forget(client)
+	for _, e := range r.entries {
+		e.readersMu.Lock()
+		e.readers.forget(client)
+		e.readersMu.Unlock()
+	}
+}
 
 // Attach binds the runner to the front built from Sources.
 func (r *Runner) Attach(front *cache.Front) error {
@@ -281,7 +312,7 @@ func (r *Runner) Run(ctx context.Context) error {
 func (r *Runner) SampleAt(now time.Time) error {
 	var errs []error
 	for _, e := range r.entries {
-		if err := r.collect(e, now); err != nil {
+		if err := r.collect(e, now, false); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", e.c.Name(), err))
 		}
 	}
@@ -292,7 +323,7 @@ func (r *Runner) SampleAt(now time.Time) error {
 // start-up use it to have data before the first tick.
 func (r *Runner) SampleAll() {
 	for _, e := range r.entries {
-		r.sampleOnce(e)
+		r.sampleOnce(e, time.Time{}, false)
 	}
 }
 
@@ -300,13 +331,16 @@ func (e *entry) interval() time.Duration {
 	return time.Duration(e.intervalMS.Load()) * time.Millisecond
 }
 
-// loop samples on a fixed cadence. A sample that overruns its interval makes
-// the ticks it covered be skipped and counted, never queued.
+// loop samples on the grid of the entry's interval, and between grid
+// samples at the times its plan asks for. A sample that overruns its
+// interval makes the ticks it covered be skipped and counted, never
+// queued.
 func (r *Runner) loop(ctx context.Context, e *entry) {
 	timer := time.NewTimer(0) // the first sample at once, then on the grid
 	// The second sample comes at the first grid point at least half an
 	// interval after the first, so the first step is never a sliver.
-	next := aligned(time.Now().Add(e.interval()/2), e.interval()).Add(-e.interval())
+	cd := cadence{next: aligned(time.Now().Add(e.interval()/2), e.interval()).Add(-e.interval())}
+	cd.plan.phase = gridPhase(e.interval())
 	defer timer.Stop()
 	read := r.schema.ReadWake(e.source)
 	for {
@@ -314,23 +348,78 @@ func (r *Runner) loop(ctx context.Context, e *entry) {
 		case <-ctx.Done():
 			return
 		case <-e.wake:
-			next = aligned(time.Now().Add(e.interval()/2), e.interval())
+			cd.next = onGrid(time.Now().Add(e.interval()/2), e.interval(), cd.plan.phase%e.interval())
 		case <-read:
 			// A client reads a source that had slowed down: back to its
 			// interval from the next grid point.
 			if e.idle.Load() {
 				r.setEntryIdle(e, false)
-				next = aligned(time.Now(), e.interval())
+				cd.next = onGrid(time.Now(), e.interval(), cd.plan.phase%e.interval())
 			}
 		case <-timer.C:
-			panicked := r.sampleOnce(e)
-			if e.samples.Load() == 1 && r.pending.Add(-1) == 0 {
-				close(r.ready)
-			}
-			next = r.slowIfUnread(e, r.schedule(e, next, panicked))
+			r.tick(e, &cd)
 		}
-		timer.Reset(time.Until(next))
+		timer.Reset(time.Until(cd.due()))
 	}
+}
+
+// tick takes the sample due (an extra one, or the grid's), learns from
+// the fetches since the last, and plans the next.
+func (r *Runner) tick(e *entry, cd *cadence) {
+	planned := cd.due()
+	if e.samples.Load() == 0 {
+		planned = time.Time{} // the first sample is taken at once, planned at no time
+	}
+	if planned.Before(cd.next) && !planned.IsZero() {
+		r.sampleOnce(e, planned, true)
+		e.extras.Add(1)
+	} else {
+		cd.last = time.Now()
+		panicked := r.sampleOnce(e, planned, false)
+		if e.samples.Load() == 1 && r.pending.Add(-1) == 0 {
+			close(r.ready)
+		}
+		cd.next = r.schedule(e, cd.next, panicked)
+		cd.backoff = panicked
+	}
+	now := time.Now()
+	r.learnReaders(e, now)
+	old := cd.plan.phase
+	r.replan(e, cd, now)
+	cd.regridIfMoved(old, e.interval(), now)
+	cd.next = r.slowIfUnread(e, cd.next)
+}
+
+// learnReaders feeds the entry's readers the fetches of its source since
+// the last call, each with the age of the sample it was served.
+func (r *Runner) learnReaders(e *entry, now time.Time) {
+	e.readersMu.Lock()
+	defer e.readersMu.Unlock()
+	e.after = r.schema.Arrivals(e.source, e.after, func(client int32, at time.Time) {
+		age, known := e.pubLog.servedAt(at)
+		e.readers.arrive(client, at, age, known)
+	})
+	e.readers.expire(now)
+}
+
+// replan works out the grid's phase and the extra samples from the
+// entry's readers, and what the self-metrics show of them. A source
+// slowed down for want of readers, or reader_phases 0, samples on the
+// fixed grid.
+func (r *Runner) replan(e *entry, cd *cadence, now time.Time) {
+	e.readersMu.Lock()
+	defer e.readersMu.Unlock()
+	bound := int(r.readerPhases.Load())
+	if e.idle.Load() {
+		bound = 0
+	}
+	e.readers.plan(planInput{interval: e.interval(), delay: e.pubLog.delay(), bound: bound, now: now}, &cd.plan)
+	e.nReaders.Store(uint32(e.readers.periodicCount()))
+	age, known := e.readers.oldestServed()
+	if !known {
+		age = -time.Millisecond
+	}
+	e.readerAgeMS.Store(age.Milliseconds())
 }
 
 // slowIfUnread returns when the source samples next: next (its next tick
@@ -372,7 +461,8 @@ func (r *Runner) setEntryIdle(e *entry, idle bool) {
 	e.log.Debug().Bool("idle", idle).Msg("sampling interval changed: no client reads this source")
 }
 
-// setIdle takes the idle settings of sched.
+// setIdle takes the settings of sched that change when a source samples
+// beyond its interval: the idle back-off and the reader phases.
 func (r *Runner) setIdle(sched Schedule) {
 	r.idleAfterMS.Store(sched.IdleAfter.Milliseconds())
 	f := sched.IdleFactor
@@ -380,6 +470,7 @@ func (r *Runner) setIdle(sched Schedule) {
 		f = DefaultIdleFactor
 	}
 	r.idleFactor.Store(int64(f))
+	r.readerPhases.Store(int64(max(0, sched.ReaderPhases)))
 }
 
 // pace tells a Paced collector how much slower than its interval it
@@ -414,12 +505,12 @@ func (r *Runner) effectiveInterval(e *entry) time.Duration {
 // sample of a small /proc file, so one wake-up a second instead of one per
 // collector is most of the background cost saved.
 func aligned(t time.Time, iv time.Duration) time.Time {
-	phase := gridPhase(iv)
-	return t.Add(-phase).Truncate(iv).Add(iv + phase)
+	return onGrid(t, iv, gridPhase(iv))
 }
 
 // gridPhase puts samples half a second after each whole second (half the
-// interval when that is under a second): clients that fetch on a
+// interval when that is under a second), while no periodic reader's
+// fetches set the phase (phase.go): clients that fetch on a
 // wall-clock grid (pmrep -A, pmie, cron jobs) fetch at whole seconds, and a
 // sample taken at the very moment a fetch arrives is a coin toss between
 // a repeated counter and a doubled step. Half a second for every interval
@@ -453,12 +544,14 @@ func (r *Runner) schedule(e *entry, last time.Time, panicked bool) time.Time {
 	return next
 }
 
-// sampleOnce runs one sample, publishes it, and updates the self-metrics.
-// A panic in a collector is recovered and counted: the agent keeps serving.
-func (r *Runner) sampleOnce(e *entry) (panicked bool) {
+// sampleOnce runs one sample, planned at planned (zero: at once; extra: a
+// sample between grid samples, for a reader), publishes it, and updates
+// the self-metrics. A panic in a collector is recovered and counted: the
+// agent keeps serving.
+func (r *Runner) sampleOnce(e *entry, planned time.Time, extra bool) (panicked bool) {
 	start := time.Now()
 	panicsBefore := e.panics.Load()
-	err := r.collect(e, start)
+	err := r.collect(e, start, extra)
 	e.durationUS.Store(time.Since(start).Microseconds())
 	e.samples.Add(1)
 	switch {
@@ -473,10 +566,15 @@ func (r *Runner) sampleOnce(e *entry) (panicked bool) {
 		e.lastErr = ""
 		e.lastOKms.Store(start.UnixMilli())
 	}
+	if err == nil || isPartial(err) {
+		e.pubLog.add(planned, start, e.published)
+	}
 	return e.panics.Load() != panicsBefore
 }
 
-func (r *Runner) collect(e *entry, now time.Time) (err error) {
+// collect takes one sample at now and publishes it; extra marks a sample
+// between grid samples, which peaks take no step from.
+func (r *Runner) collect(e *entry, now time.Time, extra bool) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			e.panics.Add(1)
@@ -510,13 +608,14 @@ func (r *Runner) collect(e *entry, now time.Time) (err error) {
 	// Staleness counts in the intervals the source samples at from now:
 	// one slowed down for want of readers is not stale between samples.
 	part.StaleAfter = time.Duration(r.staleIntervals.Load()) * r.effectiveInterval(e)
-	part.Seq = e.hist.add(part, now)
+	part.Seq = e.hist.add(part, now, extra)
 	if cost := e.hist.perSecond(r.effectiveInterval(e)); math.Abs(cost-e.budgeted) > e.budgeted/8 {
 		// Shares change only when some source's cost does: most samples,
 		// repeated or alike, leave the budget as it was.
 		r.rebudget(e, cost)
 	}
 	r.front.Publish(e.source, part)
+	e.published = time.Now()
 	if r.ids != nil {
 		r.ids.SaveAll(now) // new instance ids, written once per sample
 	}

@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+	"time"
+)
+
+// DefaultReaderPhases is how many distinct phases a source samples at for
+// its readers, the grid's own included.
+const DefaultReaderPhases = 4
+
+// servedTolerance is how much older than planned a sample may be and
+// still serve a reader's fetch: a grid sample or another reader's extra
+// sample that early saves a sample of its own.
+const servedTolerance = 20 * time.Millisecond
+
+// samplingPlan is when a source samples beyond its grid's cadence: the
+// grid's phase within the interval, and the extra samples planned before
+// the fetches of readers the grid does not serve.
+type samplingPlan struct {
+	phase   time.Duration
+	follows bool        // the phase follows a reader; false: gridPhase
+	extras  []time.Time // ascending, all after the time planned at
+}
+
+// planInput is what a plan is made from.
+type planInput struct {
+	interval time.Duration
+	delay    time.Duration // a sample's longest time from planned to published
+	bound    int           // reader_phases: distinct phases, the grid's included; 0 off
+	now      time.Time
+}
+
+// margin is how long before a reader's predicted fetch its sample is
+// planned: twice its jitter and the sample's delay, with 2 ms to spare,
+// at least 5 ms and at most a quarter interval.
+func margin(jitter, delay, iv time.Duration) time.Duration {
+	m := max(5*time.Millisecond, 2*jitter+delay+2*time.Millisecond)
+	return min(m, iv/4)
+}
+
+// plan works out the grid's phase and the extra samples for the readers
+// of rs, and marks how each reader is served. The primary reader, whose
+// fetches the grid's phase follows, is the periodic one of shortest
+// period at least the interval and a whole number of intervals (ties: the
+// one seen first), so the grid keeps one phase from fetch to fetch.
+// Others of period at least the interval get an extra sample before their
+// next fetch unless a grid sample or another extra serves it, up to
+// bound-1 distinct phases. The rest are served by the grid.
+func (rs *readerSet) plan(in planInput, out *samplingPlan) {
+	iv := in.interval
+	out.phase, out.follows, out.extras = gridPhase(iv), false, out.extras[:0]
+	for _, rd := range rs.list {
+		rd.role = roleGrid
+	}
+	if in.bound <= 0 {
+		return
+	}
+	cands := rs.candidates(iv)
+	for _, rd := range cands {
+		if commensurate(rd.period, iv) {
+			m := margin(rd.jitter, in.delay, iv)
+			out.phase, out.follows = phaseOf(rd.nextFetch(in.now).Add(-m), iv), true
+			rd.role = rolePrimary
+			break
+		}
+	}
+	tol := min(servedTolerance, iv/4)
+	var phases []time.Duration // the extras' distinct phases
+	for _, rd := range cands {
+		if rd.role == rolePrimary {
+			continue
+		}
+		m := margin(rd.jitter, in.delay, iv)
+		at := rd.nextFetch(in.now.Add(m)).Add(-m)
+		if !onGrid(at.Add(-tol-1), iv, out.phase).After(at) {
+			continue // a grid sample serves it
+		}
+		ph := phaseOf(at, iv)
+		if !slices.ContainsFunc(phases, func(p time.Duration) bool { return circularGap(p, ph, iv) <= tol }) {
+			if len(phases)+1 >= in.bound {
+				continue // past the bound: the grid serves it
+			}
+			phases = append(phases, ph)
+		}
+		rd.role = roleExtra
+		out.extras = addExtra(out.extras, at, tol)
+	}
+}
+
+// candidates are the periodic readers of period at least iv (within the
+// period's tolerance), shortest period first, then first seen.
+func (rs *readerSet) candidates(iv time.Duration) []*fetchReader {
+	var out []*fetchReader
+	for _, rd := range rs.list {
+		if rd.periodic && rd.period+periodTolerance(rd.period) >= iv {
+			out = append(out, rd)
+		}
+	}
+	slices.SortFunc(out, func(a, b *fetchReader) int {
+		return cmp.Or(cmp.Compare(a.period, b.period), cmp.Compare(a.order, b.order))
+	})
+	return out
+}
+
+// commensurate reports whether period is a whole number of intervals,
+// within the period's tolerance: the reader's fetches then keep one phase
+// of the interval.
+func commensurate(period, iv time.Duration) bool {
+	k := (period + iv/2) / iv
+	return k >= 1 && (period-k*iv).Abs() <= periodTolerance(period)
+}
+
+// addExtra adds an extra sample at at to extras (ascending), unless one
+// within tol before it serves it; one within tol after it moves to at,
+// and serves both.
+func addExtra(extras []time.Time, at time.Time, tol time.Duration) []time.Time {
+	for i, x := range extras {
+		if d := at.Sub(x); d >= 0 && d <= tol {
+			return extras
+		} else if d < 0 && -d <= tol {
+			extras[i] = at
+			slices.SortFunc(extras, time.Time.Compare)
+			return extras
+		}
+	}
+	i, _ := slices.BinarySearchFunc(extras, at, time.Time.Compare)
+	return slices.Insert(extras, i, at)
+}
+
+// phaseOf is t's offset within its interval of length iv.
+func phaseOf(t time.Time, iv time.Duration) time.Duration {
+	return t.Sub(t.Truncate(iv))
+}
+
+// circularGap is the distance between two phases of an interval iv.
+func circularGap(a, b, iv time.Duration) time.Duration {
+	d := (a - b).Abs() % iv
+	return min(d, iv-d)
+}
+
+// onGrid returns the first point after t of the grid of interval iv at
+// offset phase.
+func onGrid(t time.Time, iv, phase time.Duration) time.Time {
+	return t.Add(-phase).Truncate(iv).Add(iv + phase)
+}
+
+// regrid is where the grid's next sample goes when its phase changes: the
+// first point of the new grid at least half an interval after the last
+// grid sample, so no step is a sliver, and after now.
+func regrid(last, now time.Time, iv, phase time.Duration) time.Time {
+	from := last.Add(iv / 2).Add(-1)
+	if from.Before(now) {
+		from = now
+	}
+	return onGrid(from, iv, phase)
+}
+
+// cadence is a source's schedule as its loop keeps it.
+type cadence struct {
+	next    time.Time // the next grid sample
+	last    time.Time // when the last grid sample was taken; zero before one
+	plan    samplingPlan
+	backoff bool // next is a panic's backoff: no extra sample before it
+}
+
+// due is when the loop samples next: the first extra sample planned
+// before the next grid sample, or that one.
+func (c *cadence) due() time.Time {
+	if !c.backoff && len(c.plan.extras) > 0 && c.plan.extras[0].Before(c.next) {
+		return c.plan.extras[0]
+	}
+	return c.next
+}
+
+// regridIfMoved moves the next grid sample onto the grid of the plan's
+// phase when it differs from old, the phase the grid was on; never during
+// a backoff, nor before the first grid sample.
+func (c *cadence) regridIfMoved(old, iv time.Duration, now time.Time) {
+	if c.plan.phase != old && !c.backoff && !c.last.IsZero() {
+		c.next = regrid(c.last, now, iv, c.plan.phase)
+	}
+}

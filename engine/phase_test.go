@@ -1,0 +1,175 @@
+package engine
+
+import (
+	"testing"
+	"time"
+)
+
+// readersAt is a set of readers fetching every period at each phase past
+// t0's second, in that order, steadily: six fetches each, the last
+// before now.
+func readersAt(period time.Duration, phases ...time.Duration) (*readerSet, time.Time) {
+	var rs readerSet
+	var last time.Time
+	for c, ph := range phases {
+		last = fetchEvery(&rs, int32(c+1), t0.Add(ph), period, 6, noJitter)
+	}
+	return &rs, last
+}
+
+func planOf(rs *readerSet, bound int, now time.Time) samplingPlan {
+	var p samplingPlan
+	rs.plan(planInput{interval: time.Second, bound: bound, now: now}, &p)
+	return p
+}
+
+// One reader: the grid's phase is its fetch's, a margin (5 ms on a quiet
+// host) earlier, and it needs no extra sample.
+func TestGridPhaseFollowsThePrimaryReader(t *testing.T) {
+	rs, last := readersAt(time.Second, ms(250))
+	p := planOf(rs, 4, last.Add(ms(100)))
+	if !p.follows || p.phase != ms(245) || len(p.extras) != 0 {
+		t.Errorf("phase %v (follows %v), extras %v; want the grid at +245ms and no extra", p.phase, p.follows, p.extras)
+	}
+	if rs.find(1).role != rolePrimary {
+		t.Error("the reader is not the primary")
+	}
+	// A jittery reader and a slow sample widen the margin.
+	var wide samplingPlan
+	rs.find(1).jitter = ms(4)
+	rs.plan(planInput{interval: time.Second, delay: ms(3), bound: 4, now: last}, &wide)
+	if wide.phase != ms(250-13) {
+		t.Errorf("phase %v with 4 ms jitter and a 3 ms sample, want +237ms", wide.phase)
+	}
+}
+
+// Readers at other phases get an extra sample before their next fetch,
+// up to reader_phases phases in all (the grid's included); those past the
+// bound are served by the grid.
+func TestExtrasForOtherReadersUpToTheBound(t *testing.T) {
+	rs, last := readersAt(time.Second, ms(100), ms(400), ms(700), ms(900))
+	now := last.Add(ms(50)) // just after the last round, at +950 ms
+	p := planOf(rs, 3, now)
+	if p.phase != ms(95) {
+		t.Errorf("grid phase %v, want +95ms: the first seen of equal periods leads", p.phase)
+	}
+	want := []time.Time{now.Add(ms(445)), now.Add(ms(745))} // before the fetches at +400 and +700
+	if len(p.extras) != len(want) || !p.extras[0].Equal(want[0]) || !p.extras[1].Equal(want[1]) {
+		t.Fatalf("extras %v, want %v", p.extras, want)
+	}
+	if rs.find(4).role != roleGrid {
+		t.Error("the reader past the bound is not served by the grid")
+	}
+	if all := planOf(rs, 4, now); len(all.extras) != 3 || rs.find(4).role != roleExtra {
+		t.Errorf("bound 4: extras %v, want 3", all.extras)
+	}
+	if one := planOf(rs, 1, now); !one.follows || len(one.extras) != 0 {
+		t.Errorf("bound 1: extras %v, want the grid only", one.extras)
+	}
+}
+
+// A reader whose fetch a grid sample already precedes by no more than the
+// tolerance needs no extra; one whose phase another extra serves shares it.
+func TestServedReadersNeedNoExtra(t *testing.T) {
+	rs, last := readersAt(time.Second, ms(100), ms(110), ms(500), ms(512))
+	p := planOf(rs, 4, last.Add(ms(50)))
+	if len(p.extras) != 1 || phaseOf(p.extras[0], time.Second) != ms(495) {
+		t.Errorf("extras %v, want one at +495ms", p.extras)
+	}
+}
+
+// A 10 s logger and a 1 s reader: the 1 s reader's phase is the grid's,
+// the logger gets an extra before its next fetch; a reader fetching more
+// often than the source samples is served by the grid.
+func TestSlowReaderExtraAndFastReaderGrid(t *testing.T) {
+	var rs readerSet
+	fetchEvery(&rs, 1, t0.Add(ms(7420)), 10*time.Second, 6, noJitter)
+	fetchEvery(&rs, 2, t0.Add(ms(300)), time.Second, 60, noJitter)
+	fetchEvery(&rs, 3, t0.Add(ms(600)), ms(500), 120, noJitter)
+	now := t0.Add(ms(59500))
+	p := planOf(&rs, 4, now)
+	if p.phase != ms(295) || rs.find(2).role != rolePrimary {
+		t.Errorf("grid phase %v, want +295ms from the 1 s reader", p.phase)
+	}
+	if len(p.extras) != 1 || !p.extras[0].Equal(t0.Add(ms(67415))) {
+		t.Errorf("extras %v, want one at t0+67.415s", p.extras)
+	}
+	if rs.find(3).role != roleGrid {
+		t.Error("a reader at 500 ms against a 1 s interval is not served by the grid")
+	}
+}
+
+// A reader whose period is no whole number of intervals does not lead
+// the grid (its phase of the interval moves), and gets extras.
+func TestIncommensurateReaderGetsExtras(t *testing.T) {
+	rs, last := readersAt(ms(1500), ms(200))
+	p := planOf(rs, 4, last)
+	if p.follows || p.phase != gridPhase(time.Second) || len(p.extras) != 1 || !p.extras[0].Equal(last.Add(ms(1495))) {
+		t.Errorf("follows %v at %v, extras %v; want the fixed grid and an extra 5 ms before the next fetch", p.follows, p.phase, p.extras)
+	}
+}
+
+// reader_phases 0 is today's grid: half a second past the second, no
+// extra, whoever reads.
+func TestNoReaderPhasesIsTheFixedGrid(t *testing.T) {
+	rs, last := readersAt(time.Second, ms(100), ms(400))
+	p := planOf(rs, 0, last)
+	if p.follows || p.phase != ms(500) || len(p.extras) != 0 {
+		t.Errorf("phase %v (follows %v), extras %v; want +500ms, none", p.phase, p.follows, p.extras)
+	}
+	if rs.find(1).role != roleGrid || rs.find(2).role != roleGrid {
+		t.Error("readers not served by the grid")
+	}
+}
+
+// A change of the grid's phase moves its next sample to the first point
+// of the new grid at least half an interval after the last: never a
+// sliver step.
+func TestPhaseChangeMakesNoSliver(t *testing.T) {
+	iv := time.Second
+	last := t0.Add(ms(500))
+	for _, phase := range []time.Duration{ms(0), ms(495), ms(505), ms(600), ms(999)} {
+		cd := cadence{next: last.Add(iv), last: last}
+		cd.plan.phase = phase
+		cd.regridIfMoved(ms(500), iv, last.Add(ms(10)))
+		step := cd.next.Sub(last)
+		if step < iv/2 || step >= iv*3/2 || phaseOf(cd.next, iv) != phase {
+			t.Errorf("phase %v: next grid sample %v after the last, at +%v", phase, step, phaseOf(cd.next, iv))
+		}
+	}
+	// During a backoff, the backoff stands.
+	cd := cadence{next: last.Add(time.Minute), last: last, backoff: true}
+	cd.plan.phase = ms(100)
+	cd.regridIfMoved(ms(500), iv, last)
+	if !cd.next.Equal(last.Add(time.Minute)) {
+		t.Errorf("a phase change moved a backoff to %v", cd.next.Sub(last))
+	}
+}
+
+// The loop samples an extra sample when one is due before the grid's,
+// and the grid's when it is due: only the grid advances the cadence.
+func TestTickTakesExtraThenGridSamples(t *testing.T) {
+	g := newIntervalRig(t, time.Minute)
+	e := g.r.entries[0]
+	r := g.r
+	r.SampleAll() // the first sample
+	now := time.Now()
+	cd := cadence{next: now.Add(time.Hour), last: now}
+	cd.plan.phase = gridPhase(time.Second)
+	cd.plan.extras = []time.Time{now.Add(-time.Millisecond)}
+	r.tick(e, &cd)
+	if e.extras.Load() != 1 || e.samples.Load() != 2 || !cd.next.Equal(now.Add(time.Hour)) {
+		t.Fatalf("after an extra: %d extras, %d samples, next in %v", e.extras.Load(), e.samples.Load(), cd.next.Sub(now))
+	}
+	if s := e.hist.newest(); s == nil || !s.extra {
+		t.Error("the extra sample is not marked in the history")
+	}
+	cd.next = now.Add(-time.Millisecond)
+	r.tick(e, &cd)
+	if e.extras.Load() != 1 || e.samples.Load() != 3 || !cd.next.After(now) {
+		t.Errorf("after a grid sample: %d extras, %d samples, next %v", e.extras.Load(), e.samples.Load(), cd.next.Sub(now))
+	}
+	if s := e.hist.newest(); s == nil || s.extra {
+		t.Error("the grid sample is marked extra")
+	}
+}

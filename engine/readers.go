@@ -1,0 +1,272 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The learner of a source's readers: which pmcd clients fetch its
+// metrics, how often and when. It is pure logic, fed the fetches' times
+// by the source's sampling loop, which plans its samples from it.
+const (
+	// maxReaders bounds the readers tracked per source; past it the one
+	// seen least recently is dropped.
+	maxReaders = 16
+	// gapsKept is how many of a reader's last inter-fetch gaps are kept:
+	// the period is their median.
+	gapsKept = 5
+	// agreeingGaps is how many of the last gaps must agree with the
+	// period for the reader to be periodic.
+	agreeingGaps = 4
+	// sameRound is how close two fetches of one client are one round:
+	// pmlogger fetches each logging group in a PDU of its own.
+	sameRound = 20 * time.Millisecond
+	// unknownWait is how long a reader with no period yet is kept: the
+	// longest usual logging interval, with room.
+	unknownWait = 15 * time.Minute
+)
+
+// readerRole is how the plan serves a reader.
+type readerRole int
+
+const (
+	roleGrid    readerRole = iota // served by the grid as it falls
+	rolePrimary                   // the grid's phase follows it
+	roleExtra                     // extra samples before its fetches
+)
+
+// fetchReader is one client that fetches a source's metrics.
+type fetchReader struct {
+	client int32
+	order  uint64    // when it was first seen: ties go to the first
+	last   time.Time // its latest fetch (the first of a round)
+	gaps   [gapsKept]time.Duration
+	n      int // gaps recorded, newest at (n-1) % gapsKept
+	// period is the median gap; periodic when the last agreeingGaps gaps
+	// agree with it within periodTolerance, jitter their largest deviation.
+	period, jitter time.Duration
+	periodic       bool
+	served         time.Duration // age of the sample its latest fetch got
+	servedKnown    bool
+	role           readerRole
+}
+
+// periodTolerance is how far a gap may be from the period and agree:
+// 2 % of it, at least 10 ms.
+func periodTolerance(period time.Duration) time.Duration {
+	return max(10*time.Millisecond, period/50)
+}
+
+// readerSet is one source's readers. Only its sampling loop changes it,
+// except forget (pmcd says a client has gone), so the loop and forget
+// share a lock the fetch path never takes.
+type readerSet struct {
+	list  []*fetchReader
+	first uint64 // readers ever added, for order
+}
+
+// arrive records a fetch by client at at, which was served a sample
+// served old (known false when no sample was published before it).
+func (rs *readerSet) arrive(client int32, at time.Time, served time.Duration, known bool) {
+	rd := rs.find(client)
+	if rd == nil {
+		rd = rs.add(client, at)
+	} else {
+		gap := at.Sub(rd.last)
+		if gap < sameRound {
+			return // the same round, or out of order
+		}
+		rd.gaps[rd.n%gapsKept] = gap
+		rd.n++
+		rd.last = at
+		rd.learn()
+	}
+	rd.served, rd.servedKnown = served, known
+}
+
+// find returns client's reader, or nil.
+func (rs *readerSet) find(client int32) *fetchReader {
+	for _, rd := range rs.list {
+		if rd.client == client {
+			return rd
+		}
+	}
+	return nil
+}
+
+// add starts tracking client, dropping the reader seen least recently
+// when maxReaders are tracked.
+func (rs *readerSet) add(client int32, at time.Time) *fetchReader {
+	if len(rs.list) >= maxReaders {
+		oldest := 0
+		for i, rd := range rs.list {
+			if rd.last.Before(rs.list[oldest].last) {
+				oldest = i
+			}
+		}
+		rs.list = slices.Delete(rs.list, oldest, oldest+1)
+	}
+	rs.first++
+	rd := &fetchReader{client: client, order: rs.first, last: at}
+	rs.list = append(rs.list, rd)
+	return rd
+}
+
+// learn works out the reader's period, whether it is periodic and its
+// jitter, from its last gaps.
+func (rd *fetchReader) learn() {
+	kept := min(rd.n, gapsKept)
+	sorted := rd.gaps // a copy: the gaps stay in arrival order
+	slices.Sort(sorted[:kept])
+	rd.period = sorted[kept/2]
+	rd.periodic, rd.jitter = false, 0
+	if rd.n < agreeingGaps {
+		return
+	}
+	tol := periodTolerance(rd.period)
+	for k := 1; k <= agreeingGaps; k++ {
+		dev := (rd.gaps[(rd.n-k)%gapsKept] - rd.period).Abs()
+		if dev > tol {
+			rd.jitter = 0
+			return
+		}
+		rd.jitter = max(rd.jitter, dev)
+	}
+	rd.periodic = true
+}
+
+// expire releases the readers gone quiet by now: no fetch for two
+// periods and a second, or for unknownWait before a period is known.
+func (rs *readerSet) expire(now time.Time) {
+	rs.list = slices.DeleteFunc(rs.list, func(rd *fetchReader) bool {
+		wait := unknownWait
+		if rd.n > 0 {
+			wait = 2*rd.period + time.Second
+		}
+		return now.Sub(rd.last) > wait
+	})
+}
+
+// forget releases client's reader: pmcd says the client has gone.
+func (rs *readerSet) forget(client int32) {
+	rs.list = slices.DeleteFunc(rs.list, func(rd *fetchReader) bool { return rd.client == client })
+}
+
+// nextFetch is the reader's first predicted fetch after t.
+func (rd *fetchReader) nextFetch(t time.Time) time.Time {
+	f := rd.last.Add(rd.period)
+	if f.After(t) {
+		return f
+	}
+	k := t.Sub(f)/rd.period + 1
+	return f.Add(k * rd.period)
+}
+
+// periodicCount is how many tracked readers are periodic.
+func (rs *readerSet) periodicCount() int {
+	n := 0
+	for _, rd := range rs.list {
+		if rd.periodic {
+			n++
+		}
+	}
+	return n
+}
+
+// oldestServed is the largest age of the sample a periodic reader's
+// latest fetch got; false when no periodic reader has one.
+func (rs *readerSet) oldestServed() (time.Duration, bool) {
+	var oldest time.Duration
+	found := false
+	for _, rd := range rs.list {
+		if rd.periodic && rd.servedKnown {
+			oldest, found = max(oldest, rd.served), true
+		}
+	}
+	return oldest, found
+}
+
+// describe says, for an administrator, each reader with a known period:
+// its period and phase, its jitter, how old its latest sample was, and
+// how the plan serves it.
+func (rs *readerSet) describe() string {
+	var b strings.Builder
+	for _, rd := range rs.list {
+		if rd.n == 0 {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "client %d: ", rd.client)
+		if rd.periodic {
+			phase := time.Duration(rd.last.UnixNano()) % rd.period
+			fmt.Fprintf(&b, "every %d ms at +%d ms, jitter %d ms", rd.period.Milliseconds(), phase.Milliseconds(), rd.jitter.Milliseconds())
+		} else {
+			fmt.Fprintf(&b, "not periodic (median gap %d ms)", rd.period.Milliseconds())
+		}
+		if rd.servedKnown {
+			fmt.Fprintf(&b, ", served %d ms old", rd.served.Milliseconds())
+		}
+		b.WriteString(rd.role.words())
+	}
+	return b.String()
+}
+
+// words says how a reader is served, for describe.
+func (role readerRole) words() string {
+	switch role {
+	case rolePrimary:
+		return ", the grid follows it"
+	case roleExtra:
+		return ", extra samples"
+	}
+	return ", from the grid"
+}
+
+// publishKept is how many of a source's samples publishLog remembers:
+// fetches are drained at every sample, so a few samples back suffice.
+const publishKept = 16
+
+// publishLog remembers when a source's last samples were planned, taken
+// and published, to tell the age of the sample a fetch was served and how
+// long a sample takes from its planned time to its publication. Only
+// the source's loop uses it.
+type publishLog struct {
+	planned, taken, published [publishKept]time.Time
+	n                         int
+}
+
+// add records a published sample.
+func (pl *publishLog) add(planned, taken, published time.Time) {
+	k := pl.n % publishKept
+	pl.planned[k], pl.taken[k], pl.published[k] = planned, taken, published
+	pl.n++
+}
+
+// servedAt is the age at fetch of the newest sample published before it;
+// false when none that is remembered was.
+func (pl *publishLog) servedAt(fetch time.Time) (time.Duration, bool) {
+	for i := pl.n - 1; i >= max(0, pl.n-publishKept); i-- {
+		k := i % publishKept
+		if !pl.published[k].After(fetch) {
+			return fetch.Sub(pl.taken[k]), true
+		}
+	}
+	return 0, false
+}
+
+// delay is the longest a remembered sample took from its planned time to
+// its publication: the timer's lateness and the sample's duration.
+func (pl *publishLog) delay() time.Duration {
+	var d time.Duration
+	for i := max(0, pl.n-publishKept); i < pl.n; i++ {
+		k := i % publishKept
+		if !pl.planned[k].IsZero() {
+			d = max(d, pl.published[k].Sub(pl.planned[k]))
+		}
+	}
+	return d
+}
