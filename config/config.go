@@ -70,6 +70,10 @@ type Config struct {
 	// long samples IdleFactor times less often until one is read; 0 never.
 	IdleAfter  time.Duration
 	IdleFactor int
+	// ReaderPhases bounds the distinct phases a source samples at to serve
+	// its periodic readers' fetches fresh, its grid's included; 0 keeps
+	// every source on the fixed grid.
+	ReaderPhases int
 	// Processors is how many processors the Go runtime runs the agent's
 	// goroutines on (two at least while an archive is written), unless
 	// the GOMAXPROCS environment variable says.

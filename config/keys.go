@@ -105,6 +105,13 @@ func scheduleKeys() []Key {
 		Help:  "how many times less often it then samples",
 		field: single[int]{func(c *Config) *int { return &c.IdleFactor }, whole(2, 1000, "", "")},
 	}, {
+		Name: "reader_phases", Default: "4", OnReload: Applied,
+		Help: "phases a source samples at for its readers",
+		Note: "A source learns the clients that fetch its metrics at a steady period and samples just before their fetches: " +
+			"its grid follows one reader, and readers at other phases get extra samples, up to this many phases in all, the grid's included. " +
+			"Other readers are served by the grid as it falls. 0 samples every source half a second past each whole second.",
+		field: single[int]{func(c *Config) *int { return &c.ReaderPhases }, whole(0, 16, "", "fixed grid")},
+	}, {
 		Name: "processors", Default: "1", OnReload: Applied,
 		Help: "Go processors (2 while an archive is written)",
 		Note: "The Go runtime runs the agent's goroutines on this many. The GOMAXPROCS environment variable, when set, stands over it. " +

@@ -16,7 +16,7 @@ import (
 
 // reloader re-reads the configuration on SIGHUP, as PCP's daemons do, and
 // applies the keys config.Keys marks Applied (the intervals, the staleness
-// limit, the idle back-off, the processors), without losing a collector's
+// limit, the idle back-off, the reader phases, the processors), without losing a collector's
 // history, its rates or its instance ids. Other changes are named in the
 // log and wait for a restart; a file with an error changes nothing.
 type reloader struct {
@@ -72,7 +72,7 @@ func schedule(cfg config.Config) engine.Schedule {
 	return engine.Schedule{
 		Default: cfg.Interval, Intervals: collectorIntervals(cfg), StaleIntervals: cfg.StaleIntervals,
 		History: cfg.History, HistoryBudget: cfg.HistoryBudget,
-		IdleAfter: cfg.IdleAfter, IdleFactor: cfg.IdleFactor,
+		IdleAfter: cfg.IdleAfter, IdleFactor: cfg.IdleFactor, ReaderPhases: cfg.ReaderPhases,
 	}
 }
 
