@@ -36,6 +36,10 @@ const (
 	intervalText = "The interval is this client's own: from its previous fetch of this " +
 		"metric to the newest sample. A first fetch covers the newest sampling step."
 	resetText = " Steps with a counter reset are left out."
+	// stepText says what a step is: extra samples for a reader's phase
+	// end none.
+	stepText = " Steps are the collector's interval, from one regular sample to the next: " +
+		"extra samples taken before a reader's fetch end no step."
 )
 
 func rateEntry(s *cache.Schema, texts *help.Texts, name, counter string) helpEntry {
@@ -77,7 +81,7 @@ func peakEntry(s *cache.Schema, texts *help.Texts, name, base string, isMax bool
 	return helpEntry{
 		key:        name,
 		oneLine:    word + " one-step value inside the client's interval",
-		paragraphs: []string{withMeaning(what, label, texts, explained), intervalText + resetText},
+		paragraphs: []string{withMeaning(what, label, texts, explained), intervalText + stepText + resetText},
 	}
 }
 
