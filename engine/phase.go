@@ -58,13 +58,10 @@ func (rs *readerSet) plan(in planInput, out *samplingPlan) {
 		return
 	}
 	cands := rs.candidates(iv)
-	for _, rd := range cands {
-		if commensurate(rd.period, iv) {
-			m := margin(rd.jitter, in.delay, iv)
-			out.phase, out.follows = phaseOf(rd.nextFetch(in.now).Add(-m), iv), true
-			rd.role = rolePrimary
-			break
-		}
+	if rd := primary(cands, iv); rd != nil {
+		m := margin(rd.jitter, in.delay, iv)
+		out.phase, out.follows = phaseOf(rd.nextFetch(in.now).Add(-m), iv), true
+		rd.role = rolePrimary
 	}
 	tol := min(servedTolerance, iv/4)
 	var phases []time.Duration // the extras' distinct phases
@@ -89,8 +86,14 @@ func (rs *readerSet) plan(in planInput, out *samplingPlan) {
 	}
 }
 
+// periodQuantum is how finely candidates' periods are told apart: two
+// readers at 1 s measure a few microseconds apart, and the one seen first
+// leads.
+const periodQuantum = 10 * time.Millisecond
+
 // candidates are the periodic readers of period at least iv (within the
-// period's tolerance), shortest period first, then first seen.
+// period's tolerance), shortest period first (to periodQuantum), then
+// first seen.
 func (rs *readerSet) candidates(iv time.Duration) []*fetchReader {
 	var out []*fetchReader
 	for _, rd := range rs.list {
@@ -99,9 +102,20 @@ func (rs *readerSet) candidates(iv time.Duration) []*fetchReader {
 		}
 	}
 	slices.SortFunc(out, func(a, b *fetchReader) int {
-		return cmp.Or(cmp.Compare(a.period, b.period), cmp.Compare(a.order, b.order))
+		return cmp.Or(cmp.Compare(a.period.Round(periodQuantum), b.period.Round(periodQuantum)), cmp.Compare(a.order, b.order))
 	})
 	return out
+}
+
+// primary is the reader the grid follows: the first candidate whose
+// period is a whole number of intervals.
+func primary(cands []*fetchReader, iv time.Duration) *fetchReader {
+	for _, rd := range cands {
+		if commensurate(rd.period, iv) {
+			return rd
+		}
+	}
+	return nil
 }
 
 // commensurate reports whether period is a whole number of intervals,
