@@ -118,7 +118,7 @@ func (r *Runner) controlSource() cache.Source {
 				return 0
 			})),
 			perEntry(ctlReaders, always(func(e *entry) int64 { return int64(e.nReaders.Load()) })),
-			perEntry(ctlReaderAge, func(e *entry) (int64, bool) { v := e.readerAgeMS.Load(); return v, v >= 0 }),
+			perEntry(ctlReaderAge, always(func(e *entry) int64 { return e.readerAgeMS.Load() })),
 			perEntry(ctlExtras, always(func(e *entry) int64 { return int64(e.extras.Load()) })),
 			computed(ctlPhases, r.appendReaderPhases),
 			computed(ctlGoroutines, appendGoroutines),

@@ -6,10 +6,6 @@ import (
 	"time"
 )
 
-// DefaultReaderPhases is how many distinct phases a source samples at for
-// its readers, the grid's own included.
-const DefaultReaderPhases = 4
-
 // servedTolerance is how much older than planned a sample may be and
 // still serve a reader's fetch: a grid sample or another reader's extra
 // sample that early saves a sample of its own.

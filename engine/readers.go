@@ -18,8 +18,10 @@ const (
 	// the period is their median.
 	gapsKept = 5
 	// agreeingGaps is how many of the last gaps must agree with the
-	// period for the reader to be periodic.
+	// period for the reader to be periodic, and leastGaps how many it
+	// needs at first: a reader's fourth fetch finds a fresh sample.
 	agreeingGaps = 4
+	leastGaps    = 2
 	// sameRound is how close two fetches of one client are one round:
 	// pmlogger fetches each logging group in a PDU of its own.
 	sameRound = 20 * time.Millisecond
@@ -45,7 +47,8 @@ type fetchReader struct {
 	gaps   [gapsKept]time.Duration
 	n      int // gaps recorded, newest at (n-1) % gapsKept
 	// period is the median gap; periodic when the last agreeingGaps gaps
-	// agree with it within periodTolerance, jitter their largest deviation.
+	// (at least leastGaps) agree with it within periodTolerance, jitter
+	// their largest deviation.
 	period, jitter time.Duration
 	periodic       bool
 	served         time.Duration // age of the sample its latest fetch got
@@ -122,11 +125,11 @@ func (rd *fetchReader) learn() {
 	slices.Sort(sorted[:kept])
 	rd.period = sorted[kept/2]
 	rd.periodic, rd.jitter = false, 0
-	if rd.n < agreeingGaps {
+	if rd.n < leastGaps {
 		return
 	}
 	tol := periodTolerance(rd.period)
-	for k := 1; k <= agreeingGaps; k++ {
+	for k := 1; k <= min(rd.n, agreeingGaps); k++ {
 		dev := (rd.gaps[(rd.n-k)%gapsKept] - rd.period).Abs()
 		if dev > tol {
 			rd.jitter = 0

@@ -25,14 +25,14 @@ func fetchEvery(rs *readerSet, client int32, first time.Time, period time.Durati
 
 func noJitter(int) time.Duration { return 0 }
 
-// A reader fetching every second is periodic after four gaps, with the
+// A reader fetching every second is periodic after two gaps, with the
 // period of its fetches and no jitter; its next fetch is predicted.
 func TestSteadyReaderIsPeriodic(t *testing.T) {
 	var rs readerSet
 	first := t0.Add(ms(250))
-	fetchEvery(&rs, 7, first, time.Second, 4, noJitter)
+	fetchEvery(&rs, 7, first, time.Second, 2, noJitter)
 	if rs.find(7).periodic {
-		t.Error("periodic after three gaps")
+		t.Error("periodic after one gap")
 	}
 	last := fetchEvery(&rs, 7, first, time.Second, 5, noJitter)
 	rd := rs.find(7)

@@ -72,7 +72,7 @@ type entry struct {
 	published time.Time
 	pubLog    publishLog
 	// What the plan shows: periodic readers, the largest age of the
-	// sample one was served (ms, -1: none known), extra samples taken.
+	// sample one was served (ms, 0 with none), extra samples taken.
 	nReaders    atomic.Uint32
 	readerAgeMS atomic.Int64
 	extras      atomic.Uint64
@@ -136,7 +136,7 @@ type Schedule struct {
 	IdleFactor int
 	// ReaderPhases is how many distinct phases a source samples at so
 	// that its periodic readers' fetches find a fresh sample, its grid's
-	// included (DefaultReaderPhases is the configuration's default). 0
+	// included (reader_phases in the configuration file). 0
 	// samples every source on the fixed grid, half a second past the
 	// second.
 	ReaderPhases int
@@ -181,7 +181,6 @@ func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
 	list := make([]cache.Instance, len(cs))
 	for i, c := range cs {
 		e := &entry{c: c, log: log.With().Str("collector", c.Name()).Logger(), wake: make(chan struct{}, 1)}
-		e.readerAgeMS.Store(-1)
 		e.paced, _ = c.(Paced)
 		e.staller, _ = c.(interface{ Stalls() uint64 })
 		iv, own := intervals[c.Name()]
@@ -415,10 +414,7 @@ func (r *Runner) replan(e *entry, cd *cadence, now time.Time) {
 	}
 	e.readers.plan(planInput{interval: e.interval(), delay: e.pubLog.delay(), bound: bound, now: now}, &cd.plan)
 	e.nReaders.Store(uint32(e.readers.periodicCount()))
-	age, known := e.readers.oldestServed()
-	if !known {
-		age = -time.Millisecond
-	}
+	age, _ := e.readers.oldestServed()
 	e.readerAgeMS.Store(age.Milliseconds())
 }
 
