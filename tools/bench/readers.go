@@ -48,7 +48,8 @@ type readerFigures struct {
 // two agents' slopes is what the extra samples cost. Each run lets the
 // readers fetch for settle (the agent learns their phases) before its
 // CPU is measured over window; agents and scenarios alternate in each
-// round.
+// round. PCP's Install and Remove signal every process of the agent's
+// name, so nothing may install the agent meanwhile.
 func runReaders(agent, before string, rounds int, settle, window time.Duration) (string, error) {
 	pmids, err := onePerSource()
 	if err != nil {
@@ -125,12 +126,24 @@ func readersRun(bin string, pmids []uint32, phases []time.Duration, settle, wind
 	}
 	rs := newReaderLoop(pmids, phases)
 	if _, err := rs.until(a, time.Now().Add(settle)); err != nil {
-		return 0, nil, err
+		return 0, nil, agentFailed(err, filepath.Join(dir, "hostcache.log"))
 	}
 	cpu0, t0 := procCPU(a.Pid()), time.Now()
 	lat, err := rs.until(a, t0.Add(window))
 	cpu, wall := procCPU(a.Pid())-cpu0, time.Since(t0)
-	return time.Duration(float64(cpu) / wall.Seconds()), lat, err
+	if err != nil {
+		return 0, nil, agentFailed(err, filepath.Join(dir, "hostcache.log"))
+	}
+	return time.Duration(float64(cpu) / wall.Seconds()), lat, nil
+}
+
+// agentFailed adds the end of the agent's log to an error of its pipes.
+func agentFailed(err error, log string) error {
+	data, _ := os.ReadFile(log)
+	if len(data) > 2000 {
+		data = data[len(data)-2000:]
+	}
+	return fmt.Errorf("%w; the agent's log ends:\n%s", err, data)
 }
 
 // readerLoop plays the readers over one agent's pipes, as pmcd forwards
