@@ -18,6 +18,9 @@ type samplingPlan struct {
 	phase   time.Duration
 	follows bool        // the phase follows a reader; false: gridPhase
 	extras  []time.Time // ascending, all after the time planned at
+	// primaryAt is when the primary reader's next fetch wants its
+	// sample, after the time planned at; zero without a primary.
+	primaryAt time.Time
 }
 
 // planInput is what a plan is made from.
@@ -46,7 +49,7 @@ func margin(jitter, delay, iv time.Duration) time.Duration {
 // bound-1 distinct phases. The rest are served by the grid.
 func (rs *readerSet) plan(in planInput, out *samplingPlan) {
 	iv := in.interval
-	out.phase, out.follows, out.extras = gridPhase(iv), false, out.extras[:0]
+	out.phase, out.follows, out.extras, out.primaryAt = gridPhase(iv), false, out.extras[:0], time.Time{}
 	for _, rd := range rs.list {
 		rd.role = roleGrid
 	}
@@ -57,6 +60,7 @@ func (rs *readerSet) plan(in planInput, out *samplingPlan) {
 	if rd := primary(cands, iv); rd != nil {
 		m := margin(rd.jitter, in.delay, iv)
 		out.phase, out.follows = phaseOf(rd.nextFetch(in.now).Add(-m), iv), true
+		out.primaryAt = rd.nextFetch(in.now.Add(m)).Add(-m)
 		rd.role = rolePrimary
 	}
 	tol := min(servedTolerance, iv/4)
@@ -191,4 +195,17 @@ func (c *cadence) regridIfMoved(old, iv time.Duration, now time.Time) {
 	if c.plan.phase != old && !c.backoff && !c.last.IsZero() {
 		c.next = regrid(c.last, now, iv, c.plan.phase)
 	}
+}
+
+// bridge plans an extra sample for the primary reader's next fetch when
+// the grid's next sample comes after it: the grid has just moved to the
+// reader's phase, and the half interval a moved grid waits would
+// otherwise leave that fetch an old sample. A grid sample at most tol
+// before it serves it.
+func (c *cadence) bridge(tol time.Duration) {
+	at := c.plan.primaryAt
+	if at.IsZero() || c.backoff || c.next.Sub(at) <= time.Millisecond || at.Sub(c.last) <= tol {
+		return
+	}
+	c.plan.extras = addExtra(c.plan.extras, at, tol)
 }

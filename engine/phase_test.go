@@ -149,6 +149,35 @@ func TestPhaseChangeMakesNoSliver(t *testing.T) {
 	}
 }
 
+// When the grid moves to a new primary reader's phase, its first point
+// comes half an interval after the last grid sample at the earliest: the
+// reader's next fetch, before it, gets an extra sample. Once the grid is
+// on the phase, none is needed.
+func TestMovedGridBridgesThePrimary(t *testing.T) {
+	rs, last := readersAt(time.Second, ms(0))
+	now := last.Add(ms(500)) // a grid sample on the fixed grid, just taken
+	cd := cadence{next: now.Add(time.Second), last: now}
+	cd.plan.phase = gridPhase(time.Second)
+	rs.plan(planInput{interval: time.Second, bound: 8, now: now}, &cd.plan)
+	cd.regridIfMoved(gridPhase(time.Second), time.Second, now)
+	cd.bridge(servedTolerance)
+	fetch := last.Add(time.Second)
+	if !cd.next.Equal(fetch.Add(time.Second - ms(5))) {
+		t.Errorf("the grid moved to %v after the fetch, want 995ms", cd.next.Sub(fetch))
+	}
+	if len(cd.plan.extras) != 1 || !cd.plan.extras[0].Equal(fetch.Add(-ms(5))) || !cd.due().Equal(fetch.Add(-ms(5))) {
+		t.Errorf("extras %v, due %v; want one 5 ms before the fetch at %v", cd.plan.extras, cd.due(), fetch)
+	}
+	// A second later the grid is on the phase: no bridge.
+	settled := fetch.Add(ms(400))
+	cd = cadence{next: fetch.Add(time.Second - ms(5)), last: fetch.Add(-ms(5))}
+	rs.plan(planInput{interval: time.Second, bound: 8, now: settled}, &cd.plan)
+	cd.bridge(servedTolerance)
+	if len(cd.plan.extras) != 0 {
+		t.Errorf("extras %v on a settled grid", cd.plan.extras)
+	}
+}
+
 // The loop samples an extra sample when one is due before the grid's,
 // and the grid's when it is due: only the grid advances the cadence.
 func TestTickTakesExtraThenGridSamples(t *testing.T) {

@@ -386,6 +386,7 @@ func (r *Runner) tick(e *entry, cd *cadence) {
 	old := cd.plan.phase
 	r.replan(e, cd, now)
 	cd.regridIfMoved(old, e.interval(), now)
+	cd.bridge(min(servedTolerance, e.interval()/4))
 	cd.next = r.slowIfUnread(e, cd.next)
 }
 
