@@ -31,11 +31,16 @@ type planInput struct {
 	now      time.Time
 }
 
+// marginStep rounds margins up: sources whose samples take a little
+// more or less time keep one phase for one reader, and wake together.
+const marginStep = 5 * time.Millisecond
+
 // margin is how long before a reader's predicted fetch its sample is
 // planned: twice its jitter and the sample's delay, with 2 ms to spare,
-// at least 5 ms and at most a quarter interval.
+// at least 5 ms, rounded up to marginStep, and at most a quarter interval.
 func margin(jitter, delay, iv time.Duration) time.Duration {
 	m := max(5*time.Millisecond, 2*jitter+delay+2*time.Millisecond)
+	m = (m + marginStep - 1) / marginStep * marginStep
 	return min(m, iv/4)
 }
 
