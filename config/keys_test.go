@@ -31,6 +31,7 @@ func keyCases() []keyCase {
 		{"history_max_mb", []string{"1", "1048576"}, []string{"0", "1048577"}, "history_max_mb: want whole megabytes from 1 to 1048576, got"},
 		{"idle_after", []string{"0", "86400"}, []string{"-1", "86401"}, "idle_after: want whole seconds from 0 (never) to 86400, got"},
 		{"idle_factor", []string{"2", "1000"}, []string{"1", "1001"}, "idle_factor: want a whole number from 2 to 1000, got"},
+		{"reader_phases", []string{"0", "16"}, []string{"-1", "17", "four"}, "reader_phases: want a whole number from 0 (fixed grid) to 16, got"},
 		{"processors", []string{"1", "1024"}, []string{"0", "1025", "two"}, "processors: want a whole number from 1 to 1024, got"},
 		{"log_format", []string{"pcp", "json"}, []string{"JSON", "xml"}, "log_format: want pcp or json, got"},
 		{"proc_root", []string{"/proc", "/tmp/p"}, nil, ""},
