@@ -107,7 +107,7 @@ func (p *pacedScript) Pace(factor int) {
 func TestPacedCollectorToldItsSlowDown(t *testing.T) {
 	p := &pacedScript{scripted: scripted{name: "paced"}}
 	r, _ := newTestRunner(t, p, time.Second)
-	r.setIdle(Schedule{IdleAfter: time.Minute, IdleFactor: 10})
+	r.setPacing(Schedule{IdleAfter: time.Minute, IdleFactor: 10})
 	unread := time.Now().Add(-2 * time.Minute)
 	r.started = unread // unread since
 	sample := func() {
@@ -138,7 +138,7 @@ func TestFailingUnreadSourceSlowsDown(t *testing.T) {
 	s := &scripted{name: "failing"}
 	s.fail.Store(true)
 	r, _ := newTestRunner(t, s, time.Second)
-	r.setIdle(Schedule{IdleAfter: time.Minute, IdleFactor: 10})
+	r.setPacing(Schedule{IdleAfter: time.Minute, IdleFactor: 10})
 	r.started = time.Now().Add(-2 * time.Minute)
 	if err := r.SampleAt(time.Now()); err == nil {
 		t.Fatal("the failing source's sample did not fail")

@@ -125,6 +125,6 @@ func (r *Runner) Reconfigure(sched Schedule) {
 		e.ownMS.Store(e.startOwnMS)
 	}
 	r.staleIntervals.Store(int64(sched.StaleIntervals))
-	r.setIdle(sched)
+	r.setPacing(sched)
 	r.reschedule()
 }

@@ -161,7 +161,7 @@ const DefaultStaleIntervals = 5
 func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
 	r := &Runner{log: log, ids: sched.IDs, history: sched.History, started: time.Now()}
 	r.staleIntervals.Store(int64(sched.StaleIntervals))
-	r.setIdle(sched)
+	r.setPacing(sched)
 	if r.history <= 0 {
 		r.history = DefaultHistory
 	}
@@ -458,9 +458,9 @@ func (r *Runner) setEntryIdle(e *entry, idle bool) {
 	e.log.Debug().Bool("idle", idle).Msg("sampling interval changed: no client reads this source")
 }
 
-// setIdle takes the settings of sched that change when a source samples
+// setPacing takes the settings of sched that change when a source samples
 // beyond its interval: the idle back-off and the reader phases.
-func (r *Runner) setIdle(sched Schedule) {
+func (r *Runner) setPacing(sched Schedule) {
 	r.idleAfterMS.Store(sched.IdleAfter.Milliseconds())
 	f := sched.IdleFactor
 	if f < 2 {
