@@ -31,11 +31,18 @@ func runRecord(agent, pmnsPath string, warm, d time.Duration) (string, error) {
 		return "", err
 	}
 	defer base.close()
-	rec, err := newTreeAgent(agent, "record_dir = $DIR/archives\n")
+	rec, err := newTreeAgent(agent, "record_dir = $DIR/archives\nrecord_min_gap = 0\n")
 	if err != nil {
 		return "", err
 	}
 	defer rec.close()
+	// The agent stores only for users it allows: say, as pmcd would, that
+	// the client asking (0, as every PDU here is from) is root.
+	for _, key := range []uint32{pmda.AttrUserID, pmda.AttrGroupID} {
+		if err := rec.a.Send((&pmda.Attr{From: 0, Key: key, Value: []byte("0\x00")}).Append(nil)); err != nil {
+			return "", err
+		}
+	}
 	time.Sleep(warm) // a history to write
 	store := pmda.AppendResult(nil, 0, []pmda.ValueSet{{PMID: pmns["hostcache.control.record.seconds"],
 		Type: cache.TypeU32, Values: []cache.Value{cache.U32Value(cache.InstNone, 900)}}})
