@@ -87,7 +87,6 @@ func newBoundRig(t *testing.T) (*intervalRig, *boundSource) {
 	if err := g.r.Attach(g.front); err != nil {
 		t.Fatal(err)
 	}
-	g.r.entries[0].hist.boundBy(src)
 	return g, src
 }
 

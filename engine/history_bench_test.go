@@ -28,8 +28,8 @@ func (w *boundedWide) Bounds() []Bounded {
 	return out
 }
 
-// newWideRig attaches src (23 counters x 256 instances), its history
-// bound as the runner binds it, and samples it 100 times.
+// newWideRig attaches src (23 counters x 256 instances), with its
+// history bound by Attach as the runner binds it, and samples it 100 times.
 func newWideRig(b *testing.B, src Collector) (*Runner, *cache.Front, time.Time) {
 	r := NewRunner(zerolog.Nop(), []Collector{src}, Schedule{Default: time.Second, History: 2 * time.Minute})
 	schema, err := cache.NewSchema(r.Sources()...)
@@ -40,7 +40,6 @@ func newWideRig(b *testing.B, src Collector) (*Runner, *cache.Front, time.Time) 
 	if err := r.Attach(front); err != nil {
 		b.Fatal(err)
 	}
-	r.entries[0].hist.boundBy(src)
 	now := t0
 	for range 100 {
 		now = now.Add(time.Second)
