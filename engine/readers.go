@@ -17,9 +17,9 @@ const (
 	// gapsKept is how many of a reader's last inter-fetch gaps are kept:
 	// the period is their median.
 	gapsKept = 5
-	// agreeingGaps is how many of the last gaps must agree with the
-	// period for the reader to be periodic, and leastGaps how many it
-	// needs at first: a reader's fourth fetch finds a fresh sample.
+	// agreeingGaps is how many of the newest gaps are checked against the
+	// period, and leastGaps how many of them, newest first, must agree for
+	// the reader to be periodic: its fourth fetch finds a fresh sample.
 	agreeingGaps = 4
 	leastGaps    = 2
 	// sameRound is how close two fetches of one client are one round:
@@ -46,9 +46,9 @@ type fetchReader struct {
 	last   time.Time // its latest fetch (the first of a round)
 	gaps   [gapsKept]time.Duration
 	n      int // gaps recorded, newest at (n-1) % gapsKept
-	// period is the median gap; periodic when the last agreeingGaps gaps
-	// (at least leastGaps) agree with it within periodTolerance, jitter
-	// their largest deviation.
+	// period is the median gap; periodic when the newest gaps, at least
+	// leastGaps of the last agreeingGaps, agree with it within
+	// periodTolerance, jitter their largest deviation.
 	period, jitter time.Duration
 	periodic       bool
 	served         time.Duration // age of the sample its latest fetch got
@@ -128,16 +128,23 @@ func (rd *fetchReader) learn() {
 	if rd.n < leastGaps {
 		return
 	}
+	// The newest gaps count, back to the first that disagrees: one odd
+	// gap (a client's first fetch after connecting, a stall under load)
+	// stops counting there instead of hiding the steady gaps after it.
 	tol := periodTolerance(rd.period)
+	agree := 0
 	for k := 1; k <= min(rd.n, agreeingGaps); k++ {
 		dev := (rd.gaps[(rd.n-k)%gapsKept] - rd.period).Abs()
 		if dev > tol {
-			rd.jitter = 0
-			return
+			break
 		}
 		rd.jitter = max(rd.jitter, dev)
+		agree++
 	}
-	rd.periodic = true
+	rd.periodic = agree >= leastGaps
+	if !rd.periodic {
+		rd.jitter = 0
+	}
 }
 
 // expire releases the readers gone quiet by now: no fetch for two

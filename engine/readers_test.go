@@ -165,3 +165,22 @@ func TestPublishLogServedAge(t *testing.T) {
 		t.Errorf("delay %v, want 5ms", d)
 	}
 }
+
+// One odd gap, as a client's first fetch after it connects, stops only
+// the count of agreeing gaps at it: the steady gaps after it make the
+// reader periodic at its fourth fetch, and a new odd gap ends that.
+func TestOddGapDoesNotHideSteadyOnes(t *testing.T) {
+	var rs readerSet
+	first := t0.Add(ms(0))
+	rs.arrive(9, first, ms(3), true)
+	late := first.Add(ms(1300)) // the odd gap
+	fetchEvery(&rs, 9, late, time.Second, 3, noJitter)
+	rd := rs.find(9)
+	if !rd.periodic || rd.period != time.Second || rd.jitter != 0 {
+		t.Fatalf("after an odd gap and two steady ones: periodic %v, period %v, jitter %v; want periodic every 1s", rd.periodic, rd.period, rd.jitter)
+	}
+	rs.arrive(9, late.Add(ms(2000+400)), ms(3), true) // the newest gap is odd
+	if rd.periodic {
+		t.Errorf("periodic with its newest gap 0.4 s against a 1 s period")
+	}
+}
