@@ -114,7 +114,7 @@ func installWithConfig(t *testing.T, bin string) string {
 		os.RemoveAll(records)
 	})
 	os.MkdirAll(pmdaDir, 0o755)
-	if err := os.WriteFile(conf, []byte("record_dir = "+records+"\nrecord_min_gap = 60\nstore_users = root\nstore_groups = pcp\n"), 0o644); err != nil {
+	if err := os.WriteFile(conf, []byte("record_dir = "+records+"\nrecord_min_gap = 60\nstore_users = root\nstore_groups = pcp\nreader_phases = 8\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin)
