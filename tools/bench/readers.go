@@ -66,7 +66,13 @@ func runReaders(agent, before string, rounds int, settle, window time.Duration) 
 	for r := 0; r < rounds; r++ {
 		for s, sc := range readerScenarios {
 			for b, bin := range bins {
-				cpu, lat, err := readersRun(bin, pmids, sc.phases, settle, window)
+				// The agent measured follows its readers (reader_phases
+				// is 0 by default); an older build may not know the key.
+				conf := ""
+				if b == len(bins)-1 {
+					conf = "reader_phases = 8\n"
+				}
+				cpu, lat, err := readersRun(bin, conf, pmids, sc.phases, settle, window)
 				if err != nil {
 					return "", fmt.Errorf("%s, %s: %w", bin, sc.name, err)
 				}
@@ -103,20 +109,21 @@ func onePerSource() ([]uint32, error) {
 
 func pmidOf(id cache.MetricID) uint32 { return 396<<22 | uint32(id) }
 
-// readersRun starts an agent with its own instance-id directory and log,
+// readersRun starts an agent with its own instance-id directory and log
+// (and conf's lines in its configuration),
 // has the readers fetch through settle and window, and returns the
 // agent's CPU per second over window and the fetches' service times.
-func readersRun(bin string, pmids []uint32, phases []time.Duration, settle, window time.Duration) (time.Duration, []time.Duration, error) {
+func readersRun(bin, conf string, pmids []uint32, phases []time.Duration, settle, window time.Duration) (time.Duration, []time.Duration, error) {
 	dir, err := os.MkdirTemp("", "hostcache-readers-")
 	if err != nil {
 		return 0, nil, err
 	}
 	defer os.RemoveAll(dir)
-	conf := filepath.Join(dir, "hostcache.conf")
-	if err := os.WriteFile(conf, []byte("id_dir = "+dir+"\n"), 0o644); err != nil {
+	path := filepath.Join(dir, "hostcache.conf")
+	if err := os.WriteFile(path, []byte("id_dir = "+dir+"\n"+conf), 0o644); err != nil {
 		return 0, nil, err
 	}
-	a, err := driver.Start(bin, []string{"-d", "396", "-l", filepath.Join(dir, "hostcache.log"), "-U", "root", "-c", conf}, nil)
+	a, err := driver.Start(bin, []string{"-d", "396", "-l", filepath.Join(dir, "hostcache.log"), "-U", "root", "-c", path}, nil)
 	if err != nil {
 		return 0, nil, err
 	}
