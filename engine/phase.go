@@ -46,27 +46,32 @@ func margin(jitter, delay, iv time.Duration) time.Duration {
 
 // plan works out the grid's phase and the extra samples for the readers
 // of rs, and marks how each reader is served. The primary reader, whose
-// fetches the grid's phase follows, is the periodic one of shortest
-// period at least the interval and a whole number of intervals (ties: the
-// one seen first), so the grid keeps one phase from fetch to fetch.
-// Others of period at least the interval get an extra sample before their
-// next fetch unless a grid sample or another extra serves it, up to
-// bound-1 distinct phases. The rest are served by the grid.
+// fetches the grid's phase follows, is chosen by lead. Others of period
+// at least the interval get an extra sample before their next fetch
+// unless a grid sample or another extra serves it, up to bound-1 distinct
+// phases. The rest are served by the grid.
 func (rs *readerSet) plan(in planInput, out *samplingPlan) {
 	iv := in.interval
+	heldPhase, held := out.phase, out.follows
 	out.phase, out.follows, out.extras, out.primaryAt = gridPhase(iv), false, out.extras[:0], time.Time{}
 	for _, rd := range rs.list {
 		rd.role = roleGrid
 	}
 	if in.bound <= 0 {
+		rs.hasLead = false
 		return
 	}
 	cands := rs.candidates(iv)
-	if rd := primary(cands, iv); rd != nil {
-		m := margin(rd.jitter, in.delay, iv)
-		out.phase, out.follows = phaseOf(rd.nextFetch(in.now).Add(-m), iv), true
-		out.primaryAt = rd.nextFetch(in.now.Add(m)).Add(-m)
+	if rd := rs.lead(cands, iv); rd != nil {
 		rd.role = rolePrimary
+		if rd.periodic || !held {
+			m := margin(rd.jitter, in.delay, iv)
+			out.phase = phaseOf(rd.nextFetch(in.now).Add(-m), iv)
+			out.primaryAt = rd.nextFetch(in.now.Add(m)).Add(-m)
+		} else {
+			out.phase = heldPhase // a stall: the grid keeps the phase it had
+		}
+		out.follows = true
 	}
 	tol := min(servedTolerance, iv/4)
 	var phases []time.Duration // the extras' distinct phases
@@ -112,15 +117,33 @@ func (rs *readerSet) candidates(iv time.Duration) []*fetchReader {
 	return out
 }
 
-// primary is the reader the grid follows: the first candidate whose
-// period is a whole number of intervals.
-func primary(cands []*fetchReader, iv time.Duration) *fetchReader {
+// lead is the reader the grid follows: the one it followed last, while
+// that reader is tracked, was periodic at one of its last few fetches and
+// has a period of a whole number of intervals, unless a periodic reader of
+// a shorter period has come;
+// otherwise the first candidate whose period is a whole number of
+// intervals (shortest period, then first seen). Holding on to the reader
+// through a late fetch or two (a client stalled under load is aperiodic
+// for a few fetches) keeps the grid where it was: every move of the grid
+// makes one step longer or shorter than the interval, and a peak over it
+// is not a peak over the interval.
+func (rs *readerSet) lead(cands []*fetchReader, iv time.Duration) *fetchReader {
+	var best *fetchReader
 	for _, rd := range cands {
 		if commensurate(rd.period, iv) {
-			return rd
+			best = rd
+			break
 		}
 	}
-	return nil
+	if cur := rs.leader(); cur != nil && cur.steadyLately() && commensurate(cur.period, iv) &&
+		(best == nil || cur.period.Round(periodQuantum) <= best.period.Round(periodQuantum)) {
+		best = cur
+	}
+	rs.hasLead = best != nil
+	if best != nil {
+		rs.leadClient = best.client
+	}
+	return best
 }
 
 // commensurate reports whether period is a whole number of intervals,
@@ -166,14 +189,13 @@ func onGrid(t time.Time, iv, phase time.Duration) time.Time {
 }
 
 // regrid is where the grid's next sample goes when its phase changes: the
-// first point of the new grid at least half an interval after the last
-// grid sample, so no step is a sliver, and after now.
-func regrid(last, now time.Time, iv, phase time.Duration) time.Time {
-	from := last.Add(iv / 2).Add(-1)
-	if from.Before(now) {
-		from = now
-	}
-	return onGrid(from, iv, phase)
+// point of the new grid nearest a whole interval after the last grid
+// sample, from half an interval to one and a half after it, so no step is
+// a sliver nor nearly two intervals. The point may have passed when the
+// phase changes late in a step: the loop then samples at once, and the
+// grid goes on from that point.
+func regrid(last time.Time, iv, phase time.Duration) time.Time {
+	return onGrid(last.Add(iv/2).Add(-1), iv, phase)
 }
 
 // cadence is a source's schedule as its loop keeps it.
@@ -182,6 +204,9 @@ type cadence struct {
 	last    time.Time // when the last grid sample was taken; zero before one
 	plan    samplingPlan
 	backoff bool // next is a panic's backoff: no extra sample before it
+	// atOnce marks a next that had passed when the grid moved to it: the
+	// sample is taken at once, and its lateness is no sample's delay.
+	atOnce bool
 }
 
 // due is when the loop samples next: the first extra sample planned
@@ -198,7 +223,8 @@ func (c *cadence) due() time.Time {
 // a backoff, nor before the first grid sample.
 func (c *cadence) regridIfMoved(old, iv time.Duration, now time.Time) {
 	if c.plan.phase != old && !c.backoff && !c.last.IsZero() {
-		c.next = regrid(c.last, now, iv, c.plan.phase)
+		c.next = regrid(c.last, iv, c.plan.phase)
+		c.atOnce = !c.next.After(now)
 	}
 }
 

@@ -51,6 +51,7 @@ type fetchReader struct {
 	// periodTolerance, jitter their largest deviation.
 	period, jitter time.Duration
 	periodic       bool
+	steadyAt       time.Time     // its latest fetch while periodic; zero before
 	served         time.Duration // age of the sample its latest fetch got
 	servedKnown    bool
 	role           readerRole
@@ -68,6 +69,19 @@ func periodTolerance(period time.Duration) time.Duration {
 type readerSet struct {
 	list  []*fetchReader
 	first uint64 // readers ever added, for order
+	// leadClient is the client the grid followed at the last plan, when
+	// hasLead.
+	leadClient int32
+	hasLead    bool
+}
+
+// leader is the reader the grid followed at the last plan, while it is
+// tracked; nil otherwise.
+func (rs *readerSet) leader() *fetchReader {
+	if !rs.hasLead {
+		return nil
+	}
+	return rs.find(rs.leadClient)
 }
 
 // arrive records a fetch by client at at, which was served a sample
@@ -144,7 +158,16 @@ func (rd *fetchReader) learn() {
 	rd.periodic = agree >= leastGaps
 	if !rd.periodic {
 		rd.jitter = 0
+	} else {
+		rd.steadyAt = rd.last
 	}
+}
+
+// steadyLately reports whether the reader was periodic at one of its last
+// agreeingGaps fetches: a stall under load makes a reader aperiodic for a
+// few fetches; one that stays so has changed its ways.
+func (rd *fetchReader) steadyLately() bool {
+	return rd.periodic || (!rd.steadyAt.IsZero() && rd.last.Sub(rd.steadyAt) <= agreeingGaps*(rd.period+periodTolerance(rd.period)))
 }
 
 // expire releases the readers gone quiet by now: no fetch for two

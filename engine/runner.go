@@ -373,6 +373,9 @@ func (r *Runner) tick(e *entry, cd *cadence) {
 		r.sampleOnce(e, planned, true)
 		e.extras.Add(1)
 	} else {
+		if cd.atOnce {
+			planned, cd.atOnce = time.Time{}, false
+		}
 		cd.last = time.Now()
 		panicked := r.sampleOnce(e, planned, false)
 		if e.samples.Load() == 1 && r.pending.Add(-1) == 0 {
