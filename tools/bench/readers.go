@@ -41,47 +41,60 @@ type readerFigures struct {
 	latency []time.Duration
 }
 
-// runReaders measures the agent's CPU per second at its default intervals
-// on this host, on pipes as pmcd runs it, with no reader, one reader and
-// four readers at distinct phases, and before's beside it when given: the
-// readers' fetches cost the same in both, so the difference between the
-// two agents' slopes is what the extra samples cost. Each run lets the
-// readers fetch for settle (the agent learns their phases) before its
-// CPU is measured over window; agents and scenarios alternate in each
-// round. PCP's Install and Remove signal every process of the agent's
-// name, so nothing may install the agent meanwhile.
+// readerAgent is one agent measured: a build and the configuration it
+// runs with.
+type readerAgent struct {
+	label, bin, conf string
+}
+
+// readerAgents are the agents runReaders measures: this build on the
+// fixed grid (reader_phases = 0) and following its readers
+// (reader_phases = 8, the default, said so a changed default does not
+// change the figures), and before, when given, with its own defaults (an
+// older build may not know the key).
+func readerAgents(agent, before string) []readerAgent {
+	var as []readerAgent
+	if before != "" {
+		as = append(as, readerAgent{filepath.Base(before) + " (before)", before, ""})
+	}
+	name := filepath.Base(agent)
+	return append(as, readerAgent{name + ", fixed grid", agent, "reader_phases = 0\n"},
+		readerAgent{name + ", following readers", agent, "reader_phases = 8\n"})
+}
+
+// runReaders measures the agents' CPU per second at their default
+// intervals on this host, on pipes as pmcd runs them, with no reader, one
+// reader and four readers at distinct phases: the readers' fetches cost
+// the same to every agent, so the difference between the slopes of the
+// fixed grid and of the agent that follows its readers is what the extra
+// samples cost. Each run lets the readers fetch for settle (the agent
+// learns their phases) before its CPU is measured over window; agents and
+// scenarios alternate in each round. PCP's Install and Remove signal
+// every process of the agent's name, so nothing may install the agent
+// meanwhile.
 func runReaders(agent, before string, rounds int, settle, window time.Duration) (string, error) {
 	pmids, err := onePerSource()
 	if err != nil {
 		return "", err
 	}
-	bins := []string{agent}
-	if before != "" {
-		bins = []string{before, agent}
-	}
-	figs := make([][]readerFigures, len(bins))
+	agents := readerAgents(agent, before)
+	figs := make([][]readerFigures, len(agents))
 	for i := range figs {
 		figs[i] = make([]readerFigures, len(readerScenarios))
 	}
 	for r := 0; r < rounds; r++ {
 		for s, sc := range readerScenarios {
-			for b, bin := range bins {
-				// The agent measured follows its readers (reader_phases
-				// is 0 by default); an older build may not know the key.
-				conf := ""
-				if b == len(bins)-1 {
-					conf = "reader_phases = 8\n"
-				}
-				cpu, lat, err := readersRun(bin, conf, pmids, sc.phases, settle, window)
+			for a, ag := range agents {
+				cpu, lat, err := readersRun(ag.bin, ag.conf, pmids, sc.phases, settle, window)
 				if err != nil {
-					return "", fmt.Errorf("%s, %s: %w", bin, sc.name, err)
+					return "", fmt.Errorf("%s, %s: %w", ag.label, sc.name, err)
 				}
-				figs[b][s].cpu = append(figs[b][s].cpu, cpu)
-				figs[b][s].latency = append(figs[b][s].latency, lat...)
+				figs[a][s].cpu = append(figs[a][s].cpu, cpu)
+				figs[a][s].latency = append(figs[a][s].latency, lat...)
 			}
 		}
 	}
-	return readersReport(bins, figs, len(pmids), rounds, window), nil
+	return readersReport(agents, figs, len(pmids), rounds, window), nil
 }
 
 // onePerSource is the PMID of one raw metric of every source the agent
@@ -207,16 +220,17 @@ func (l *readerLoop) next(now time.Time) (time.Time, int) {
 }
 
 // readersReport renders the section of docs/performance.md.
-func readersReport(bins []string, figs [][]readerFigures, sources, rounds int, window time.Duration) string {
+func readersReport(agents []readerAgent, figs [][]readerFigures, sources, rounds int, window time.Duration) string {
 	var b strings.Builder
 	b.WriteString("## Readers at distinct phases\n\n")
 	fmt.Fprintf(&b, "The agent on pipes at its default intervals on this host, %d rounds of %s per row (median CPU), with\n"+
 		"periodic readers fetching one metric of each of its %d sources once a second, each at its own phase\n"+
-		"(`bench readers`). An agent that samples just before each reader's fetch takes one extra sample\n"+
-		"per source for each phase beyond the first.\n\n", rounds, window, sources)
+		"(`bench readers`), on the fixed grid (`reader_phases = 0`) and following its readers (`reader_phases = 8`).\n"+
+		"An agent that samples just before each reader's fetch takes one extra sample per source for each\n"+
+		"phase beyond the first.\n\n", rounds, window, sources)
 	b.WriteString("| agent | readers | CPU per s | fetch p50 | fetch p99 |\n|---|---|---|---|---|\n")
-	slopes := make([]time.Duration, len(bins))
-	for i, bin := range bins {
+	slopes := make([]time.Duration, len(agents))
+	for i, ag := range agents {
 		for s, sc := range readerScenarios {
 			lat := slices.Clone(figs[i][s].latency)
 			slices.Sort(lat)
@@ -224,30 +238,18 @@ func readersReport(bins []string, figs [][]readerFigures, sources, rounds int, w
 			if len(lat) > 0 {
 				p50, p99 = us(lat[len(lat)/2]), us(lat[len(lat)*99/100])
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", filepath.Base(bin)+readerTag(i, len(bins)), sc.name,
-				us(medianDuration(figs[i][s].cpu)), p50, p99)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", ag.label, sc.name, us(medianDuration(figs[i][s].cpu)), p50, p99)
 		}
 		one, four := medianDuration(figs[i][1].cpu), medianDuration(figs[i][2].cpu)
 		slopes[i] = (four - one) / 3
 	}
 	b.WriteString("\n")
-	for i, bin := range bins {
+	for i, ag := range agents {
 		fmt.Fprintf(&b, "- %s: each phase beyond the first costs %s of CPU per s (4 phases less 1, over 3; its fetches included)\n",
-			filepath.Base(bin)+readerTag(i, len(bins)), us(slopes[i]))
+			ag.label, us(slopes[i]))
 	}
-	if len(bins) == 2 {
-		fmt.Fprintf(&b, "- the extra samples alone, the fetches' own cost taken away: %s per phase per s\n", us(slopes[1]-slopes[0]))
-	}
+	n := len(agents)
+	fmt.Fprintf(&b, "- the extra samples alone, the fetches' own cost taken away (following readers less the fixed grid): %s per phase per s\n",
+		us(slopes[n-1]-slopes[n-2]))
 	return b.String()
-}
-
-// readerTag tells the agents apart when two are measured.
-func readerTag(i, n int) string {
-	switch {
-	case n < 2:
-		return ""
-	case i == 0:
-		return " (before)"
-	}
-	return " (now)"
 }
