@@ -105,10 +105,11 @@ func scheduleKeys() []Key {
 		Help:  "how many times less often it then samples",
 		field: single[int]{func(c *Config) *int { return &c.IdleFactor }, whole(2, 1000, "", "")},
 	}, {
-		Name: "reader_phases", Default: "0", OnReload: Applied,
+		Name: "reader_phases", Default: "8", OnReload: Applied,
 		Help: "phases a source samples at for its readers",
 		Note: "A source learns the clients that fetch its metrics at a steady period and samples just before their fetches: " +
 			"its grid follows one reader, and readers at other phases get extra samples, up to this many phases in all, the grid's included. " +
+			"8 serves six readers at distinct phases with room. " +
 			"Other readers are served by the grid as it falls. 0 samples every source half a second past each whole second.",
 		field: single[int]{func(c *Config) *int { return &c.ReaderPhases }, whole(0, 16, "", "fixed grid")},
 	}, {

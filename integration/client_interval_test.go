@@ -44,7 +44,8 @@ import (
 //     (median within 10%);
 //   - a third client fetching 0.2 ms after each of 20 whole seconds
 //     through pmcd never sees the raw counter hostcache.kernel.all.intr
-//     repeat: the agent samples half a second away from whole seconds.
+//     repeat: the agent samples just before its fetches once it has
+//     learnt them, and half a second away from them before.
 //
 // INTERVAL_KEEP=dir keeps the archives (dir/one.*, dir/ten.*, dir/disk);
 // TestIntervalReport prints the same tables from such a directory, for an
@@ -86,7 +87,8 @@ func testClientIntervals(t *testing.T) {
 	time.Sleep(2 * time.Second) // the loads settle before the first record
 
 	// Both loggers start together just after a whole second, as clients
-	// on a wall-clock grid do; the agent samples half a second later.
+	// on a wall-clock grid do; the agent's grid follows them once it has
+	// learnt their fetches, half a second later before.
 	t0 := time.Now().Truncate(time.Second).Add(time.Second + 50*time.Millisecond)
 	time.Sleep(time.Until(t0))
 	arch1, arch10 := filepath.Join(dir, "one"), filepath.Join(dir, "ten")
@@ -605,11 +607,14 @@ func ciAnalyse(t *testing.T, one, ten []ciRecord, dev string) *ciReport {
 // figure is a first fetch's newest step, with no record before it to rate
 // pmdalinux's counter over).
 //
-// hostcache samples half a second past each whole second and a fetch is
-// served the newest sample, so hostcache's interval for a record ends at
-// the sample before the fetch, pmdalinux's at the fetch itself: the same
-// length, shifted by the fetch's phase (about half a second here): at 10 s
-// a twentieth of the interval, at 1 s half of it. A burst of load at an
+// A fetch is served the newest sample, so hostcache's interval for a
+// record ends at the sample before the fetch, pmdalinux's at the fetch
+// itself: the same length, shifted by the sample's age at the fetch. An
+// agent following its readers samples a few milliseconds before the
+// loggers' fetches; one on the fixed grid (reader_phases 0, and every
+// agent until it has learnt them) samples half a second past each whole
+// second, half a second before these fetches: at 10 s a twentieth of the
+// interval, at 1 s half of it. A burst of load at an
 // edge of a record (another process's build, a journal commit) then falls
 // in one figure and not the other. So the figure must agree with either
 // "same" (the records as they stand) or "aligned": pmdalinux's counter
