@@ -1,0 +1,117 @@
+package standin
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// New builds the Identity of hostcache's metrics (descs) and instance
+// domains (indoms) against pmdalinux's table (LinuxTable). A twin is
+// hostcache.X whose type, semantics, units and instance domain are
+// pmdalinux's X's. The problems list every would-be twin that is not one
+// and why; it then answers as any other hostcache metric. An error means
+// no mapping can be built: an id beyond the wire's range, or two ids on
+// one wire identity.
+func New(descs []cache.Desc, indoms []cache.InDomDesc, table []LinuxMetric) (*Identity, []Problem, error) {
+	b := &builder{descs: descs, linux: map[string]LinuxMetric{}, indomName: map[cache.InDomID]string{},
+		twin: map[cache.MetricID]LinuxMetric{}, indomTo: map[cache.InDomID]cache.InDomID{}}
+	if err := b.readTable(table); err != nil {
+		return nil, nil, err
+	}
+	for _, in := range indoms {
+		b.indomName[in.ID] = in.Name
+	}
+	b.matchDescs()
+	b.chooseInDoms()
+	b.settleSharedInDoms()
+	x, err := b.identity()
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.SliceStable(b.problems, func(i, j int) bool { return b.problems[i].Name < b.problems[j].Name })
+	return x, b.problems, nil
+}
+
+// builder holds the state of New.
+type builder struct {
+	descs     []cache.Desc
+	linux     map[string]LinuxMetric // pmdalinux's metrics by name
+	indomName map[cache.InDomID]string
+	twin      map[cache.MetricID]LinuxMetric  // the twins so far
+	indomTo   map[cache.InDomID]cache.InDomID // internal domain -> pmdalinux serial
+	problems  []Problem
+}
+
+// readTable indexes the table and checks that the shifted ids cannot meet
+// it: every pmdalinux cluster and domain serial is below Shift.
+func (b *builder) readTable(table []LinuxMetric) error {
+	byPMID := map[uint32]string{}
+	for _, m := range table {
+		if m.Cluster >= Shift || (m.InDom != cache.InDomNone && m.InDom >= Shift) {
+			return fmt.Errorf("pmdalinux's %s (60.%d.%d, domain %d) is at or beyond the shift %d", m.Name, m.Cluster, m.Item, m.InDom, Shift)
+		}
+		if other, dup := byPMID[m.PMID()]; dup {
+			return fmt.Errorf("pmdalinux's %s and %s share PMID 60.%d.%d", other, m.Name, m.Cluster, m.Item)
+		}
+		byPMID[m.PMID()] = m.Name
+		b.linux[m.Name] = m
+	}
+	return nil
+}
+
+// matchDescs finds the would-be twins by name and keeps those whose
+// descriptor is pmdalinux's.
+func (b *builder) matchDescs() {
+	for _, d := range b.descs {
+		x, ok := strings.CutPrefix(d.Name, prefix)
+		m, ok2 := b.linux[x]
+		if !ok || !ok2 {
+			continue
+		}
+		before := len(b.problems)
+		b.compare(d, m)
+		if len(b.problems) == before {
+			b.twin[d.ID] = m
+		}
+	}
+}
+
+// compare adds a problem for each way d's descriptor differs from m's.
+func (b *builder) compare(d cache.Desc, m LinuxMetric) {
+	if d.Type != m.Type {
+		b.add(KindType, d.Name, "hostcache %s, pmdalinux %s", d.Type, m.Type)
+	}
+	if d.Sem != m.Sem {
+		b.add(KindSem, d.Name, "hostcache %s, pmdalinux %s", d.Sem, m.Sem)
+	}
+	if d.Units != m.Units {
+		b.add(KindUnits, d.Name, "hostcache %s, pmdalinux %s", unitsText(d.Units), unitsText(m.Units))
+	}
+	if (d.InDom == cache.InDomNone) != (m.InDom == cache.InDomNone) {
+		b.add(KindInDom, d.Name, "hostcache %s, pmdalinux %s", b.indomText(d.InDom), linuxInDomText(m.InDom))
+	}
+}
+
+func (b *builder) add(k Kind, name, format string, args ...any) {
+	b.problems = append(b.problems, Problem{Kind: k, Name: name, Why: fmt.Sprintf(format, args...)})
+}
+
+// demote takes a twin back, with the problem that says why.
+func (b *builder) demote(d cache.Desc, format string, args ...any) {
+	delete(b.twin, d.ID)
+	b.add(KindInDom, d.Name, format, args...)
+}
+
+// twinsOn lists the twins whose internal domain is in, in descs order.
+func (b *builder) twinsOn(in cache.InDomID) []cache.Desc {
+	var out []cache.Desc
+	for _, d := range b.descs {
+		if _, ok := b.twin[d.ID]; ok && d.InDom == in {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -1,0 +1,156 @@
+package standin
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// A small pmdalinux: two CPU metrics in 60.0, a load average in 60.2 and
+// a singular counter.
+var smallTable = []LinuxMetric{
+	{"kernel.percpu.cpu.user", 0, 0, 0, cache.TypeU64, cache.SemCounter, cache.UnitsMSec},
+	{"kernel.percpu.cpu.sys", 0, 2, 0, cache.TypeU64, cache.SemCounter, cache.UnitsMSec},
+	{"kernel.all.load", 2, 0, 2, cache.TypeFloat, cache.SemInstant, cache.UnitsNone},
+	{"kernel.all.pswitch", 0, 13, cache.InDomNone, cache.TypeU64, cache.SemCounter, cache.UnitsCount},
+}
+
+func desc(name string, cluster, item uint32, t cache.Type, sem cache.Sem, u cache.Units, in cache.InDomID) cache.Desc {
+	return cache.Desc{Name: name, ID: cache.NewMetricID(cluster, item), Type: t, Sem: sem, Units: u, InDom: in}
+}
+
+func kinds(ps []Problem) map[string]Kind {
+	out := map[string]Kind{}
+	for _, p := range ps {
+		out[p.Name] = p.Kind
+	}
+	return out
+}
+
+func TestADifferentDescriptorIsNoTwin(t *testing.T) {
+	descs := []cache.Desc{
+		desc("hostcache.kernel.percpu.cpu.user", 1, 20, cache.TypeU32, cache.SemCounter, cache.UnitsMSec, 1),
+		desc("hostcache.kernel.percpu.cpu.sys", 1, 22, cache.TypeU64, cache.SemInstant, cache.UnitsMSec, 1),
+		desc("hostcache.kernel.all.load", 3, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsCount, 2),
+		desc("hostcache.kernel.all.pswitch", 1, 40, cache.TypeU64, cache.SemCounter, cache.UnitsCount, 3),
+	}
+	x, problems, err := New(descs, nil, smallTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Kind{
+		"hostcache.kernel.percpu.cpu.user": KindType, "hostcache.kernel.percpu.cpu.sys": KindSem,
+		"hostcache.kernel.all.load": KindUnits, "hostcache.kernel.all.pswitch": KindInDom,
+	}
+	got := kinds(problems)
+	for name, k := range want {
+		if got[name] != k {
+			t.Errorf("%s: problem %q, want %q (all: %v)", name, got[name], k, problems)
+		}
+	}
+	for _, d := range descs {
+		if x.IsTwin(d.Name) || x.PMID(d.ID) != WirePMID(d.ID.Cluster()+Shift, d.ID.Item()) {
+			t.Errorf("%s: twin %v, PMID %#x", d.Name, x.IsTwin(d.Name), x.PMID(d.ID))
+		}
+	}
+	if x.InDom(1) != WireInDom(1+Shift) {
+		t.Errorf("a domain without twins answers as %#x", x.InDom(1))
+	}
+}
+
+func TestTwinsTakeTheirDomainAndOthersShift(t *testing.T) {
+	descs := []cache.Desc{
+		desc("hostcache.kernel.percpu.cpu.user", 1, 20, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, 1),
+		desc("hostcache.rate.kernel.percpu.cpu.user", 1, 532, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, 1),
+		desc("hostcache.max.kernel.all.load", 1027, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, 2),
+		desc("hostcache.kernel.all.load", 3, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, 2),
+		desc("hostcache.kernel.all.pswitch", 1, 40, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
+	}
+	x, problems, err := New(descs, []cache.InDomDesc{{ID: 0, Name: "collectors"}}, smallTable)
+	if err != nil || len(problems) != 0 {
+		t.Fatalf("problems %v, error %v", problems, err)
+	}
+	want := map[string]uint32{
+		"hostcache.kernel.percpu.cpu.user":      WirePMID(0, 0),
+		"hostcache.rate.kernel.percpu.cpu.user": WirePMID(257, 532),
+		"hostcache.max.kernel.all.load":         WirePMID(1027+Shift, 0),
+		"hostcache.kernel.all.load":             WirePMID(2, 0),
+		"hostcache.kernel.all.pswitch":          WirePMID(0, 13),
+	}
+	for _, d := range descs {
+		if got := x.PMID(d.ID); got != want[d.Name] {
+			t.Errorf("%s: %#x, want %#x", d.Name, got, want[d.Name])
+		}
+	}
+	if x.WireName("hostcache.kernel.all.load") != "kernel.all.load" || x.WireName("hostcache.max.kernel.all.load") != "hostcache.max.kernel.all.load" {
+		t.Error("wire names are not pmdalinux's for twins and ours for the rest")
+	}
+	for in, wire := range map[cache.InDomID]uint32{0: WireInDom(Shift), 1: WireInDom(0), 2: WireInDom(2)} {
+		if got := x.InDom(in); got != wire {
+			t.Errorf("domain %d: %#x, want %#x", in, got, wire)
+		}
+	}
+}
+
+func TestOneDomainTakesTheMostTwinsPmdalinuxDomain(t *testing.T) {
+	// Domain 1 holds a CPU twin and a load twin: pmdalinux puts them in 60.0
+	// and 60.2. A tie goes to the lower serial, 60.0; the load is demoted.
+	descs := []cache.Desc{
+		desc("hostcache.kernel.percpu.cpu.user", 1, 20, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, 1),
+		desc("hostcache.kernel.all.load", 3, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, 1),
+	}
+	x, problems, err := New(descs, nil, smallTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) != 1 || problems[0].Kind != KindInDom || problems[0].Name != "hostcache.kernel.all.load" {
+		t.Fatalf("problems %v, want the load's indom", problems)
+	}
+	if !x.IsTwin("hostcache.kernel.percpu.cpu.user") || x.IsTwin("hostcache.kernel.all.load") || x.InDom(1) != WireInDom(0) {
+		t.Errorf("twins %d, domain 1 as %#x", x.Twins(), x.InDom(1))
+	}
+}
+
+func TestTwoDomainsCannotShareOne(t *testing.T) {
+	// Domains 1 and 5 both hold CPU twins; 5 has two, keeps 60.0, and the
+	// twin on 1 is demoted.
+	table := append(slices.Clone(smallTable), LinuxMetric{"kernel.percpu.cpu.idle", 0, 3, 0, cache.TypeU64, cache.SemCounter, cache.UnitsMSec})
+	descs := []cache.Desc{
+		desc("hostcache.kernel.percpu.cpu.sys", 1, 22, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, 1),
+		desc("hostcache.kernel.percpu.cpu.user", 9, 20, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, 5),
+		desc("hostcache.kernel.percpu.cpu.idle", 9, 23, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, 5),
+	}
+	x, problems, err := New(descs, []cache.InDomDesc{{ID: 1, Name: "a"}, {ID: 5, Name: "b"}}, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := kinds(problems)
+	if len(problems) != 2 || got["1 (a)"] != KindInDomShared || got["hostcache.kernel.percpu.cpu.sys"] != KindInDom {
+		t.Fatalf("problems %v", problems)
+	}
+	if x.InDom(5) != WireInDom(0) || x.InDom(1) != WireInDom(1+Shift) || x.Twins() != 2 {
+		t.Errorf("domain 5 as %#x, 1 as %#x, %d twins", x.InDom(5), x.InDom(1), x.Twins())
+	}
+}
+
+func TestImpossibleMappingsAreErrors(t *testing.T) {
+	cases := map[string]struct {
+		descs []cache.Desc
+		table []LinuxMetric
+	}{
+		"a cluster beyond the wire": {
+			[]cache.Desc{desc("hostcache.x", 3900, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)}, smallTable},
+		"a pmdalinux cluster at the shift": {
+			nil, []LinuxMetric{{"x", Shift, 0, cache.InDomNone, cache.TypeU64, cache.SemCounter, cache.UnitsCount}}},
+		"a pmdalinux domain at the shift": {
+			nil, []LinuxMetric{{"x", 0, 0, Shift, cache.TypeU64, cache.SemCounter, cache.UnitsCount}}},
+		"two pmdalinux names on one PMID": {
+			nil, append(slices.Clone(smallTable), LinuxMetric{"y", 2, 0, cache.InDomNone, cache.TypeU64, cache.SemCounter, cache.UnitsCount})},
+	}
+	for what, c := range cases {
+		if _, _, err := New(c.descs, nil, c.table); err == nil {
+			t.Errorf("%s: no error", what)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package standin
+
+import (
+	"strings"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// Shift moves a hostcache metric's cluster, or an instance domain's
+// serial, past everything pmdalinux uses: clusters and serials below it
+// are pmdalinux's, so hostcache's own metrics and domains never collide
+// with a pmdalinux identity, today's or a later PCP's.
+const Shift = 256
+
+// prefix is the root of every hostcache name; a twin's wire name drops it.
+const prefix = "hostcache."
+
+// Identity maps hostcache's internal ids to the wire identities of the
+// stand-in mode and back. A twin (hostcache.X with pmdalinux's X's
+// descriptor) answers with X's PMID and name; every other metric keeps
+// its name and moves to cluster+Shift. It is immutable once built, and
+// every lookup is a map read: O(1) and allocation-free.
+type Identity struct {
+	pmid    map[cache.MetricID]uint32
+	metric  map[uint32]cache.MetricID
+	indom   map[cache.InDomID]uint32
+	indomOf map[uint32]cache.InDomID
+	twin    map[string]bool // hostcache names that are twins
+}
+
+// PMID returns the wire PMID of an internal metric id, or PMIDNull for an
+// id the Identity was not built with.
+func (x *Identity) PMID(id cache.MetricID) uint32 {
+	if w, ok := x.pmid[id]; ok {
+		return w
+	}
+	return PMIDNull
+}
+
+// Metric returns the internal metric id a wire PMID names.
+func (x *Identity) Metric(wire uint32) (cache.MetricID, bool) {
+	id, ok := x.metric[wire]
+	return id, ok
+}
+
+// InDom returns the wire instance domain of an internal one:
+// cache.InDomNone and unknown serials are InDomNull.
+func (x *Identity) InDom(id cache.InDomID) uint32 {
+	if w, ok := x.indom[id]; ok {
+		return w
+	}
+	return InDomNull
+}
+
+// InDomOf returns the internal instance domain a wire one names.
+func (x *Identity) InDomOf(wire uint32) (cache.InDomID, bool) {
+	id, ok := x.indomOf[wire]
+	return id, ok
+}
+
+// WireName returns the name a hostcache metric answers under: X for the
+// twin hostcache.X, the name itself for every other metric.
+func (x *Identity) WireName(name string) string {
+	if x.twin[name] {
+		return strings.TrimPrefix(name, prefix)
+	}
+	return name
+}
+
+// IsTwin reports whether a hostcache metric answers as pmdalinux's own.
+func (x *Identity) IsTwin(name string) bool { return x.twin[name] }
+
+// Twins returns how many hostcache metrics answer as pmdalinux's own.
+func (x *Identity) Twins() int { return len(x.twin) }
