@@ -6,7 +6,7 @@ GO      ?= go
 BIN     := bin/pmdahostcache
 PKGS    := ./...
 
-.PHONY: all build install uninstall test unit generate bench soak fuzz vet clean deb
+.PHONY: all build install uninstall test unit generate linux-table bench soak fuzz vet clean deb
 
 all: build
 
@@ -48,6 +48,11 @@ unit:
 # the configuration keys (config/keys.go).
 generate:
 	$(GO) run ./tools/genmetrics
+
+# pmdalinux's names and descriptors (standin/linux_table.go), read from
+# the running pmcd; go test ./standin then shows any drift.
+linux-table:
+	$(GO) run ./tools/genlinux -o standin/linux_table.go
 
 # Measures against pmdalinux in one run and writes docs/performance.md (root).
 bench:

@@ -125,3 +125,12 @@ func pmnsPMID(s string) (string, error) {
 	}
 	return fmt.Sprintf("%d.%d.%d", n[0], n[1], n[2]), nil
 }
+
+// linuxByName is the table by metric name.
+func linuxByName() map[string]LinuxMetric {
+	out := map[string]LinuxMetric{}
+	for _, m := range LinuxTable() {
+		out[m.Name] = m
+	}
+	return out
+}

@@ -35,6 +35,7 @@ var allowed = []struct {
 	{"pmda", []string{"cache", "internal/pcpenc"}},
 	{"config", []string{"cache", "internal/regularfile"}},
 	{"help", []string{"cache"}},
+	{"standin", []string{"cache"}},
 	{"tools/", []string{"*"}},
 	{"integration", []string{"*"}},
 	// Leaves the agent's own packages share: they import none of ours.
