@@ -31,11 +31,14 @@ type TextSource interface {
 
 // Config is what a server needs besides its streams.
 type Config struct {
-	Name    string // agent name, e.g. "hostcache" (the domain label)
-	Domain  uint32
-	Front   *cache.Front
-	Texts   TextSource
-	PMStore cache.PMStorer
+	Name   string // agent name, e.g. "hostcache" (the domain label)
+	Domain uint32
+	// Identity numbers metrics and instance domains on the wire; nil is
+	// DomainIdentity(Domain).
+	Identity Identity
+	Front    *cache.Front
+	Texts    TextSource
+	PMStore  cache.PMStorer
 	// StoreAccess says who may store; nil lets every client store (tests
 	// and tools that play pmcd's part). The agent always sets it.
 	StoreAccess *StoreAccess
@@ -51,6 +54,7 @@ type Config struct {
 // a fetch in steady state allocates nothing.
 type Server struct {
 	cfg      Config
+	ids      Identity
 	r        io.Reader
 	w        io.Writer
 	handlers map[Type]handler
@@ -77,7 +81,12 @@ func NewServer(cfg Config, r io.Reader, w io.Writer) *Server {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	ids := cfg.Identity
+	if ids == nil {
+		ids = DomainIdentity(cfg.Domain)
+	}
 	return &Server{
+		ids: ids,
 		// Buffered: a request usually arrives whole, so one read syscall
 		// takes header and body together.
 		cfg: cfg, r: bufio.NewReaderSize(r, 64*1024), w: w, handlers: dispatchTable(),
@@ -198,30 +207,23 @@ func (s *Server) trace(dir string, pdu []byte) {
 
 // pmid and indom conversions between the wire and the cache.
 
-func (s *Server) wirePMID(id cache.MetricID) uint32 { return s.cfg.Domain<<22 | uint32(id) }
+func (s *Server) wirePMID(id cache.MetricID) uint32 { return s.ids.PMID(id) }
 
-func (s *Server) wireInDom(id cache.InDomID) uint32 {
-	if id == cache.InDomNone {
-		return uint32(cache.InDomNone)
-	}
-	return s.cfg.Domain<<22 | uint32(id)
-}
+func (s *Server) wireInDom(id cache.InDomID) uint32 { return s.ids.InDom(id) }
 
-// metricOf resolves a wire PMID of our domain to its descriptor.
+// metricOf resolves a wire PMID this agent answers to its descriptor.
 func (s *Server) metricOf(pmid uint32) (*cache.Desc, bool) {
-	if pmid>>31 != 0 || pmid>>22 != s.cfg.Domain {
+	id, ok := s.ids.Metric(pmid)
+	if !ok {
 		return nil, false
 	}
-	return s.cfg.Front.Schema().Desc(cache.MetricID(pmid & 0x3fffff))
+	return s.cfg.Front.Schema().Desc(id)
 }
 
-// indomOf resolves a wire InDom of our domain to its serial.
+// indomOf resolves a wire InDom this agent answers to its serial.
 func (s *Server) indomOf(indom uint32) (cache.InDomID, bool) {
-	if indom>>31 != 0 || indom>>22 != s.cfg.Domain {
-		return 0, false
-	}
-	id := cache.InDomID(indom & 0x3fffff)
-	return id, s.cfg.Front.Schema().HasInDom(id)
+	id, ok := s.ids.InDomOf(indom)
+	return id, ok && s.cfg.Front.Schema().HasInDom(id)
 }
 
 // ignore logs a PDU of a type that gets no reply, at most once a minute

@@ -98,10 +98,18 @@ type pmcdSide struct {
 }
 
 func startServer(t *testing.T, storer cache.PMStorer) *pmcdSide {
+	return startServerWith(t, func(cfg *Config) { cfg.PMStore = storer })
+}
+
+// startServerWith starts a server on the test store with the test's
+// configuration, changed by set.
+func startServerWith(t *testing.T, set func(*Config)) *pmcdSide {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	srv := NewServer(Config{Name: "hostcache", Domain: testDomain, Front: newTestStore(t),
-		Texts: testTexts{}, PMStore: storer, Log: testLog(t), MaxLen: 4096, Trace: true}, inR, outW)
+	cfg := Config{Name: "hostcache", Domain: testDomain, Front: newTestStore(t),
+		Texts: testTexts{}, Log: testLog(t), MaxLen: 4096, Trace: true}
+	set(&cfg)
+	srv := NewServer(cfg, inR, outW)
 	p := &pmcdSide{t: t, toSrv: inW, fromS: outR, done: make(chan error, 1)}
 	go func() {
 		err := srv.Handshake(4242)
