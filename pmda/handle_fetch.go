@@ -39,6 +39,7 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 		if d, ok := s.metricOf(pmid); ok {
 			set.Type = d.Type
 			f.values = f.read.AppendValues(f.values, d)
+			f.values = s.limitToHolder(f.values, start, d)
 			f.values = s.applyProfile(f.values, start, d, prof)
 		} else {
 			set.NumErr = ErrPMID
@@ -50,6 +51,30 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 		f.sets[i].Values = f.values[f.spans[i][0]:f.spans[i][1]]
 	}
 	return AppendResult(s.out[:0], 0, f.sets), nil
+}
+
+// limitToHolder drops from values[start:] the instances that the holder
+// of d's instance domain, when it answers as an alias, does not list.
+func (s *Server) limitToHolder(values []cache.Value, start int, d *cache.Desc) []cache.Value {
+	if d.InDom == cache.InDomNone {
+		return values
+	}
+	holder, aliased := s.ids.Holder(d.InDom)
+	if !aliased {
+		return values
+	}
+	members, ok := s.fetch.read.Snap.InDom(holder)
+	if !ok {
+		return values[:start]
+	}
+	kept := start
+	for _, v := range values[start:] {
+		if _, ok := members.Name(v.Inst); ok {
+			values[kept] = v
+			kept++
+		}
+	}
+	return values[:kept]
 }
 
 // applyProfile drops from values[start:] the instances the profile excludes.

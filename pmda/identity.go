@@ -11,6 +11,10 @@ type Identity interface {
 	Metric(wire uint32) (cache.MetricID, bool)
 	InDom(id cache.InDomID) uint32
 	InDomOf(wire uint32) (cache.InDomID, bool)
+	// Holder names, for an instance domain that answers as an alias of
+	// another (both as one wire domain), the one whose instances the wire
+	// domain lists: the alias's values are limited to them.
+	Holder(id cache.InDomID) (cache.InDomID, bool)
 }
 
 // DomainIdentity numbers every metric and instance domain in one PMDA
@@ -35,6 +39,9 @@ func (d DomainIdentity) InDom(id cache.InDomID) uint32 {
 	}
 	return uint32(d)<<22 | uint32(id)
 }
+
+// Holder is false: in its own domain every instance domain is its own.
+func (DomainIdentity) Holder(cache.InDomID) (cache.InDomID, bool) { return 0, false }
 
 // InDomOf is the cache's serial of an InDom of the domain.
 func (d DomainIdentity) InDomOf(wire uint32) (cache.InDomID, bool) {

@@ -2,6 +2,7 @@ package pmda
 
 import (
 	"testing"
+	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
@@ -49,6 +50,9 @@ func (standInIDs) InDomOf(wire uint32) (cache.InDomID, bool) {
 	}
 	return 0, false
 }
+
+// Holder makes domain 3, where the test store has none, an alias of 2.
+func (standInIDs) Holder(id cache.InDomID) (cache.InDomID, bool) { return 2, id == 3 }
 
 // Under another identity every PDU speaks its numbers: descriptors,
 // fetches, instances, profiles, text and labels; the agent's own numbers
@@ -99,5 +103,57 @@ func TestServerAnswersUnderAnotherIdentity(t *testing.T) {
 	_, reply = p.roundTrip((&LabelReq{Ident: standInLoad, Type: LabelInDom}).Append(nil))
 	if !containsBytes(reply, `"indom_name":"per window"`) {
 		t.Errorf("labels of indom %#x: %q", standInLoad, reply)
+	}
+}
+
+// aliasStore has two sources: one with the load domain 2 (instances 1
+// and 5) and t.count in it, one with domain 3 (1, 5 and 15) and t.extra.
+func aliasStore(t *testing.T) *cache.Front {
+	t.Helper()
+	extra := cache.Desc{Name: "t.extra", ID: cache.NewMetricID(2, 1), Type: cache.TypeU32, Sem: cache.SemInstant, InDom: 3}
+	schema, err := cache.NewSchema(
+		cache.Source{Name: "a", Metrics: []cache.Desc{tCount}, InDoms: []cache.InDomDesc{{ID: 2, Name: "load"}}},
+		cache.Source{Name: "b", Metrics: []cache.Desc{extra}, InDoms: []cache.InDomDesc{{ID: 3, Name: "more"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := cache.NewFront(schema)
+	a := schema.NewBuilder(0, time.Now())
+	a.SetInDom(2, cache.NewInstances([]cache.Instance{{ID: 1, Name: "cpu1"}, {ID: 5, Name: "cpu5"}}))
+	for _, i := range []uint32{1, 5} {
+		a.SetU64(tCount.ID, i, uint64(i))
+	}
+	b := schema.NewBuilder(1, time.Now())
+	b.SetInDom(3, cache.NewInstances([]cache.Instance{{ID: 1, Name: "cpu1"}, {ID: 5, Name: "cpu5"}, {ID: 15, Name: "cpu15"}}))
+	for _, i := range []uint32{1, 5, 15} {
+		b.SetU64(extra.ID, i, uint64(i))
+	}
+	for src, bd := range []*cache.Builder{a, b} {
+		part, err := bd.Part()
+		if err != nil {
+			t.Fatal(err)
+		}
+		front.Publish(src, part)
+	}
+	return front
+}
+
+// An alias's values are limited to its holder's instances: the wire
+// domain lists the holder's, and a value of another instance would name
+// none of them.
+func TestAliasValuesAreTheHoldersInstances(t *testing.T) {
+	p := startServerWith(t, func(cfg *Config) { cfg.Identity, cfg.Front = standInIDs{}, aliasStore(t) })
+	p.send(capture(t, "profile_default"))
+	extra := standInIDs{}.PMID(cache.NewMetricID(2, 1))
+	_, reply := p.roundTrip((&Fetch{PMIDs: []uint32{extra, standInCount}}).Append(nil))
+	var res Result
+	if res.Decode(reply) != nil || len(res.Sets) != 2 {
+		t.Fatalf("fetch %s", words(reply))
+	}
+	if s := res.Sets[0]; s.NumVal != 2 || s.Values[0].Inst != 1 || s.Values[1].Inst != 5 {
+		t.Errorf("the alias's values %+v, want instances 1 and 5 only", s)
+	}
+	if s := res.Sets[1]; s.NumVal != 2 {
+		t.Errorf("the holder's values %+v, want 2", s)
 	}
 }

@@ -17,7 +17,8 @@ import (
 // one wire identity.
 func New(descs []cache.Desc, indoms []cache.InDomDesc, table []LinuxMetric) (*Identity, []Problem, error) {
 	b := &builder{descs: descs, linux: map[string]LinuxMetric{}, indomName: map[cache.InDomID]string{},
-		twin: map[cache.MetricID]LinuxMetric{}, indomTo: map[cache.InDomID]cache.InDomID{}}
+		twin: map[cache.MetricID]LinuxMetric{}, indomTo: map[cache.InDomID]cache.InDomID{},
+		alias: map[cache.InDomID]cache.InDomID{}}
 	if err := b.readTable(table); err != nil {
 		return nil, nil, err
 	}
@@ -42,6 +43,7 @@ type builder struct {
 	indomName map[cache.InDomID]string
 	twin      map[cache.MetricID]LinuxMetric  // the twins so far
 	indomTo   map[cache.InDomID]cache.InDomID // internal domain -> pmdalinux serial
+	alias     map[cache.InDomID]cache.InDomID // internal domain -> the one holding its serial
 	problems  []Problem
 }
 

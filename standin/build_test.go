@@ -112,9 +112,9 @@ func TestOneDomainTakesTheMostTwinsPmdalinuxDomain(t *testing.T) {
 	}
 }
 
-func TestTwoDomainsCannotShareOne(t *testing.T) {
-	// Domains 1 and 5 both hold CPU twins; 5 has two, keeps 60.0, and the
-	// twin on 1 is demoted.
+func TestTwoDomainsShareOneAsHolderAndAlias(t *testing.T) {
+	// Domains 1 and 5 both hold CPU twins; 5 has two and holds 60.0, and 1
+	// answers as its alias: its twin stays a twin, in 60.0.
 	table := append(slices.Clone(smallTable), LinuxMetric{"kernel.percpu.cpu.idle", 0, 3, 0, cache.TypeU64, cache.SemCounter, cache.UnitsMSec})
 	descs := []cache.Desc{
 		desc("hostcache.kernel.percpu.cpu.sys", 1, 22, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, 1),
@@ -126,11 +126,20 @@ func TestTwoDomainsCannotShareOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := kinds(problems)
-	if len(problems) != 2 || got["1 (a)"] != KindInDomShared || got["hostcache.kernel.percpu.cpu.sys"] != KindInDom {
-		t.Fatalf("problems %v", problems)
+	if len(problems) != 1 || got["1 (a)"] != KindInDomShared {
+		t.Fatalf("problems %v, want domain 1's sharing only", problems)
 	}
-	if x.InDom(5) != WireInDom(0) || x.InDom(1) != WireInDom(1+Shift) || x.Twins() != 2 {
+	if x.InDom(5) != WireInDom(0) || x.InDom(1) != WireInDom(0) || x.Twins() != 3 {
 		t.Errorf("domain 5 as %#x, 1 as %#x, %d twins", x.InDom(5), x.InDom(1), x.Twins())
+	}
+	if h, ok := x.Holder(1); !ok || h != 5 {
+		t.Errorf("domain 1's holder %d, %v; want 5", h, ok)
+	}
+	if _, ok := x.Holder(5); ok {
+		t.Error("the holder has a holder")
+	}
+	if in, ok := x.InDomOf(WireInDom(0)); !ok || in != 5 {
+		t.Errorf("60.0 names domain %d, %v; want the holder 5", in, ok)
 	}
 }
 

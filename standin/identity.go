@@ -26,6 +26,7 @@ type Identity struct {
 	indom   map[cache.InDomID]uint32
 	indomOf map[uint32]cache.InDomID
 	twin    map[string]bool // hostcache names that are twins
+	holder  map[cache.InDomID]cache.InDomID
 }
 
 // PMID returns the wire PMID of an internal metric id, or PMIDNull for an
@@ -56,6 +57,14 @@ func (x *Identity) InDom(id cache.InDomID) uint32 {
 func (x *Identity) InDomOf(wire uint32) (cache.InDomID, bool) {
 	id, ok := x.indomOf[wire]
 	return id, ok
+}
+
+// Holder returns, for an internal domain that answers as an alias, the
+// domain that holds its wire domain: the alias's values are limited to
+// the holder's instances, as pmdalinux's instance set is one.
+func (x *Identity) Holder(id cache.InDomID) (cache.InDomID, bool) {
+	h, ok := x.holder[id]
+	return h, ok
 }
 
 // WireName returns the name a hostcache metric answers under: X for the

@@ -29,9 +29,12 @@ func (b *builder) chooseInDoms() {
 }
 
 // settleSharedInDoms lets one internal domain hold each pmdalinux domain:
-// the one with the most twins (the lowest serial on a tie). The others'
-// twins are twins no more, so that a wire domain names one internal
-// domain and its instances.
+// the one with the most twins (the lowest serial on a tie). The others
+// become its aliases: their twins answer in the held domain, whose
+// instances are the holder's, as pmdalinux's come from one source (the
+// CPUs of /proc/stat, the nodes of sysfs). Each alias numbers and names
+// its instances as the holder does (the CPU or node number), so its
+// values need only be limited to the holder's instances.
 func (b *builder) settleSharedInDoms() {
 	claims := map[cache.InDomID][]cache.InDomID{}
 	for _, in := range b.twinDomains() {
@@ -56,16 +59,12 @@ func (b *builder) settleSharedInDoms() {
 	}
 }
 
-// release takes pmdalinux domain serial from internal domain in, which
-// loses it to holder.
+// release makes internal domain in an alias of holder, which holds
+// pmdalinux domain serial.
 func (b *builder) release(in, holder, serial cache.InDomID) {
-	twins := b.twinsOn(in)
-	b.add(KindInDomShared, b.indomText(in), "claims 60.%d for %d twins; %s holds it with %d",
-		serial, len(twins), b.indomText(holder), len(b.twinsOn(holder)))
-	delete(b.indomTo, in)
-	for _, d := range twins {
-		b.demote(d, "its domain %s lost 60.%d to %s", b.indomText(in), serial, b.indomText(holder))
-	}
+	b.add(KindInDomShared, b.indomText(in), "claims 60.%d for %d twins; %s holds it with %d, and %s answers as its alias",
+		serial, len(b.twinsOn(in)), b.indomText(holder), len(b.twinsOn(holder)), b.indomText(in))
+	b.alias[in] = holder
 }
 
 // twinDomains lists the internal domains that have twins, by serial.

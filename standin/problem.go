@@ -16,7 +16,7 @@ const (
 	// pmdalinux puts the metric in.
 	KindInDom Kind = "indom"
 	// KindInDomShared: two internal domains claim one pmdalinux domain;
-	// one holds it and the twins of the others are twins no more.
+	// one holds it and the others answer as its aliases.
 	KindInDomShared Kind = "indom-shared"
 )
 

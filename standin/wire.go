@@ -17,7 +17,7 @@ func (b *builder) identity() (*Identity, error) {
 	x := &Identity{
 		pmid: map[cache.MetricID]uint32{}, metric: map[uint32]cache.MetricID{},
 		indom: map[cache.InDomID]uint32{}, indomOf: map[uint32]cache.InDomID{},
-		twin: map[string]bool{},
+		twin: map[string]bool{}, holder: map[cache.InDomID]cache.InDomID{},
 	}
 	for _, d := range b.descs {
 		if err := b.placeMetric(x, d); err != nil {
@@ -63,6 +63,10 @@ func (b *builder) placeInDom(x *Identity, in cache.InDomID) error {
 		serial = in + Shift
 	}
 	wire := WireInDom(serial)
+	if holder, ok := b.alias[in]; ok {
+		x.indom[in], x.holder[in] = wire, holder
+		return nil
+	}
 	if other, dup := x.indomOf[wire]; dup {
 		return fmt.Errorf("domains %s and %s share wire domain %#x", b.indomText(in), b.indomText(other), wire)
 	}
