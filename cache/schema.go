@@ -70,13 +70,31 @@ type Schema struct {
 	indoms   []InDomDesc
 	indomOwn map[InDomID]int
 	use      usage // when each source was last read (see usage.go)
+	// collectorLabels adds each metric's and domain's collector as a
+	// label; off, they carry their own labels only.
+	collectorLabels bool
 }
 
-// NewSchema checks that ids and names are unique and builds the schema.
+// SchemaOptions say how a schema labels its metrics.
+type SchemaOptions struct {
+	// NoCollectorLabels leaves out the collector label: an agent standing
+	// in for pmdalinux gives its names pmdalinux's labels, no more, as an
+	// extra label changes a series' identity in pmseries and grafana.
+	NoCollectorLabels bool
+}
+
+// NewSchema checks that ids and names are unique and builds the schema,
+// with the collector labels.
 func NewSchema(sources ...Source) (*Schema, error) {
+	return NewSchemaWith(SchemaOptions{}, sources...)
+}
+
+// NewSchemaWith builds the schema with opts.
+func NewSchemaWith(opts SchemaOptions, sources ...Source) (*Schema, error) {
 	s := &Schema{
 		byID: map[MetricID]int{}, byName: map[string]int{},
 		owner: map[MetricID]int{}, indomOwn: map[InDomID]int{},
+		collectorLabels: !opts.NoCollectorLabels,
 	}
 	for i, src := range sources {
 		s.sources = append(s.sources, src.Name)
@@ -94,7 +112,9 @@ func NewSchema(sources ...Source) (*Schema, error) {
 			s.indomOwn[in.ID] = i
 			// The collector is an indom label too: pmseries keeps item
 			// labels for singular metrics only, indom labels for instances.
-			in.Labels = withLabel(in.Labels, StringLabel("collector", src.Name))
+			if s.collectorLabels {
+				in.Labels = withLabel(in.Labels, StringLabel("collector", src.Name))
+			}
 			s.indoms = append(s.indoms, in)
 		}
 	}
@@ -295,7 +315,7 @@ func upsertLabel(out []Label, l Label) []Label {
 // sorted by name.
 func (s *Schema) ItemLabels(d *Desc) []Label {
 	src, ok := s.MetricSource(d.ID)
-	if !ok {
+	if !ok || !s.collectorLabels {
 		return slices.Clone(d.Labels)
 	}
 	return withLabel(d.Labels, StringLabel("collector", src))
