@@ -40,7 +40,11 @@ const (
 
 // Config is everything the PMDA is started with.
 type Config struct {
-	Domain     uint32
+	Domain uint32
+	// StandIn is the agent the PMDA answers in place of (-S): "linux"
+	// answers as pmdalinux, domain 60, with its identities; empty, as
+	// hostcache.
+	StandIn    string
 	LogFile    string // empty: stderr (pmcd points it at its log)
 	Debug      string // -D flags: "pdu" traces PDUs; any flag sets debug level
 	User       string // -U: run as this user after start-up
@@ -244,8 +248,21 @@ func (c *Config) validate() error {
 	if c.Domain < 1 || c.Domain > 510 {
 		return fmt.Errorf("domain %d outside 1..510", c.Domain)
 	}
+	switch {
+	case c.StandIn == "":
+	case c.StandIn != StandInLinux:
+		return fmt.Errorf("-S %q: the agent stands in for %q only", c.StandIn, StandInLinux)
+	case c.Domain != LinuxDomain:
+		return fmt.Errorf("-S %s answers as domain %d, not %d", c.StandIn, LinuxDomain, c.Domain)
+	}
 	return nil
 }
+
+// The agent hostcache stands in for, and its domain.
+const (
+	StandInLinux = "linux"
+	LinuxDomain  = 60
+)
 
 // Known lists the names a configuration may refer to, which only the
 // caller knows: the collectors, and the instance domains filters apply to.

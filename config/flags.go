@@ -11,6 +11,8 @@ import (
 // Usage describes the command line.
 const Usage = `Usage: pmdahostcache [options]
   -d domain     PMDA domain number (from domain.h; Install passes it)
+  -S linux      stand in for pmdalinux: answer as domain 60 with its names,
+                PMIDs and instance domains (Install -S sets it up)
   -l logfile    log file (default $PCP_LOG_DIR/pmcd/hostcache.log)
   -D flags      debug flags: "pdu" traces every PDU, "profile" writes a CPU
                 profile of the first minute to <logfile>.cpu.pprof; any flag
@@ -75,6 +77,8 @@ func (c *Config) setOption(opt byte, val string) error {
 		var n uint64
 		n, err = strconv.ParseUint(val, 10, 32)
 		c.Domain = uint32(n)
+	case 'S':
+		c.StandIn = val
 	case 'l':
 		c.LogFile = val
 	case 'D':

@@ -39,8 +39,12 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	if err != nil {
 		return err
 	}
+	name, ids, err := identity(cfg, front.Schema(), log)
+	if err != nil {
+		return err
+	}
 	srv := pmda.NewServer(pmda.Config{
-		Name: config.Name, Domain: cfg.Domain, Front: front, Texts: texts,
+		Name: name, Domain: cfg.Domain, Identity: ids, Front: front, Texts: texts,
 		PMStore: runner, Clients: runner, Log: log, Trace: cfg.HasDebug("pdu"),
 		StoreAccess: &pmda.StoreAccess{Users: cfg.StoreUsers, Groups: cfg.StoreGroups},
 	}, conn, conn)
@@ -112,7 +116,8 @@ func buildCache(cfg config.Config, log zerolog.Logger) (*engine.Runner, *cache.F
 	sched := schedule(cfg)
 	sched.IDs = ids
 	runner := engine.NewRunner(log, collectors, sched)
-	schema, err := cache.NewSchema(runner.Sources()...)
+	opts := cache.SchemaOptions{NoCollectorLabels: cfg.StandIn != ""}
+	schema, err := cache.NewSchemaWith(opts, runner.Sources()...)
 	if err != nil {
 		return nil, nil, err
 	}
