@@ -12,6 +12,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/collector"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/help"
+	"github.com/pmdahostcache/pmdahostcache/standin"
 )
 
 // genFile is one generated file: its path below the root and its text.
@@ -47,8 +48,13 @@ func generate(root string) ([]genFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	x, _, err := standin.New(schema.Descs(), schema.InDoms(), standin.LinuxTable())
+	if err != nil {
+		return nil, fmt.Errorf("stand-in identity: %w", err)
+	}
 	return append([]genFile{
-		{"pmns", pmnsSource(schema)},
+		{"pmns", pmnsSource(schema, pmnsHeader, ownPMID)},
+		{"pmns.linux", pmnsSource(schema, pmnsLinuxHeader, standInPMID(x))},
 		{filepath.Join("help", help.RateFile), rates},
 		{filepath.Join("docs", "metrics.md"), index},
 	}, keys...), nil

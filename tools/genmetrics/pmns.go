@@ -7,11 +7,34 @@ import (
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/help"
+	"github.com/pmdahostcache/pmdahostcache/standin"
 )
 
+// pmnsHeader heads the PMNS of hostcache's own domain.
+const pmnsHeader = "/*\n * hostcache PMNS, generated from the metric schema by `make generate`.\n" +
+	" * HOSTCACHE is the domain from domain.h; Install substitutes it.\n */\n"
+
+// pmnsLinuxHeader heads the PMNS of the stand-in for pmdalinux.
+const pmnsLinuxHeader = "/*\n * hostcache PMNS of the stand-in for pmdalinux (Install -S linux), generated\n" +
+	" * from the metric schema by `make generate`. Install substitutes 60 for HOSTCACHE.\n" +
+	" * A twin's name has pmdalinux's PMID, which its pmdalinux name has too; every\n" +
+	" * other metric is 256 clusters past its cluster in pmns.\n */\n"
+
+// ownPMID is a metric's cluster and item in hostcache's own domain.
+func ownPMID(d cache.Desc) (uint32, uint32) { return d.ID.Cluster(), d.ID.Item() }
+
+// standInPMID gives a metric's cluster and item in the stand-in's domain.
+func standInPMID(x *standin.Identity) func(cache.Desc) (uint32, uint32) {
+	return func(d cache.Desc) (uint32, uint32) {
+		w := x.PMID(d.ID)
+		return (w >> 10) & 0xfff, w & 0x3ff
+	}
+}
+
 // pmnsSource writes the namespace with the symbolic domain, one block per
-// non-leaf node, children in name order.
-func pmnsSource(s *cache.Schema) string {
+// non-leaf node, children in name order, each metric at the cluster and
+// item pmid gives it.
+func pmnsSource(s *cache.Schema, header string, pmid func(cache.Desc) (uint32, uint32)) string {
 	children := map[string]map[string]string{} // node -> child -> PMID or ""
 	for _, d := range s.Descs() {
 		parts := strings.Split(d.Name, ".")
@@ -22,7 +45,8 @@ func pmnsSource(s *cache.Schema) string {
 			}
 			leaf := ""
 			if i == len(parts)-1 {
-				leaf = fmt.Sprintf("%s:%d:%d", help.SymbolicDomain, d.ID.Cluster(), d.ID.Item())
+				c, i := pmid(d)
+				leaf = fmt.Sprintf("%s:%d:%d", help.SymbolicDomain, c, i)
 			}
 			children[node][parts[i]] = leaf
 		}
@@ -33,8 +57,7 @@ func pmnsSource(s *cache.Schema) string {
 	}
 	sort.Strings(nodes)
 	var b strings.Builder
-	b.WriteString("/*\n * hostcache PMNS, generated from the metric schema by `make generate`.\n" +
-		" * HOSTCACHE is the domain from domain.h; Install substitutes it.\n */\n")
+	b.WriteString(header)
 	for _, n := range nodes {
 		fmt.Fprintf(&b, "\n%s {\n", n)
 		var names []string
