@@ -82,6 +82,22 @@ type IDMap struct {
 	// checked is when SaveAll last looked for a deleted file: a look is a
 	// stat, and SaveAll runs after every collector's sample.
 	checked time.Time
+	// format reads and writes the file; nil is hostcache's own format.
+	format idFormat
+}
+
+// idFormat is an id file format other than hostcache's own (pmdacache.go
+// has libpcp_pmda's). The rules above hold whatever the format.
+type idFormat interface {
+	// parse reads a file's text into m through m.reserve and m.claim, and
+	// returns its problems as "LINE: what".
+	parse(m *IDMap, data string) []string
+	// text is the file holding names (sorted by id) with the mark given.
+	text(ids map[string]uint32, names []string, mark uint32) string
+	// keeps says whether name can be written to the file; a name that
+	// cannot gets an id from the upper range, like a name that cannot be
+	// saved.
+	keeps(name string) bool
 }
 
 // idFileCheck is how often SaveAll looks whether an unchanged map's file
@@ -105,8 +121,13 @@ const (
 // missing file starts empty; damage is repaired line by line and reported
 // to warn: losing a remembered id is never fatal, reusing one never done.
 func LoadIDMap(path string, warn func(error)) *IDMap {
+	return loadIDMap(path, warn, nil)
+}
+
+// loadIDMap reads the map saved at path in the format given.
+func loadIDMap(path string, warn func(error), format idFormat) *IDMap {
 	m := &IDMap{path: path, ids: map[string]uint32{}, used: map[uint32]bool{}, owner: map[uint32]string{},
-		warn: newRateLimited(warn)}
+		warn: newRateLimited(warn), format: format}
 	if path == "" {
 		return m
 	}
@@ -117,7 +138,7 @@ func LoadIDMap(path string, warn func(error)) *IDMap {
 		m.unreadable = true
 		m.warn.say(fmt.Errorf("instance ids: %w; it is left as it is, and new names get ids made from their names", err))
 	default:
-		if problems := m.parse(string(data)); len(problems) > 0 {
+		if problems := m.parseFile(string(data)); len(problems) > 0 {
 			if len(problems) > 5 {
 				problems = append(problems[:5], fmt.Sprintf("and %d more damaged lines", len(problems)-5))
 			}
@@ -130,6 +151,14 @@ func LoadIDMap(path string, warn func(error)) *IDMap {
 
 // maxIDFileSize bounds what is read of an id file.
 const maxIDFileSize = 64 << 20
+
+// parseFile reads the file in its format.
+func (m *IDMap) parseFile(data string) []string {
+	if m.format != nil {
+		return m.format.parse(m, data)
+	}
+	return m.parse(data)
+}
 
 // parse reads the file's lines and returns its problems as "LINE: what".
 func (m *IDMap) parse(data string) []string {
@@ -178,22 +207,28 @@ func parseIDHeader(line string) (uint32, bool) {
 
 // parseLine takes one "ID NAME" line, and says what is wrong with it.
 func (m *IDMap) parseLine(line string) string {
-	idText, name, ok := strings.Cut(line, " ")
+	idText, name, _ := strings.Cut(line, " ")
 	id, err := strconv.ParseUint(idText, 10, 31)
 	if err != nil {
 		return fmt.Sprintf("no id in %.60q", line)
 	}
-	m.reserve(uint32(id)) // whatever else is wrong, this id is taken
+	return m.claim(uint32(id), name)
+}
+
+// claim gives name the id read from a file's line, and says what is wrong
+// with the line; name is "" when the line has an id only.
+func (m *IDMap) claim(id uint32, name string) string {
+	m.reserve(id) // whatever else is wrong, this id is taken
 	switch old, dup := m.ids[name]; {
-	case !ok || name == "":
+	case name == "":
 		return fmt.Sprintf("no name for id %d", id)
 	case dup:
 		return fmt.Sprintf("%q repeated: it keeps id %d", name, old)
 	}
-	if other, taken := m.owner[uint32(id)]; taken {
+	if other, taken := m.owner[id]; taken {
 		return fmt.Sprintf("id %d also given to %q: %q will get a new one", id, other, name)
 	}
-	m.ids[name], m.owner[uint32(id)] = uint32(id), name
+	m.ids[name], m.owner[id] = id, name
 	return ""
 }
 
@@ -212,8 +247,10 @@ func (m *IDMap) ID(name string) uint32 {
 	if id, ok := m.ids[name]; ok {
 		return id
 	}
-	if id, ok := m.giveSequential(name); ok {
-		return id
+	if m.format == nil || m.format.keeps(name) {
+		if id, ok := m.giveSequential(name); ok {
+			return id
+		}
 	}
 	id := m.hashID(name)
 	m.give(name, id)
@@ -315,17 +352,13 @@ func (m *IDMap) write(mark uint32) error {
 		names = append(names, name)
 	}
 	sort.Slice(names, func(i, j int) bool { return m.ids[names[i]] < m.ids[names[j]] })
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %d next=%d\n", idFileMagic, idFileVersion, mark)
-	for _, name := range names {
-		fmt.Fprintf(&b, "%d %s\n", m.ids[name], name)
-	}
+	text := m.fileText(names, mark)
 	dir := filepath.Dir(m.path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	tmp := m.path + ".tmp"
-	if err := writeSynced(tmp, b.String()); err != nil {
+	if err := writeSynced(tmp, text); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, m.path); err != nil {
@@ -335,6 +368,20 @@ func (m *IDMap) write(mark uint32) error {
 	syncDir(dir)
 	m.onDisk, m.dirty = mark, false
 	return nil
+}
+
+// fileText is the file holding names (sorted by id) with the mark given,
+// in the map's format.
+func (m *IDMap) fileText(names []string, mark uint32) string {
+	if m.format != nil {
+		return m.format.text(m.ids, names, mark)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %d next=%d\n", idFileMagic, idFileVersion, mark)
+	for _, name := range names {
+		fmt.Fprintf(&b, "%d %s\n", m.ids[name], name)
+	}
+	return b.String()
 }
 
 // writeSynced writes a new file at path and flushes it to disk. A file
@@ -377,7 +424,12 @@ type IDMaps struct {
 
 // Load loads a map whose saving is deferred to SaveAll.
 func (r *IDMaps) Load(path string, warn func(error)) *IDMap {
-	m := LoadIDMap(path, warn)
+	return r.load(path, warn, nil)
+}
+
+// load loads a deferred map in the format given.
+func (r *IDMaps) load(path string, warn func(error), format idFormat) *IDMap {
+	m := loadIDMap(path, warn, format)
 	m.deferSave = true
 	r.mu.Lock()
 	r.maps = append(r.maps, m)
