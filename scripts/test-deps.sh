@@ -14,6 +14,7 @@ gcc                       gcc           # cgo, which -race needs; the C fetch cl
 /usr/include/stdio.h      libc6-dev     # cgo links against the C library
 objdump                   binutils      # make deb reads the C library version the agent needs
 /usr/include/pcp/pmapi.h  libpcp3-dev   # the C client that fetches on whole seconds
+/usr/include/pcp/pmda.h   libpcp-pmda3-dev  # the C loader that reads id files as pmdalinux does
 git                       git           # make deb takes its version from the commit
 redis-server              redis-server  # stores the series pmseries and pmproxy serve
 lintian                   lintian       # checks the package make deb builds
