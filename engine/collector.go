@@ -33,6 +33,12 @@ type Env struct {
 	IDs    *cache.IDMaps
 	Filter Filter
 	Warn   func(error) // told about recoverable problems (a rebuilt id file)
+	// PMDAFiles names the instance domains whose ids live in another
+	// agent's id files in IDDir, libpcp_pmda's PMDADomain.SERIAL, by
+	// serial: the stand-in for pmdalinux continues pmdalinux's ids in
+	// pmdalinux's own files.
+	PMDAFiles  map[cache.InDomID]uint32
+	PMDADomain uint32
 	// KeepFiles keeps the files read every sample open even when Proc
 	// and Sys are not procfs and sysfs (the keep_files setting): for
 	// trees of plain files standing in for them.
@@ -41,6 +47,12 @@ type Env struct {
 
 // IDMap returns the persistent instance id map of an instance domain.
 func (e Env) IDMap(indom cache.InDomID) *cache.IDMap {
+	if serial, ok := e.PMDAFiles[indom]; ok && e.IDDir != "" {
+		if e.IDs != nil {
+			return e.IDs.LoadPMDACache(e.IDDir, e.PMDADomain, serial, e.Warn)
+		}
+		return cache.LoadPMDACache(e.IDDir, e.PMDADomain, serial, e.Warn)
+	}
 	path := ""
 	if e.IDDir != "" {
 		path = filepath.Join(e.IDDir, fmt.Sprintf("hostcache.%d", indom))

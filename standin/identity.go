@@ -59,6 +59,20 @@ func (x *Identity) InDomOf(wire uint32) (cache.InDomID, bool) {
 	return id, ok
 }
 
+// KeptFiles maps each internal instance domain that answers as a
+// pmdalinux domain whose ids libpcp_pmda keeps in a file (KeptInDom) to
+// that domain's serial; aliases keep no ids of their own.
+func (x *Identity) KeptFiles() map[cache.InDomID]uint32 {
+	out := map[cache.InDomID]uint32{}
+	for in, wire := range x.indom {
+		serial := cache.InDomID(wire & maxSerial)
+		if _, alias := x.holder[in]; !alias && wire>>22 == Domain && KeptInDom(serial) {
+			out[in] = uint32(serial)
+		}
+	}
+	return out
+}
+
 // Holder returns, for an internal domain that answers as an alias, the
 // domain that holds its wire domain: the alias's values are limited to
 // the holder's instances, as pmdalinux's instance set is one.

@@ -38,3 +38,20 @@ func WirePMID(cluster, item uint32) uint32 {
 func WireInDom(serial cache.InDomID) uint32 {
 	return Domain<<22 | uint32(serial)&0x3fffff
 }
+
+// KeptInDom reports whether libpcp_pmda keeps pmdalinux's instance
+// domain serial's ids in a DOMAIN.SERIAL file, loaded at pmdalinux's start
+// and saved when it grows: disks (1), partitions (10), zram (38),
+// device-mapper (24) and md (25) devices, WWIDs (42), network interfaces
+// (3), interrupt lines (4) and per-CPU interrupts (40), softirqs (36) and
+// per-CPU softirqs (41), slabs (12), zones (32) and SCSI devices (11).
+// pmdalinux numbers its other domains afresh at each start (network
+// addresses and IPC ids are saved, never loaded), so only these carry
+// ids across the switch.
+func KeptInDom(serial cache.InDomID) bool {
+	switch serial {
+	case 1, 3, 4, 10, 11, 12, 24, 25, 32, 36, 38, 40, 41, 42:
+		return true
+	}
+	return false
+}

@@ -147,6 +147,25 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 		p.Exclude = re
 		env.Filter[name] = p
 	}
+	if cfg.StandIn != "" {
+		kept, err := linuxIDFiles(cfg, env)
+		if err != nil {
+			return nil, err
+		}
+		env.PMDAFiles, env.PMDADomain = kept, config.LinuxDomain
+	}
+	out, names, err := makeCollectors(cfg, env)
+	if err != nil {
+		return nil, err
+	}
+	log.Info().Strs("collectors", names).Dur("interval", cfg.Interval).Uint32("domain", cfg.Domain).
+		Str("proc", cfg.ProcRoot).Int("processors", runtime.GOMAXPROCS(0)).Msg("starting")
+	return out, nil
+}
+
+// makeCollectors makes every enabled collector in registry order, and
+// returns their names.
+func makeCollectors(cfg config.Config, env engine.Env) ([]engine.Collector, []string, error) {
 	var out []engine.Collector
 	var names []string
 	for _, reg := range collector.Registry() {
@@ -155,14 +174,12 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 		}
 		c, err := reg.Factory(env)
 		if err != nil {
-			return nil, fmt.Errorf("collector %s: %w", reg.Name, err)
+			return nil, nil, fmt.Errorf("collector %s: %w", reg.Name, err)
 		}
 		out = append(out, c)
 		names = append(names, reg.Name)
 	}
-	log.Info().Strs("collectors", names).Dur("interval", cfg.Interval).Uint32("domain", cfg.Domain).
-		Str("proc", cfg.ProcRoot).Int("processors", runtime.GOMAXPROCS(0)).Msg("starting")
-	return out, nil
+	return out, names, nil
 }
 
 // errNoConn is returned when no pmcd connection could be made.

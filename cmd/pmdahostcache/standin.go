@@ -1,10 +1,13 @@
 package main
 
 import (
+	"time"
+
 	"github.com/rs/zerolog"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/config"
+	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/pmda"
 	"github.com/pmdahostcache/pmdahostcache/standin"
 )
@@ -26,4 +29,27 @@ func identity(cfg config.Config, schema *cache.Schema, log zerolog.Logger) (stri
 	}
 	log.Info().Int("twins", x.Twins()).Int("metrics", len(schema.Descs())).Msg("standing in for pmdalinux")
 	return cfg.StandIn, x, nil
+}
+
+// linuxIDFiles works out which of the collectors' instance domains keep
+// their ids in pmdalinux's own id files, and as which serial. The
+// collectors load their ids as they are made, before there is a schema
+// to build the stand-in's identity from, so a first set is made with ids
+// in memory only, for its declarations: no id file is read or written.
+func linuxIDFiles(cfg config.Config, env engine.Env) (map[cache.InDomID]uint32, error) {
+	env.IDDir, env.IDs, env.Warn = "", nil, func(error) {}
+	cs, _, err := makeCollectors(cfg, env)
+	if err != nil {
+		return nil, err
+	}
+	runner := engine.NewRunner(zerolog.Nop(), cs, engine.Schedule{Default: time.Second})
+	schema, err := cache.NewSchema(runner.Sources()...)
+	if err != nil {
+		return nil, err
+	}
+	x, _, err := standin.New(schema.Descs(), schema.InDoms(), standin.LinuxTable())
+	if err != nil {
+		return nil, err
+	}
+	return x.KeptFiles(), nil
 }

@@ -15,8 +15,12 @@ import (
 // startStandIn runs the agent as pmcd would run the stand-in: domain 60,
 // -S linux, on the fixture tree.
 func startStandIn(t *testing.T) *driver.Agent {
+	return startStandInIn(t, t.TempDir())
+}
+
+// startStandInIn runs the stand-in with its ids in dir.
+func startStandInIn(t *testing.T, dir string) *driver.Agent {
 	t.Helper()
-	dir := t.TempDir()
 	conf := filepath.Join(dir, "hostcache.conf")
 	os.WriteFile(conf, []byte("id_dir = "+dir+"\n"), 0o644)
 	a, err := driver.Start(agentPath, []string{"-d", "60", "-S", "linux", "-l", filepath.Join(dir, "agent.log"),
@@ -91,5 +95,40 @@ func TestStandInRefusesOtherAgentsAndDomains(t *testing.T) {
 			a.Kill()
 			t.Errorf("%v: the agent started", args)
 		}
+	}
+}
+
+// The stand-in continues pmdalinux's ids in pmdalinux's own file: the
+// interrupt lines pmdalinux numbered keep their ids, and a line it never
+// saw gets one past every id in the file, saved there for pmdalinux.
+func TestStandInKeepsPmdalinuxIDs(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "60.4")
+	os.WriteFile(file, []byte("2 0 2147483647\n0 1795769698 25\n5 1795769698 NMI\n"), 0o644)
+	a := startStandInIn(t, dir)
+	total := linuxPMID(t, "kernel.all.interrupts.total")
+	_, reply, err := a.Request((&pmda.InstanceReq{InDom: standin.WireInDom(total.InDom), Inst: pmda.InstNull}).Append(nil))
+	_, all, derr := pmda.DecodeInstance(reply)
+	if err != nil || derr != nil {
+		t.Fatalf("instances of %#x: %v %v", standin.WireInDom(total.InDom), err, derr)
+	}
+	ids := map[string]uint32{}
+	for _, in := range all {
+		ids[in.Name] = in.Inst
+	}
+	if id, ok := ids["25"]; !ok || id != 0 {
+		t.Errorf("line 25 has id %d (%v), pmdalinux's 0; all %v", id, ok, ids)
+	}
+	if id, ok := ids["24"]; !ok || id <= 5 {
+		t.Errorf("line 24, new to the file, has id %d (%v); want one past 5", id, ok)
+	}
+	var data []byte
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if data, _ = os.ReadFile(file); bytes.Contains(data, []byte(" 24\n")) {
+			break
+		}
+	}
+	if !bytes.Contains(data, []byte(" 24\n")) || !bytes.HasPrefix(data, []byte("2 0 2147483647")) {
+		t.Errorf("60.4 after the stand-in:\n%s", data)
 	}
 }
