@@ -86,16 +86,17 @@ const ffAge = "hostcache.control.collector.age[cpu]"
 // a reader's period and phase from them.
 const ffSettled = 3
 
-// ffClients: 60 fetches at 1 s give 56 intervals after the first three
-// fetches (1% of them is no event at all); 7 at 10 s give three judged
-// intervals; both end about a minute after the start.
+// ffClients: 105 fetches at 1 s give 101 intervals after the first three
+// fetches, so that 1% of them is one event (in 56, a single burst of
+// interrupts at a step's edge failed a run); 12 at 10 s give eight judged
+// intervals; both end about 110 s after the start.
 var ffClients = func() []ffClient {
 	one := []string{"hostcache.kernel.all.intr", "kernel.all.intr", ffAge}
 	var cs []ffClient
 	for _, ms := range []int{0, 250, 480, 500, 520, 750} {
-		cs = append(cs, ffClient{time.Second, time.Duration(ms) * time.Millisecond, 60, one})
+		cs = append(cs, ffClient{time.Second, time.Duration(ms) * time.Millisecond, 105, one})
 	}
-	return append(cs, ffClient{10 * time.Second, 420 * time.Millisecond, 7, []string{
+	return append(cs, ffClient{10 * time.Second, 420 * time.Millisecond, 12, []string{
 		"hostcache.rate.kernel.all.intr", "kernel.all.intr",
 		"hostcache.rate.kernel.all.pswitch", "kernel.all.pswitch", ffAge,
 	}})
