@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the built PMDA into $PCP_PMDAS_DIR/hostcache and run its Install.
-# Usage: scripts/install-pmda.sh path/to/pmdahostcache
+# Usage: scripts/install-pmda.sh path/to/pmdahostcache [-S linux|none]
+# (the Install options: in pmdalinux's place, or beside it).
 # PCP's locations come from /etc/pcp.conf (through pcp.env), never hard-coded.
 set -eo pipefail
 
@@ -13,7 +14,7 @@ mkdir -p "$dir"
 install -m 0755 "$binary" "$dir/pmdahostcache.new"
 mv -f "$dir/pmdahostcache.new" "$dir/pmdahostcache"
 install -m 0755 "$top/Install" "$top/Remove" "$dir/"
-install -m 0644 "$top/domain.h" "$top/pmns" "$top/root" "$dir/"
+install -m 0644 "$top/domain.h" "$top/pmns" "$top/pmns.linux" "$top/root" "$dir/"
 # The manual page, where man finds it.
 mkdir -p /usr/local/share/man/man1
 install -m 0644 "$top/man/pmdahostcache.1" /usr/local/share/man/man1/
@@ -28,4 +29,4 @@ if [ -f "$top/hostcache.conf" ] && [ ! -f "$dir/hostcache.conf" ]; then
   install -m 0644 "$top/hostcache.conf" "$dir/"
 fi
 cd "$dir"
-./Install </dev/null
+./Install "${@:2}" </dev/null
