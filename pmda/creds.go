@@ -17,10 +17,13 @@ type credTable struct {
 	clock    uint64
 }
 
-// clientCreds is one client's user and group, each set once pmcd said it.
+// clientCreds is one client's user and group, each set once pmcd said it,
+// and whether it asked for a container's view.
 type clientCreds struct {
 	uid, gid       uint32
 	hasUID, hasGID bool
+	container      bool
+	refusalLogged  bool
 	used           uint64
 }
 
@@ -32,6 +35,10 @@ func newCredTable(max int) *credTable {
 // the client are ignored. A value that is not an id is an error and
 // changes nothing.
 func (t *credTable) set(a *Attr) error {
+	if a.Key == AttrContainer {
+		t.entry(a.From).container = a.Text() != ""
+		return nil
+	}
 	if a.Key != AttrUserID && a.Key != AttrGroupID {
 		return nil
 	}
@@ -73,6 +80,23 @@ func (t *credTable) evictOldest() {
 		}
 	}
 	delete(t.byClient, oldest)
+}
+
+// inContainer reports whether client from asked for a container's view.
+func (t *credTable) inContainer(from int32) bool {
+	c, ok := t.byClient[from]
+	return ok && c.container
+}
+
+// noteRefusal reports whether client from's container refusal is the
+// first to be logged, and marks it logged.
+func (t *credTable) noteRefusal(from int32) bool {
+	c, ok := t.byClient[from]
+	if !ok || c.refusalLogged {
+		return false
+	}
+	c.refusalLogged = true
+	return true
 }
 
 // drop forgets client from: pmcd said it has gone.

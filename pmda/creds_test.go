@@ -205,7 +205,7 @@ func TestAttrGetsNoReply(t *testing.T) {
 	}
 	var creds Creds
 	h, pdu, _ := ReadPDU(&out, nil, 1<<16)
-	if h.Type != TypeCreds || creds.Decode(pdu) != nil || creds.Flags != FlagAuth {
+	if h.Type != TypeCreds || creds.Decode(pdu) != nil || creds.Flags != FlagAuth|FlagContainer {
 		t.Fatalf("our CREDS: %s", words(pdu))
 	}
 	if err := s.Serve(context.Background()); !errors.Is(err, ErrPeerClosed) {

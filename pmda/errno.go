@@ -27,6 +27,7 @@ const (
 	ErrNotConn      Errno = -12391
 	ErrType         Errno = -12397
 	ErrBadStore     Errno = -12400
+	ErrNYI          Errno = -21344
 	ErrPMDAReady    Errno = -13393
 	ErrPMDANotReady Errno = -13394
 )
@@ -36,7 +37,7 @@ var errnoNames = map[Errno]string{
 	ErrPMID: "PM_ERR_PMID", ErrInDom: "PM_ERR_INDOM", ErrInst: "PM_ERR_INST",
 	ErrConv: "PM_ERR_CONV", ErrSign: "PM_ERR_SIGN", ErrIPC: "PM_ERR_IPC",
 	ErrPermission: "PM_ERR_PERMISSION", ErrAgain: "PM_ERR_AGAIN",
-	ErrNotConn: "PM_ERR_NOTCONN", ErrType: "PM_ERR_TYPE", ErrBadStore: "PM_ERR_BADSTORE",
+	ErrNotConn: "PM_ERR_NOTCONN", ErrType: "PM_ERR_TYPE", ErrBadStore: "PM_ERR_BADSTORE", ErrNYI: "PM_ERR_NYI",
 	ErrPMDAReady: "PM_ERR_PMDAREADY", ErrPMDANotReady: "PM_ERR_PMDANOTREADY",
 }
 

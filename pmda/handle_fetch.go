@@ -28,6 +28,9 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 	if err := f.req.Decode(pdu); err != nil {
 		return nil, err
 	}
+	if err := s.refuseContainer(h); err != nil {
+		return nil, err
+	}
 	// The request names the client: rates and peaks are computed over the
 	// interval since this client's previous fetch of each metric.
 	f.read = cache.Request{Snap: s.cfg.Front.Load(), Now: s.cfg.Now(), Client: h.From}

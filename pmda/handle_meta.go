@@ -27,6 +27,9 @@ func (s *Server) handleInstance(h Header, pdu []byte) ([]byte, error) {
 	if err := q.Decode(pdu); err != nil {
 		return nil, err
 	}
+	if err := s.refuseContainer(h); err != nil {
+		return nil, err
+	}
 	id, ok := s.indomOf(q.InDom)
 	if !ok {
 		return nil, ErrInDom

@@ -99,7 +99,7 @@ func NewServer(cfg Config, r io.Reader, w io.Writer) *Server {
 // pmcd's. Ours ask for ATTR PDUs (FlagAuth): who each client is decides
 // whether it may store.
 func (s *Server) Handshake(pid int) error {
-	s.out = (&Creds{From: int32(pid), Version: pduVersion, Flags: FlagAuth}).Append(s.out[:0])
+	s.out = (&Creds{From: int32(pid), Version: pduVersion, Flags: FlagAuth | FlagContainer}).Append(s.out[:0])
 	if err := s.write(s.out); err != nil {
 		return fmt.Errorf("sending creds: %w", err)
 	}
