@@ -62,6 +62,17 @@ const (
 	clusterIPCShmLim = 49 // shmctl(IPC_INFO): ipc.shm limits, pmdalinux's 23
 	clusterWWID      = 50 // /proc/diskstats by /sys/block/*/device/wwid: disk.wwid.*, pmdalinux's 92
 	clusterMDStatus  = 51 // /sys/block/md*/md: disk.md.status, pmdalinux's 60
+	clusterMPTCP     = 52 // /proc/net/netstat MPTcpExt: network.mptcp.*
+	clusterTCPConn   = 53 // /proc/net/tcp states: network.tcpconn.*
+	clusterTCPConn6  = 54 // /proc/net/tcp6 states: network.tcpconn6.*
+	clusterZram      = 55 // /proc/diskstats rows of zram devices: zram.*
+	clusterZramSys   = 56 // /sys/block/zram*/{io,mm,bd}_stat: zram.io_stat, mm_stat, bd_stat
+	clusterSlab      = 57 // /proc/slabinfo: mem.slabinfo.*
+	clusterTmpfs     = 58 // /proc/mounts tmpfs + statfs: tmpfs.*
+	clusterTTY       = 59 // /proc/tty/driver/serial: tty.serial.*
+	clusterFCHost    = 60 // /sys/class/fc_host: fchost.*, hinv.nfchost
+	clusterTape      = 61 // /sys/class/scsi_tape: tape.dev.*, hinv.ntape
+	clusterAgent     = 62 // the agent and sysfs: pmda.uname, pmda.version, sysfs.kernel.*, hinv.map.*
 )
 
 // Instance domain serials, an ABI like the clusters.
@@ -106,6 +117,12 @@ const (
 	indomNFS4Server cache.InDomID = 29 // NFS v4 server operations, as 60.15
 	indomNetAddr    cache.InDomID = 30 // interfaces and IPv4 labels with addresses, as 60.17
 	indomWWID       cache.InDomID = 31 // disks by world-wide id ("3600508b..."), as 60.42
+	indomZram       cache.InDomID = 32 // zram devices, "zram0", as 60.38
+	indomSlab       cache.InDomID = 33 // slab caches by name, as 60.12
+	indomTmpfs      cache.InDomID = 34 // tmpfs mounts by mount point, as 60.18
+	indomTTY        cache.InDomID = 35 // serial ports, as 60.35
+	indomFCHost     cache.InDomID = 36 // fibre channel hosts, as 60.39
+	indomTape       cache.InDomID = 37 // tape devices, as 60.34
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:

@@ -153,6 +153,8 @@ var (
 		"60.31": indomBuddy, "60.23": indomICMPType, "60.32": indomZone, "60.33": indomZoneProt,
 		"60.17": indomNetAddr, "60.42": indomWWID,
 		"60.7": indomNFSClient, "60.8": indomNFS3, "60.14": indomNFS4Client, "60.15": indomNFS4Server,
+		"60.38": indomZram, "60.12": indomSlab, "60.18": indomTmpfs, "60.35": indomTTY,
+		"60.39": indomFCHost, "60.34": indomTape,
 	}
 	// The units pmval/pmrep give the rate of a counter with these units.
 	// Time counters' rates are dimensionless; others gain "/ sec".
