@@ -18,21 +18,21 @@ import (
 // snmpKey names one field of the snmp or netstat files.
 type snmpKey struct{ proto, field string }
 
-// netProtoCollector reads the TCP and UDP counters of /proc/net/snmp and
-// /proc/net/netstat.
+// netProtoCollector reads the IP, TCP, UDP and Multipath TCP counters of
+// /proc/net/snmp, /proc/net/netstat and /proc/net/snmp6.
 type netProtoCollector struct {
 	files []*snmpFile  // net/snmp, net/netstat
 	snmp6 *kernel.File // net/snmp6: "name value" lines
 	six   *kernel.VMStat
-	// sixFields are the snmpFields each of six's slots feeds, by slot: the
+	// sixFields are the netprotoFields each of six's slots feeds, by slot: the
 	// values are set in the same order every sample (a map's order is not),
 	// so a sample that read the same text sets the same values.
 	sixFields [][]int
 	buf       []byte       // the file being parsed, reused
-	descs     []cache.Desc // in snmpFields order
-	// index finds the snmpFields (usually one) that read a field.
+	descs     []cache.Desc // in netprotoFields order
+	// index finds the netprotoFields (usually one) that read a field.
 	index map[snmpKey][]int
-	seen  []bool // by snmpFields index: set in the current sample
+	seen  []bool // by netprotoFields index: set in the current sample
 	found int    // fields set in the current sample
 	// icmpTypes is the domain of network.icmpmsg: every ICMP message type,
 	// "Type0" to "Type255", as pmdalinux lists them; those the kernel has
@@ -48,7 +48,7 @@ type snmpFile struct {
 	heads []snmpHeading // by the heading's place among the file's pairs
 }
 
-// snmpHeading is one "Proto: names" line and the snmpFields each of its
+// snmpHeading is one "Proto: names" line and the netprotoFields each of its
 // columns feeds. The kernel prints the same headings every time, so the
 // field names are looked up only when a heading changes (a new kernel
 // module, or IcmpMsg's list of message types growing), not for every
@@ -70,14 +70,14 @@ func NewNetProtoCollector(env engine.Env) (engine.Collector, error) {
 		icmpTypes: icmpTypeInstances(),
 		buf:       make([]byte, 0, 8192),
 		index:     map[snmpKey][]int{},
-		seen:      make([]bool, len(snmpFields)),
+		seen:      make([]bool, len(netprotoFields)),
 	}
 	for _, name := range []string{"snmp", "netstat"} {
 		path := filepath.Join(env.Proc, "net", name)
 		c.files = append(c.files, &snmpFile{path: path, f: kernel.NewFileKept(env.Proc, path, env.KeepFiles)})
 	}
 	var six []string
-	for i, f := range snmpFields {
+	for i, f := range netprotoFields {
 		c.descs = append(c.descs, f.desc)
 		k := snmpKey{f.proto, f.field}
 		c.index[k] = append(c.index[k], i)
@@ -189,7 +189,7 @@ func (f *snmpFile) heading(i int, proto, names []byte, index map[snmpKey][]int) 
 	return h
 }
 
-// set publishes the value of snmpFields[i]; a field repeated in a damaged
+// set publishes the value of netprotoFields[i]; a field repeated in a damaged
 // file keeps its first value.
 func (c *netProtoCollector) set(b *cache.Builder, i int, v uint64) {
 	if c.seen[i] {

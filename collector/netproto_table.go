@@ -1,6 +1,8 @@
 package collector
 
 import (
+	"slices"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
@@ -37,6 +39,10 @@ func snmp6Count(name string, item uint32, field string) snmpField {
 // cluster 9 with the Tcp and Udp ones, which keep pmdalinux's items (its
 // cluster 14).
 const netstatItemBase = 200
+
+// netprotoFields are every field the netproto collector reads: the
+// Multipath TCP counters (mptcp_table.go) have a cluster of their own.
+var netprotoFields = slices.Concat(snmpFields, mptcpFields)
 
 // snmpFields lists every network.ip, icmp, udplite, tcp and udp metric of
 // pmdalinux. Two metrics read TCPFastOpenActiveFail, as in pmdalinux.

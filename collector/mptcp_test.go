@@ -1,0 +1,122 @@
+package collector
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+)
+
+// Fixtures testdata/mptcp (see its README.md): column c of t0's MPTcpExt
+// values is 10 (c + 1), of t1's 12 (c + 1).
+func TestMPTCPValues(t *testing.T) {
+	h := newHarness(t, NewNetProtoCollector, "mptcp/t0")
+	h.mustSample(t0)
+	none := cache.InstNone
+	h.wantU64("network.mptcp.mpcapablesynrx", none, 10)           // column 0
+	h.wantU64("network.mptcp.mpcapablesyntx", none, 20)           // column 1
+	h.wantU64("network.mptcp.mpfallbacktokeninit", none, 100)     // column 9
+	h.wantU64("network.mptcp.mptcpretrans", none, 110)            // column 10
+	h.wantU64("network.mptcp.infinitemaptx", none, 280)           // column 27
+	h.wantU64("network.mptcp.mpfastclosetx", none, 590)           // column 58
+	h.wantU64("network.mptcp.rcvwndconflict", none, 680)          // column 67
+	h.wantU64("network.mptcp.rcvwndconflictupdate", none, 670)    // column 66
+	h.wantU64("network.mptcp.mpjoinsynackhmacfailure", none, 170) // column 16
+	// TcpExt has a RcvPruned of its own; MPTcpExt has none in 6.18.
+	h.wantAbsent("network.mptcp.rcvpruned", none)
+	h.wantU64("network.tcp.rcvpruned", none, 0)
+	h.use("mptcp/t1")
+	h.mustSample(t1)
+	h.wantFloat("rate.network.mptcp.mpcapablesynrx", none, 1)
+	h.wantFloat("rate.network.mptcp.rcvwndconflict", none, 68)
+}
+
+// Every metric reads the column its field names: checked against the
+// fixture's own heading, so a mistyped field name fails here.
+func TestMPTCPEveryField(t *testing.T) {
+	h := newHarness(t, NewNetProtoCollector, "mptcp/t0")
+	h.mustSample(t0)
+	names := mptcpHeading(t)
+	for _, f := range mptcpFields {
+		name := strings.TrimPrefix(f.desc.Name, engine.Prefix)
+		col := slices.Index(names, f.field)
+		if name != "network.mptcp."+strings.ToLower(f.field) {
+			t.Errorf("%s reads %s", name, f.field)
+		}
+		if col < 0 {
+			h.wantAbsent(name, cache.InstNone)
+			continue
+		}
+		h.wantU64(name, cache.InstNone, uint64(10*(col+1)))
+	}
+}
+
+// mptcpHeading returns the field names of the fixture's MPTcpExt heading.
+func mptcpHeading(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(testdataDir, "mptcp/t0/net/netstat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 1 && f[0] == "MPTcpExt:" {
+			if _, err := strconv.Atoi(f[1]); err != nil {
+				return f[1:]
+			}
+		}
+	}
+	t.Fatal("no MPTcpExt heading in the fixture")
+	return nil
+}
+
+// A pair whose values do not match its heading, and a kernel without
+// Multipath TCP, leave only network.mptcp.* without values.
+func TestMPTCPDamagedOrAbsent(t *testing.T) {
+	for _, tree := range []string{"mptcp/short", "mptcp/oldkernel"} {
+		h := newHarness(t, NewNetProtoCollector, tree)
+		if err := h.sample(t0); err != nil {
+			t.Fatalf("%s: %v", tree, err)
+		}
+		if n := h.published("network.mptcp."); n != 0 {
+			t.Errorf("%s: %d mptcp values published", tree, n)
+		}
+		if n := h.published("network.tcp."); n == 0 {
+			t.Errorf("%s: the TcpExt counters were lost too", tree)
+		}
+	}
+}
+
+// Every metric of mptcpFields has pmdalinux's descriptor, and every row of
+// the table is declared.
+func TestMPTCPDescriptors(t *testing.T) {
+	h := newHarness(t, NewNetProtoCollector, "mptcp/t0")
+	rows := map[string]pmdalinuxDesc{}
+	for _, w := range mptcpDescs {
+		rows[w.name] = w
+	}
+	declared := map[string]bool{}
+	for _, f := range mptcpFields {
+		name := strings.TrimPrefix(f.desc.Name, engine.Prefix)
+		declared[name] = true
+		w, ok := rows[name]
+		if !ok {
+			t.Errorf("%s: no row in mptcpDescs", name)
+			continue
+		}
+		checkDesc(t, *h.desc(name), w)
+	}
+	for _, w := range mptcpDescs {
+		if !declared[w.name] {
+			t.Errorf("%s: in mptcpDescs but not declared", w.name)
+		}
+	}
+	if len(mptcpDescs) != 51 {
+		t.Errorf("%d rows, pmdalinux has 51 network.mptcp metrics", len(mptcpDescs))
+	}
+}
