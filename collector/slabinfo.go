@@ -1,0 +1,125 @@
+package collector
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+)
+
+// The kernel's slab caches, from /proc/slabinfo, with pmdalinux's items
+// (its cluster 20): how much memory each kind of kernel object holds, the
+// place to look when Slab in /proc/meminfo grows. One instance per cache,
+// named as pmdalinux names it.
+var (
+	slabObjectsActive = engine.Metric("hostcache.mem.slabinfo.objects.active", clusterSlab, 0, cache.TypeU64, cache.SemInstant, cache.UnitsNone, indomSlab)
+	slabObjectsTotal  = engine.Metric("hostcache.mem.slabinfo.objects.total", clusterSlab, 1, cache.TypeU64, cache.SemInstant, cache.UnitsNone, indomSlab)
+	slabObjectSize    = engine.Metric("hostcache.mem.slabinfo.objects.size", clusterSlab, 2, cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomSlab)
+	slabSlabsActive   = engine.Metric("hostcache.mem.slabinfo.slabs.active", clusterSlab, 3, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomSlab)
+	slabSlabsTotal    = engine.Metric("hostcache.mem.slabinfo.slabs.total", clusterSlab, 4, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomSlab)
+	slabPagesPerSlab  = engine.Metric("hostcache.mem.slabinfo.slabs.pages_per_slab", clusterSlab, 5, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomSlab)
+	slabObjsPerSlab   = engine.Metric("hostcache.mem.slabinfo.slabs.objects_per_slab", clusterSlab, 6, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomSlab)
+	slabTotalSize     = engine.Metric("hostcache.mem.slabinfo.slabs.total_size", clusterSlab, 7, cache.TypeU64, cache.SemInstant, cache.UnitsByte, indomSlab)
+)
+
+// slabinfoCollector reads /proc/slabinfo. The file is readable by root
+// only: the factory opens it while the agent still runs as root, and the
+// kept descriptor goes on reading it after the agent drops to its user
+// (procfs checks the permission at open, not at read).
+type slabinfoCollector struct {
+	file     *kernel.File
+	ids      *cache.IDMap
+	pageSize uint64
+	buf      []byte
+	rows     []slabRow
+	names    []string // instance names last published, in file order
+	insts    []uint32 // their ids
+	list     *cache.Instances
+}
+
+// NewSlabinfoCollector names /proc/slabinfo below env.Proc and opens it
+// at once, so a root-only file is opened before privileges are dropped.
+func NewSlabinfoCollector(env engine.Env) (engine.Collector, error) {
+	path, err := procFile(env, "slabinfo")
+	if err != nil {
+		return nil, fmt.Errorf("slabinfo: %w", err)
+	}
+	c := &slabinfoCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles),
+		ids: env.IDMap(indomSlab), pageSize: uint64(os.Getpagesize())}
+	// A file that cannot be read now fails each sample instead.
+	c.buf, _ = c.file.Read(c.buf)
+	return c, nil
+}
+
+func (c *slabinfoCollector) Name() string { return "slabinfo" }
+
+func (c *slabinfoCollector) Source() cache.Source {
+	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{slabObjectsActive, slabObjectsTotal, slabObjectSize,
+		slabSlabsActive, slabSlabsTotal, slabPagesPerSlab, slabObjsPerSlab, slabTotalSize},
+		InDoms: []cache.InDomDesc{{ID: indomSlab, Name: "slab caches", Labels: indomLabels(`"memory"`, "per slab")}}}
+}
+
+// Sample reads the file once.
+func (c *slabinfoCollector) Sample(b *cache.Builder, _ time.Time) error {
+	var err error
+	if c.buf, err = c.file.Read(c.buf); err != nil {
+		return err
+	}
+	var bad int
+	c.rows, bad, err = parseSlabinfo(c.buf, c.rows)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.file.Path, err)
+	}
+	if len(c.rows) == 0 {
+		return fmt.Errorf("%s: no cache read (%d lines malformed)", c.file.Path, bad)
+	}
+	b.SetInDom(indomSlab, c.instances())
+	for i, r := range c.rows {
+		c.set(b, c.insts[i], r)
+	}
+	return nil
+}
+
+// set publishes one cache's figures. The memory its objects hold is
+// pmdalinux's: the pages of the slabs the active objects would fill.
+func (c *slabinfoCollector) set(b *cache.Builder, id uint32, r slabRow) {
+	b.SetU64(slabObjectsActive.ID, id, r.activeObjs)
+	b.SetU64(slabObjectsTotal.ID, id, r.totalObjs)
+	b.SetU64(slabObjectSize.ID, id, r.objSize)
+	b.SetU64(slabSlabsActive.ID, id, r.activeSlabs)
+	b.SetU64(slabSlabsTotal.ID, id, r.totalSlabs)
+	b.SetU64(slabPagesPerSlab.ID, id, r.pagesPerSlab)
+	b.SetU64(slabObjsPerSlab.ID, id, r.objsPerSlab)
+	// pmdalinux divides by zero here; a cache without objects per slab
+	// has no size instead.
+	if r.objsPerSlab > 0 {
+		b.SetU64(slabTotalSize.ID, id, r.pagesPerSlab*r.activeObjs*c.pageSize/r.objsPerSlab)
+	}
+}
+
+// instances rebuilds the table when the caches listed change.
+func (c *slabinfoCollector) instances() *cache.Instances {
+	same := c.list != nil && len(c.rows) == len(c.names)
+	for i := 0; same && i < len(c.rows); i++ {
+		same = c.rows[i].name == c.names[i]
+	}
+	if same {
+		return c.list
+	}
+	c.names, c.insts = c.names[:0], c.insts[:0]
+	list := make([]cache.Instance, 0, len(c.rows))
+	for _, r := range c.rows {
+		id := c.ids.ID(r.name)
+		c.names, c.insts = append(c.names, r.name), append(c.insts, id)
+		list = append(list, cache.Instance{ID: id, Name: r.name})
+	}
+	// pmdalinux lists its caches in id order.
+	slices.SortFunc(list, func(a, b cache.Instance) int { return cmp.Compare(a.ID, b.ID) })
+	c.list = cache.NewInstances(list)
+	return c.list
+}
