@@ -1,0 +1,165 @@
+package collector
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+)
+
+// Serial ports' interrupt and error counts, from /proc/tty/driver/serial,
+// with pmdalinux's items (its cluster 74). One instance per port with a
+// UART, named by its line number ("0" for ttyS0).
+var (
+	ttyTx      = engine.Metric("hostcache.tty.serial.tx", clusterTTY, 0, cache.TypeU32, cache.SemCounter, cache.UnitsNone, indomTTY)
+	ttyRx      = engine.Metric("hostcache.tty.serial.rx", clusterTTY, 1, cache.TypeU32, cache.SemCounter, cache.UnitsNone, indomTTY)
+	ttyFrame   = engine.Metric("hostcache.tty.serial.frame", clusterTTY, 2, cache.TypeU32, cache.SemCounter, cache.UnitsNone, indomTTY)
+	ttyParity  = engine.Metric("hostcache.tty.serial.parity", clusterTTY, 3, cache.TypeU32, cache.SemCounter, cache.UnitsNone, indomTTY)
+	ttyBrk     = engine.Metric("hostcache.tty.serial.brk", clusterTTY, 4, cache.TypeU32, cache.SemCounter, cache.UnitsNone, indomTTY)
+	ttyOverrun = engine.Metric("hostcache.tty.serial.overrun", clusterTTY, 5, cache.TypeU32, cache.SemCounter, cache.UnitsNone, indomTTY)
+	ttyIRQ     = engine.Metric("hostcache.tty.serial.irq", clusterTTY, 6, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomTTY)
+)
+
+// ttyFields are the "key:value" fields of a port's line, by metric. The
+// kernel prints the error counts only once they are not zero.
+var ttyFields = []struct {
+	key string
+	m   cache.Desc
+}{{"tx", ttyTx}, {"rx", ttyRx}, {"fe", ttyFrame}, {"pe", ttyParity}, {"brk", ttyBrk}, {"oe", ttyOverrun}, {"irq", ttyIRQ}}
+
+// ttyCollector reads /proc/tty/driver/serial. Its directory is root's
+// alone: the factory opens the file while the agent still runs as root,
+// and the kept descriptor goes on reading it after the agent drops to its
+// user (procfs checks the permission at open, not at read).
+type ttyCollector struct {
+	file  *kernel.File
+	ids   *cache.IDMap
+	buf   []byte
+	ports []ttyPort
+	names []string // instance names last published, in file order
+	insts []uint32 // their ids
+	list  *cache.Instances
+}
+
+// ttyPort is one port's line: its name and its fields in ttyFields order.
+type ttyPort struct {
+	name   string
+	values [7]uint64
+}
+
+// NewTTYCollector names the file below env.Proc and opens it at once, so
+// a root-only file is opened before privileges are dropped.
+func NewTTYCollector(env engine.Env) (engine.Collector, error) {
+	path, err := procFile(env, "tty/driver/serial")
+	if err != nil {
+		return nil, fmt.Errorf("tty: %w", err)
+	}
+	c := &ttyCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), ids: env.IDMap(indomTTY)}
+	// A file that cannot be read now fails each sample instead.
+	c.buf, _ = c.file.Read(c.buf)
+	return c, nil
+}
+
+func (c *ttyCollector) Name() string { return "tty" }
+
+func (c *ttyCollector) Source() cache.Source {
+	metrics := make([]cache.Desc, len(ttyFields))
+	for i, f := range ttyFields {
+		metrics[i] = f.m
+	}
+	return cache.Source{Name: c.Name(), Metrics: metrics, InDoms: []cache.InDomDesc{{ID: indomTTY, Name: "serial ports"}}}
+}
+
+// Sample reads the file once. A host whose ports have no UART has no
+// instances, and no error.
+func (c *ttyCollector) Sample(b *cache.Builder, _ time.Time) error {
+	var err error
+	if c.buf, err = c.file.Read(c.buf); err != nil {
+		return err
+	}
+	if !bytes.HasPrefix(c.buf, []byte("serinfo:")) {
+		return fmt.Errorf("%s: no serinfo header", c.file.Path)
+	}
+	c.ports = parseSerial(c.buf, c.ports)
+	b.SetInDom(indomTTY, c.instances())
+	for i, p := range c.ports {
+		for k, f := range ttyFields {
+			b.SetU64(f.m.ID, c.insts[i], p.values[k])
+		}
+	}
+	return nil
+}
+
+// parseSerial reads the ports with a UART, pmdalinux's instances: a line
+// "N: uart:TYPE ..." whose number parses and whose type is not "unknown".
+// A port listed twice keeps its last line, as pmdalinux's does.
+func parseSerial(text []byte, ports []ttyPort) []ttyPort {
+	ports = ports[:0]
+	for line := range bytes.Lines(text) {
+		num, rest, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			continue
+		}
+		if _, err := strconv.ParseUint(string(num), 10, 31); err != nil {
+			continue
+		}
+		f := bytes.Fields(rest)
+		if len(f) == 0 || !bytes.HasPrefix(f[0], []byte("uart:")) || string(f[0]) == "uart:unknown" {
+			continue
+		}
+		p := ttyPort{name: string(num)}
+		for _, field := range f[1:] {
+			p.set(field)
+		}
+		if i := slices.IndexFunc(ports, func(q ttyPort) bool { return q.name == p.name }); i >= 0 {
+			ports[i] = p
+		} else {
+			ports = append(ports, p)
+		}
+	}
+	return ports
+}
+
+// set stores one "key:value" field; anything else is left alone.
+func (p *ttyPort) set(field []byte) {
+	key, value, ok := bytes.Cut(field, []byte(":"))
+	if !ok {
+		return
+	}
+	for k, f := range ttyFields {
+		if string(key) != f.key {
+			continue
+		}
+		if v, err := strconv.ParseUint(string(value), 10, 32); err == nil {
+			p.values[k] = v
+		}
+		return
+	}
+}
+
+// instances rebuilds the table when the ports listed change.
+func (c *ttyCollector) instances() *cache.Instances {
+	same := c.list != nil && len(c.ports) == len(c.names)
+	for i := 0; same && i < len(c.ports); i++ {
+		same = c.ports[i].name == c.names[i]
+	}
+	if same {
+		return c.list
+	}
+	c.names, c.insts = c.names[:0], c.insts[:0]
+	list := make([]cache.Instance, 0, len(c.ports))
+	for _, p := range c.ports {
+		id := c.ids.ID(p.name)
+		c.names, c.insts = append(c.names, p.name), append(c.insts, id)
+		list = append(list, cache.Instance{ID: id, Name: p.name})
+	}
+	slices.SortFunc(list, func(a, b cache.Instance) int { return cmp.Compare(a.ID, b.ID) })
+	c.list = cache.NewInstances(list)
+	return c.list
+}

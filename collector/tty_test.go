@@ -1,0 +1,60 @@
+package collector
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// testdata/tty/t0: ports 0 and 1 (16550A), 2 without a UART, 3 memory
+// mapped, and a line whose number does not parse. t1, 2 s later: port 0
+// moved on (tx 218 -> 418, rx 17 -> 27, a first frame error), port 1
+// gone, port 4 come with an unreadable tx.
+func TestTTYValues(t *testing.T) {
+	h := newHarness(t, NewTTYCollector, "tty/t0")
+	h.mustSample(t0)
+	want := []cache.Instance{{ID: 0, Name: "0"}, {ID: 1, Name: "1"}, {ID: 2, Name: "3"}}
+	if got := h.hostInstances(indomTTY); !reflect.DeepEqual(got, want) {
+		t.Errorf("instances\n got %v\nwant %v", got, want)
+	}
+	h.wantU64("tty.serial.tx", 0, 218)
+	h.wantU64("tty.serial.rx", 0, 17)
+	h.wantU64("tty.serial.irq", 0, 4)
+	h.wantU64("tty.serial.frame", 0, 0) // not printed while zero
+	for name, v := range map[string]uint64{"tx": 1000, "rx": 2000, "frame": 5, "parity": 6, "brk": 7, "overrun": 8, "irq": 3} {
+		h.wantU64("tty.serial."+name, 1, v)
+	}
+	h.wantU64("tty.serial.irq", 2, 40)
+
+	h.use("tty/t1")
+	h.mustSample(t1)
+	h.wantFloat("rate.tty.serial.tx", 0, 100)
+	h.wantFloat("rate.tty.serial.rx", 0, 5)
+	h.wantFloat("rate.tty.serial.frame", 0, 0.5)
+	h.wantAbsent("tty.serial.tx", 1)
+	if id := h.hostInstanceID(indomTTY, "4"); id != 3 {
+		t.Errorf("port 4 has id %d, want 3", id)
+	}
+	h.wantU64("tty.serial.tx", 3, 0) // unreadable: as if not printed
+	h.wantU64("tty.serial.rx", 3, 5)
+}
+
+// Ports without a UART are no instances; a file that is not the serial
+// driver's, or none at all, fails the sample and publishes nothing.
+func TestTTYDamaged(t *testing.T) {
+	h := newHarness(t, NewTTYCollector, "tty/none")
+	h.mustSample(t0)
+	if got := h.hostInstances(indomTTY); len(got) != 0 {
+		t.Errorf("instances %v, want none", got)
+	}
+	for _, tree := range []string{"tty/garbled", "proc-empty"} {
+		t.Run(tree, func(t *testing.T) {
+			h := newHarness(t, NewTTYCollector, tree)
+			if err := h.sample(t0); err == nil {
+				t.Fatal("sample succeeded")
+			}
+			h.nothingPublished()
+		})
+	}
+}
