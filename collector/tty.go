@@ -27,7 +27,8 @@ var (
 )
 
 // ttyFields are the "key:value" fields of a port's line, by metric. The
-// kernel prints the error counts only once they are not zero.
+// kernel prints the error counts only once they are not zero, and the
+// counts only to a privileged reader; irq, last, to every reader.
 var ttyFields = []struct {
 	key string
 	m   cache.Desc
@@ -36,22 +37,31 @@ var ttyFields = []struct {
 // ttyCollector reads /proc/tty/driver/serial. Its directory is root's
 // alone: the factory opens the file while the agent still runs as root,
 // and the kept descriptor goes on reading it after the agent drops to its
-// user (procfs checks the permission at open, not at read).
+// user (procfs checks the permission at open, not at read). The kernel
+// prints a port's counts only to a reader with CAP_SYS_ADMIN, checked at
+// each read: without it a port has its irq and no counts.
 type ttyCollector struct {
-	file  *kernel.File
-	ids   *cache.IDMap
-	buf   []byte
-	ports []ttyPort
-	names []string // instance names last published, in file order
-	insts []uint32 // their ids
-	list  *cache.Instances
+	file   *kernel.File
+	ids    *cache.IDMap
+	warn   func(error) // told once that the counts are hidden
+	warned bool
+	buf    []byte
+	ports  []ttyPort
+	names  []string // instance names last published, in file order
+	insts  []uint32 // their ids
+	list   *cache.Instances
 }
 
 // ttyPort is one port's line: its name and its fields in ttyFields order.
+// counted is whether the line shows the counts (its "tx" field).
 type ttyPort struct {
-	name   string
-	values [7]uint64
+	name    string
+	values  [7]uint64
+	counted bool
 }
+
+// ttyIRQField is the place of irq in ttyFields.
+const ttyIRQField = 6
 
 // NewTTYCollector names the file below env.Proc and opens it at once, so
 // a root-only file is opened before privileges are dropped.
@@ -60,7 +70,7 @@ func NewTTYCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tty: %w", err)
 	}
-	c := &ttyCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), ids: env.IDMap(indomTTY)}
+	c := &ttyCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), ids: env.IDMap(indomTTY), warn: env.Warn}
 	// A file that cannot be read now fails each sample instead.
 	c.buf, _ = c.file.Read(c.buf)
 	return c, nil
@@ -89,11 +99,26 @@ func (c *ttyCollector) Sample(b *cache.Builder, _ time.Time) error {
 	c.ports = parseSerial(c.buf, c.ports)
 	b.SetInDom(indomTTY, c.instances())
 	for i, p := range c.ports {
-		for k, f := range ttyFields {
+		b.SetU64(ttyIRQ.ID, c.insts[i], p.values[ttyIRQField])
+		if !p.counted {
+			c.hidden()
+			continue
+		}
+		for k, f := range ttyFields[:ttyIRQField] {
 			b.SetU64(f.m.ID, c.insts[i], p.values[k])
 		}
 	}
 	return nil
+}
+
+// hidden says once that the kernel hides the counts from the agent.
+func (c *ttyCollector) hidden() {
+	if c.warned || c.warn == nil {
+		return
+	}
+	c.warned = true
+	c.warn(fmt.Errorf("%s: the serial ports' counts are shown to CAP_SYS_ADMIN only: tty.serial.* "+
+		"other than irq have no values unless the agent runs as root", c.file.Path))
 }
 
 // parseSerial reads the ports with a UART, pmdalinux's instances: a line
@@ -139,6 +164,7 @@ func (p *ttyPort) set(field []byte) {
 		if v, err := strconv.ParseUint(string(value), 10, 32); err == nil {
 			p.values[k] = v
 		}
+		p.counted = p.counted || f.m.ID == ttyTx.ID
 		return
 	}
 }

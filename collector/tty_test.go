@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
 // testdata/tty/t0: ports 0 and 1 (16550A), 2 without a UART, 3 memory
@@ -56,5 +57,25 @@ func TestTTYDamaged(t *testing.T) {
 			}
 			h.nothingPublished()
 		})
+	}
+}
+
+// Read without CAP_SYS_ADMIN, as the agent reads once it has dropped to
+// its user, the kernel prints no counts: the ports keep their irq, the
+// counts have no values rather than zeros, and the agent is told once.
+func TestTTYCountsHidden(t *testing.T) {
+	var warnings []error
+	h := &harness{t: t, proc: t.TempDir()}
+	h.use("tty/hidden")
+	h.attach(NewTTYCollector, engine.Env{Proc: h.proc, Warn: func(err error) { warnings = append(warnings, err) }})
+	h.mustSample(t0)
+	h.mustSample(t1)
+	h.wantU64("tty.serial.irq", 0, 26)
+	h.wantU64("tty.serial.irq", 1, 3)
+	for _, m := range []string{"tx", "rx", "frame", "parity", "brk", "overrun"} {
+		h.wantAbsent("tty.serial."+m, 0)
+	}
+	if len(warnings) != 1 {
+		t.Errorf("%d warnings, want 1: %v", len(warnings), warnings)
 	}
 }
