@@ -14,10 +14,13 @@ import (
 // pmdalinux's items (its clusters 77 rawconn, 78 rawconn6, 79 udpconn, 80
 // udpconn6, 81 unix). pcp-dstat's socket plugin reads them.
 //
-// network.tcpconn.* are not twinned: to print /proc/net/tcp the kernel
-// walks its whole TCP connection hash, milliseconds on a busy server, and
-// a sampler would pay that every interval whether anyone asks or not;
-// pmdalinux reads it only when asked.
+// /proc/net/tcp and tcp6 are not read here: to print them the kernel
+// walks its whole TCP connection hash, some 2 µs a socket (a fifth of a
+// second for 100,000 connections), paid every interval whether anyone
+// asks or not. network.tcpconn.* and tcpconn6.* have a collector of their
+// own (tcpconn.go), which bounds what it reads, can be turned off
+// (collector.tcpconn.enabled = no) while these counts go on, and is
+// sampled less often while no client reads it, as every source is.
 var (
 	udpconnEstablished  = engine.Metric("hostcache.network.udpconn.established", clusterUDPConn, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
 	udpconnListen       = engine.Metric("hostcache.network.udpconn.listen", clusterUDPConn, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
