@@ -16,10 +16,7 @@ import (
 // page counts are "count", some "none", as pmdalinux has them). The key is
 // the /proc/vmstat field; a key this kernel lacks (allocstall was split by
 // zone in 4.8) publishes no value.
-var vmstatMetrics = []struct {
-	key  string // the /proc/vmstat field, the name's last part
-	desc cache.Desc
-}{
+var vmstatMetrics = []vmstatMetric{
 	{"nr_dirty", engine.Metric("hostcache.mem.vmstat.nr_dirty", clusterVmstat, 0, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)},
 	{"nr_writeback", engine.Metric("hostcache.mem.vmstat.nr_writeback", clusterVmstat, 1, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)},
 	{"nr_page_table_pages", engine.Metric("hostcache.mem.vmstat.nr_page_table_pages", clusterVmstat, 3, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)},
@@ -184,6 +181,12 @@ var vmstatTotalParts = map[string][]string{
 		"pgsteal_movable", "pgsteal_normal"},
 }
 
+// vmstatMetric is one mem.vmstat.* metric and its /proc/vmstat field.
+type vmstatMetric struct {
+	key  string // the /proc/vmstat field, the name's last part
+	desc cache.Desc
+}
+
 // vmstatSource says where a metric's value comes from: one field of
 // /proc/vmstat, or, for a total, the fields it adds up.
 type vmstatSource struct {
@@ -192,45 +195,48 @@ type vmstatSource struct {
 	total bool
 }
 
-// newVMStatSources gives each of vmstatMetrics its source, and the sample
-// that holds every field they need.
-func newVMStatSources() ([]vmstatSource, *kernel.VMStat) {
+// newVMStatSources gives each metric its source, and the sample that
+// holds every field they need.
+func newVMStatSources(metrics []vmstatMetric) ([]vmstatSource, *kernel.VMStat) {
 	var names []string
-	for _, m := range vmstatMetrics {
-		if parts, isTotal := vmstatTotalParts[m.key]; isTotal {
-			names = append(names, parts...)
-		} else {
-			names = append(names, m.key)
-		}
+	for _, m := range metrics {
+		names = append(names, m.key)
+		names = append(names, vmstatTotalParts[m.key]...)
+		names = append(names, vmstatFallbackParts[m.key]...)
 	}
 	vm := kernel.NewVMStat(names...)
-	src := make([]vmstatSource, len(vmstatMetrics))
-	for i, m := range vmstatMetrics {
-		if parts, isTotal := vmstatTotalParts[m.key]; isTotal {
-			src[i].total = true
-			for _, p := range parts {
-				src[i].parts = append(src[i].parts, vm.Slot[p])
-			}
-		} else {
-			src[i].slot = vm.Slot[m.key]
+	src := make([]vmstatSource, len(metrics))
+	for i, m := range metrics {
+		src[i].slot = vm.Slot[m.key]
+		parts, isTotal := vmstatTotalParts[m.key]
+		if !isTotal {
+			parts = vmstatFallbackParts[m.key]
+		}
+		src[i].total = isTotal
+		for _, p := range parts {
+			src[i].parts = append(src[i].parts, vm.Slot[p])
 		}
 	}
 	return src, vm
 }
 
 // value returns the metric's value in vm. A total always has a value, 0
-// when no part is present, as in pmdalinux.
+// when no part is present, as in pmdalinux. A field with a fallback is
+// the sum of its present parts when the kernel does not print it, and has
+// no value when none of them is printed either.
 func (s *vmstatSource) value(vm *kernel.VMStat) (uint64, bool) {
-	if !s.total {
-		return vm.Val[s.slot], vm.Has[s.slot]
+	if !s.total && vm.Has[s.slot] {
+		return vm.Val[s.slot], true
 	}
 	var sum uint64
+	found := s.total
 	for _, p := range s.parts {
 		if vm.Has[p] {
 			sum += vm.Val[p]
+			found = true
 		}
 	}
-	return sum, true
+	return sum, found
 }
 
 // vmstatCollector reads /proc/vmstat, which procfs has no parser for.
@@ -238,8 +244,8 @@ type vmstatCollector struct {
 	file  *kernel.File
 	buf   []byte // the file's text, reused
 	vm    *kernel.VMStat
-	src   []vmstatSource // in vmstatMetrics order
-	descs []cache.Desc   // in vmstatMetrics order
+	src   []vmstatSource // in vmstatAllMetrics order
+	descs []cache.Desc   // in vmstatAllMetrics order
 }
 
 // NewVMStatCollector checks the /proc root below env.Proc.
@@ -249,8 +255,9 @@ func NewVMStatCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("vmstat: %w", err)
 	}
 	c := &vmstatCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), buf: make([]byte, 0, 8192)}
-	c.src, c.vm = newVMStatSources()
-	for _, m := range vmstatMetrics {
+	metrics := vmstatAllMetrics()
+	c.src, c.vm = newVMStatSources(metrics)
+	for _, m := range metrics {
 		c.descs = append(c.descs, m.desc)
 	}
 	return c, nil

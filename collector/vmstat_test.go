@@ -159,7 +159,7 @@ func TestVMStatTotalsWithoutParts(t *testing.T) {
 // Each metric's name ends in the /proc/vmstat field it reads, as
 // pmdalinux's do, so the key and the written-out name cannot drift apart.
 func TestVMStatNamesMatchKeys(t *testing.T) {
-	for _, m := range vmstatMetrics {
+	for _, m := range vmstatAllMetrics() {
 		if !strings.HasSuffix(m.desc.Name, "hostcache.mem.vmstat."+m.key) {
 			t.Errorf("%s reads field %s", m.desc.Name, m.key)
 		}
