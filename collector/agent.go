@@ -1,0 +1,106 @@
+package collector
+
+import (
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+)
+
+// The agent's own identity, with pmdalinux's items of its uname cluster.
+// pmda.uname is the uname(2) string of the host the agent runs on, as
+// pmdalinux gives it: the same host, so the same answer. pmda.version
+// names the agent that answers: pmdalinux gives the PCP release it was
+// built from; hostcache is not part of PCP, so it gives its own build
+// ("hostcache" and the commit it was built from), which tells an
+// administrator which agent serves pmdalinux's names in the stand-in mode.
+var (
+	pmdaUname   = engine.Metric("hostcache.pmda.uname", clusterAgent, 5, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	pmdaVersion = engine.Metric("hostcache.pmda.version", clusterAgent, 6, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+)
+
+// agentCollector publishes the two strings; the host name in the uname
+// string can change, so it is asked each sample.
+type agentCollector struct {
+	uname   func() (string, error)
+	version string
+}
+
+// NewAgentCollector needs no files.
+func NewAgentCollector(engine.Env) (engine.Collector, error) {
+	return &agentCollector{uname: unameString, version: agentVersion()}, nil
+}
+
+func (c *agentCollector) Name() string { return "agent" }
+
+func (c *agentCollector) Source() cache.Source {
+	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{pmdaUname, pmdaVersion}}
+}
+
+func (c *agentCollector) Sample(b *cache.Builder, _ time.Time) error {
+	b.SetString(pmdaVersion.ID, cache.InstNone, c.version)
+	s, err := c.uname()
+	if err != nil {
+		return engine.Partial(err)
+	}
+	b.SetString(pmdaUname.ID, cache.InstNone, s)
+	return nil
+}
+
+// unameString is "sysname nodename release version machine", pmdalinux's
+// format.
+func unameString() (string, error) {
+	var u syscall.Utsname
+	if err := syscall.Uname(&u); err != nil {
+		return "", err
+	}
+	fields := []string{utsField(u.Sysname[:]), utsField(u.Nodename[:]), utsField(u.Release[:]),
+		utsField(u.Version[:]), utsField(u.Machine[:])}
+	return strings.Join(fields, " "), nil
+}
+
+// utsField is a NUL-terminated field of struct utsname.
+func utsField(f []int8) string {
+	b := make([]byte, 0, len(f))
+	for _, c := range f {
+		if c == 0 {
+			break
+		}
+		b = append(b, byte(c))
+	}
+	return string(b)
+}
+
+// agentVersion is "hostcache", the module's version when it has one, and
+// the commit the binary was built from, with "+dirty" when the tree had
+// changes: what the build recorded.
+func agentVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "hostcache"
+	}
+	return versionOf(info)
+}
+
+func versionOf(info *debug.BuildInfo) string {
+	parts := []string{"hostcache"}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		parts = append(parts, v)
+	}
+	var rev, dirty string
+	for _, s := range info.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			rev = s.Value
+		case s.Key == "vcs.modified" && s.Value == "true":
+			dirty = "+dirty"
+		}
+	}
+	if rev != "" {
+		parts = append(parts, rev[:min(len(rev), 12)]+dirty)
+	}
+	return strings.Join(parts, " ")
+}
