@@ -38,7 +38,8 @@ var (
 
 // filesysCollector reads the mount table (/proc/self/mountinfo) and statfs's
 // each mounted filesystem, every statfs in its own goroutine with a
-// deadline (see statfsRunner).
+// deadline (see statfsRunner): the filesys.* mounts and the tmpfs.* ones
+// (tmpfs.go) in one pass.
 type filesysCollector struct {
 	paced   // the mount table's minute
 	fs      procfs.FS
@@ -52,6 +53,9 @@ type filesysCollector struct {
 	info    *kernel.File     // <proc>/self/mountinfo, compared with table.raw
 	buf     []byte
 	table   mountTable // filesys_table.go
+	// tmpfsIDs and tmpfsInsts are the ids and table of the tmpfs mounts.
+	tmpfsIDs   *cache.IDMap
+	tmpfsInsts *cache.Instances
 }
 
 // NewFilesysCollector opens /proc below env.Proc. Device links are resolved
@@ -63,7 +67,7 @@ func NewFilesysCollector(env engine.Env) (engine.Collector, error) {
 	}
 	root := filepath.Dir(filepath.Clean(env.Proc))
 	return &filesysCollector{
-		fs: fs, filter: env.Filter, ids: env.IDMap(indomFilesys),
+		fs: fs, filter: env.Filter, ids: env.IDMap(indomFilesys), tmpfsIDs: env.IDMap(indomTmpfs),
 		resolve: deviceResolver(root), devRoot: root, wall: time.Now,
 		stat: newStatfsRunner(realStatfs, DefaultStatfsTimeout),
 		info: kernel.NewFileKept(env.Proc, filepath.Join(env.Proc, "self", "mountinfo"), env.KeepFiles),
@@ -82,9 +86,9 @@ func (c *filesysCollector) Stalls() uint64 { return c.stat.stalls.Load() }
 func (c *filesysCollector) Source() cache.Source {
 	return cache.Source{
 		Name: c.Name(),
-		Metrics: []cache.Desc{fsCapacity, fsUsed, fsFree, fsMaxFiles, fsUsedFiles, fsFreeFiles,
-			fsMountDir, fsFull, fsBlockSize, fsAvail, fsReadOnly, fsCount},
-		InDoms: []cache.InDomDesc{{ID: indomFilesys, Name: "filesys"}},
+		Metrics: append([]cache.Desc{fsCapacity, fsUsed, fsFree, fsMaxFiles, fsUsedFiles, fsFreeFiles,
+			fsMountDir, fsFull, fsBlockSize, fsAvail, fsReadOnly, fsCount}, tmpfsMetrics...),
+		InDoms: []cache.InDomDesc{{ID: indomFilesys, Name: "filesys"}, {ID: indomTmpfs, Name: "tmpfs"}},
 	}
 }
 
@@ -98,13 +102,19 @@ func (c *filesysCollector) Sample(b *cache.Builder, now time.Time) error {
 	t := &c.table
 	if t.fresh(c.buf, now, c.every(mountTableRefresh)) || c.linksHold(c.buf, now) {
 		b.SetInDom(indomFilesys, c.insts)
+		b.SetInDom(indomTmpfs, c.tmpfsInsts)
 		b.SetU64(fsCount.ID, cache.InstNone, uint64(len(t.mounts)))
 	} else if err := c.choose(b, c.buf, now); err != nil {
 		return fmt.Errorf("reading mountinfo: %w", err)
 	}
+	// The paths are the filesys mounts' and then the tmpfs mounts'.
 	for i, st := range c.stat.statAll(t.paths) {
-		if st != nil {
+		switch {
+		case st == nil:
+		case i < len(t.mounts):
 			setFilesys(b, t.ids[i], t.mounts[i], st)
+		default:
+			setTmpfs(b, t.tmpfsIDs[i-len(t.mounts)], st)
 		}
 	}
 	return nil

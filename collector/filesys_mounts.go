@@ -21,7 +21,7 @@ type mount struct {
 // refresh_filesys) never reports: pseudo filesystems with no blocks worth
 // watching, network filesystems whose statfs can hang, read-only images
 // that are always full (squashfs), and tmpfs, which pmdalinux reports in a
-// separate tmpfs.* family we do not export. Types starting with "auto"
+// separate tmpfs.* family (tmpfs.go). Types starting with "auto"
 // (autofs trigger mounts) are skipped too; see skipFilesysType.
 var filesysSkipTypes = map[string]bool{
 	"proc": true, "nfs": true, "devfs": true, "devpts": true, "devtmpfs": true,

@@ -23,7 +23,7 @@ type mountTable struct {
 	raw    []byte // the mountinfo text the table was chosen from
 	mounts []mount
 	ids    []uint32
-	paths  []string
+	paths  []string // the mounts' paths, then the tmpfs mounts'
 	chosen time.Time
 	// links is every device name the choice resolved, with what it
 	// resolved to: once a minute they are resolved again, and the table
@@ -34,6 +34,10 @@ type mountTable struct {
 	// only the names that are links are resolved again.
 	stamps        []dirStamp
 	stampsTrusted bool
+	// tmpfs and tmpfsIDs are the tmpfs mounts, named by mount point: no
+	// link to resolve again.
+	tmpfs    []mount
+	tmpfsIDs []uint32
 }
 
 // resolvedLink is a device name as mountinfo gives it and where it led.
@@ -105,9 +109,13 @@ func (c *filesysCollector) choose(b *cache.Builder, raw []byte, now time.Time) e
 		}
 	}
 	t.ids = c.publishInstances(b, t.mounts)
+	t.tmpfs = selectTmpfs(infos)
+	t.tmpfsIDs = c.publishTmpfs(b, t.tmpfs)
 	t.paths = t.paths[:0]
-	for _, m := range t.mounts {
-		t.paths = append(t.paths, m.path)
+	for _, ms := range [][]mount{t.mounts, t.tmpfs} {
+		for _, m := range ms {
+			t.paths = append(t.paths, m.path)
+		}
 	}
 	t.raw, t.chosen = append(t.raw[:0], raw...), now
 	t.stamps, t.stampsTrusted = stamps.stamps, stamps.trusted
