@@ -2,6 +2,7 @@ package collector
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -105,4 +106,19 @@ func TestSlabName(t *testing.T) {
 			t.Errorf("slabName(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// The factory opens the file and the samples read the descriptor it
+// keeps: the agent builds its collectors as root and samples as its own
+// user, who may not open /proc/slabinfo. Removing the fixture after the
+// build stands in for the open that would fail.
+func TestSlabinfoOpenedAtBuild(t *testing.T) {
+	h := &harness{t: t, proc: t.TempDir()}
+	h.use("slabinfo/t0")
+	h.attach(NewSlabinfoCollector, engine.Env{Proc: h.proc, KeepFiles: true})
+	if err := os.Remove(filepath.Join(h.proc, "slabinfo")); err != nil {
+		t.Fatal(err)
+	}
+	h.mustSample(t0)
+	h.wantU64("mem.slabinfo.objects.active", 2, 196656)
 }

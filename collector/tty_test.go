@@ -1,6 +1,8 @@
 package collector
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -78,4 +80,17 @@ func TestTTYCountsHidden(t *testing.T) {
 	if len(warnings) != 1 {
 		t.Errorf("%d warnings, want 1: %v", len(warnings), warnings)
 	}
+}
+
+// The factory opens the file and the samples read the descriptor it
+// keeps, as for slabinfo: /proc/tty/driver is root's alone.
+func TestTTYOpenedAtBuild(t *testing.T) {
+	h := &harness{t: t, proc: t.TempDir()}
+	h.use("tty/t0")
+	h.attach(NewTTYCollector, engine.Env{Proc: h.proc, KeepFiles: true})
+	if err := os.RemoveAll(filepath.Join(h.proc, "tty")); err != nil {
+		t.Fatal(err)
+	}
+	h.mustSample(t0)
+	h.wantU64("tty.serial.tx", 0, 218)
 }
