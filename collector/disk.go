@@ -25,6 +25,7 @@ var diskIndoms = [diskNTrees]struct {
 	diskDM:   {indomDM, "dm"},
 	diskMD:   {indomMD, "md"},
 	diskWWID: {indomWWID, ""}, // sums of disk.dev's disks, as filtered there
+	diskZram: {indomZram, "zram"},
 }
 
 // diskMeta is what /sys told us about a device, kept while it is the same
@@ -39,8 +40,10 @@ type diskMeta struct {
 }
 
 // diskCollector reads /proc/diskstats once per sample into disk.dev,
-// disk.all, disk.partitions and disk.dm, with the iostat figures of
-// disk.dev and disk.dm; /sys/block names dm devices and labels instances.
+// disk.all, disk.partitions, disk.dm, disk.md, disk.wwid and zram, with
+// the iostat figures of disk.dev, disk.dm, disk.md and disk.wwid; /sys/block
+// names dm devices, labels instances and holds the zram devices' own
+// statistics.
 type diskCollector struct {
 	paced  // attribute and layout refreshes
 	fs     blockdevice.FS
@@ -72,6 +75,7 @@ type diskCollector struct {
 	due    time.Time
 	made   time.Time // when the last sample was built
 	mdSeen []mdSeen  // the md arrays' status as last published
+	zram   zramDevs  // the zram devices' sysfs attributes (zram_sys.go)
 }
 
 // NewDiskCollector opens /proc and /sys below env.Proc and env.Sys.
@@ -87,6 +91,7 @@ func NewDiskCollector(env engine.Env) (engine.Collector, error) {
 	c := &diskCollector{
 		fs: fs, sys: diskSys{root: sysRoot, fs: fs}, filter: env.Filter,
 		meta: map[string]diskMeta{}, attrCache: map[string]*diskAttrs{},
+		zram: newZramDevs(sysRoot, env.KeepFiles),
 		path: filepath.Join(env.Proc, "diskstats"),
 		file: kernel.NewFileKept(env.Proc, filepath.Join(env.Proc, "diskstats"), env.KeepFiles),
 	}
@@ -115,7 +120,8 @@ func (c *diskCollector) Source() cache.Source {
 		descs = append(descs, c.descs[t]...)
 	}
 	descs = append(descs, diskCount, diskCapacity, diskScheduler, diskMDCapacity, diskMDStatus,
-		diskWWIDPaths, diskWWIDScheduler, diskWWIDCapacity)
+		diskWWIDPaths, diskWWIDScheduler, diskWWIDCapacity, diskPartCapacity, diskDMCapacity)
+	descs = append(descs, zramSysDescs()...)
 	return cache.Source{
 		Name:    c.Name(),
 		Metrics: descs,
@@ -125,6 +131,7 @@ func (c *diskCollector) Source() cache.Source {
 			{ID: indomDM, Name: "dm", Labels: indomLabels(`"block"`, "per dm device")},
 			{ID: indomMD, Name: "md", Labels: indomLabels(`"block"`, "per md device")},
 			{ID: indomWWID, Name: "wwid"}, // pmdalinux's 60.42 has no labels
+			{ID: indomZram, Name: "zram"}, // nor has its 60.38
 		},
 	}
 }
@@ -138,11 +145,12 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	if c.buf, err = c.file.Read(c.buf); err != nil {
 		return fmt.Errorf("reading diskstats: %w", err)
 	}
-	if c.memo.Same(c.buf) && now.Before(c.due) && !now.Before(c.made) && c.mdSame() && b.Again() {
+	if c.memo.Same(c.buf) && now.Before(c.due) && !now.Before(c.made) && c.mdSame() && c.zram.same() && b.Again() {
 		return nil // the same text, nothing due: the same values
 	}
 	c.due = now.Add(c.every(diskLayoutRefresh)) // brought forward by what is read below
 	c.mdSeen = c.mdSeen[:0]
+	c.zram.begin()
 	if c.stats, err = kernel.ParseDiskstats(c.buf, c.stats); err != nil {
 		return fmt.Errorf("reading diskstats: %w", err)
 	}
@@ -159,7 +167,8 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 		c.layout.lists, c.layout.placed = lists, now
 	}
 	lists[diskWWID] = c.publishWWIDs(b)
-	for _, t := range []diskTree{diskDev, diskPart, diskDM, diskMD, diskWWID} {
+	c.zram.end()
+	for _, t := range []diskTree{diskDev, diskPart, diskDM, diskMD, diskWWID, diskZram} {
 		b.SetInDom(diskIndoms[t].id, c.instances(t, lists[t]))
 	}
 	b.SetU64(diskCount.ID, cache.InstNone, uint64(len(lists[diskDev])))
@@ -206,6 +215,10 @@ func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstat
 			c.wwids.add(s, *a)
 		case diskMD:
 			c.publishMD(b, inst.ID, s.Name, now)
+		case diskPart, diskDM:
+			c.publishSize(b, t, inst.ID, s.Name, now)
+		case diskZram:
+			c.zram.publish(b, inst.ID, s.Name)
 		}
 	}
 	for name := range c.meta {
@@ -227,6 +240,7 @@ type diskPlace struct {
 // we do not publish: not ours (see classifyDisk), filtered out by the
 // administrator, or dm devices without a mapped name in /sys (pmdalinux
 // skips those too; it would then try /dev/mapper, which we do not read).
+// zram devices keep their kernel names, as pmdalinux's zram instances do.
 func (c *diskCollector) place(s *kernel.Diskstats) (diskTree, string, bool) {
 	name := s.Name
 	var t diskTree
@@ -243,6 +257,8 @@ func (c *diskCollector) place(s *kernel.Diskstats) (diskTree, string, bool) {
 		t, name = diskDM, mapped
 	case diskRAID:
 		t = diskMD
+	case diskCompressed:
+		t = diskZram
 	default:
 		return 0, "", false
 	}
@@ -252,7 +268,7 @@ func (c *diskCollector) place(s *kernel.Diskstats) (diskTree, string, bool) {
 // labels returns a device's instance labels, read from /sys only for a
 // device new since the last sample (see diskMeta).
 func (c *diskCollector) labels(s *kernel.Diskstats, t diskTree) []cache.Label {
-	if t == diskPart || t == diskMD {
+	if t == diskPart || t == diskMD || t == diskZram {
 		return nil
 	}
 	ios := s.ReadIOs + s.WriteIOs
@@ -282,7 +298,7 @@ func (c *diskCollector) publishDevice(b *cache.Builder, t diskTree, inst uint32,
 
 // takeSlots checks the per-device trees' metrics in b, once a sample.
 func (c *diskCollector) takeSlots(b *cache.Builder) {
-	for _, t := range []diskTree{diskDev, diskPart, diskDM, diskMD} {
+	for _, t := range []diskTree{diskDev, diskPart, diskDM, diskMD, diskZram} {
 		c.slots[t] = c.slots[t][:0]
 		for _, d := range c.descs[t] {
 			c.slots[t] = append(c.slots[t], b.U64Slot(d.ID))

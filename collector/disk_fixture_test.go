@@ -23,13 +23,20 @@ var diskTestdata = filepath.Join(testdataDir, "disk")
 type diskFixture struct {
 	*harness
 	root string
+	base string // the directory of the trees: diskTestdata unless told
 }
 
 // newDiskFixture builds the collector with env (its Proc and Sys are set
 // here) on a copy of tree.
 func newDiskFixture(t *testing.T, tree string, env engine.Env) *diskFixture {
 	t.Helper()
-	f := &diskFixture{root: t.TempDir()}
+	return newDiskFixtureIn(t, diskTestdata, tree, env)
+}
+
+// newDiskFixtureIn is newDiskFixture with the trees of base.
+func newDiskFixtureIn(t *testing.T, base, tree string, env engine.Env) *diskFixture {
+	t.Helper()
+	f := &diskFixture{root: t.TempDir(), base: base}
 	f.harness = &harness{t: t, proc: filepath.Join(f.root, "proc")}
 	f.load(tree)
 	env.Proc, env.Sys = filepath.Join(f.root, "proc"), filepath.Join(f.root, "sys")
@@ -37,7 +44,7 @@ func newDiskFixture(t *testing.T, tree string, env engine.Env) *diskFixture {
 	return f
 }
 
-// load replaces proc/ and sys/ by those of testdata/disk/<tree>. Dot files
+// load replaces proc/ and sys/ by those of <base>/<tree>. Dot files
 // (.gitkeep) are skipped.
 func (f *diskFixture) load(tree string) {
 	f.t.Helper()
@@ -49,7 +56,7 @@ func (f *diskFixture) load(tree string) {
 		if err := os.MkdirAll(dst, 0o755); err != nil {
 			f.t.Fatal(err)
 		}
-		src := filepath.Join(diskTestdata, tree, sub)
+		src := filepath.Join(f.base, tree, sub)
 		if _, err := os.Stat(src); os.IsNotExist(err) {
 			continue
 		}

@@ -151,7 +151,7 @@ func (c *diskCollector) Bounds() []engine.Bounded {
 	busy := engine.Bound{PerSecond: 1000, Slack: timeSlack}
 	out := []engine.Bounded{engine.WithBound(c.descs[diskAll][dfAvactive],
 		engine.Bound{PerSecond: 1000, Units: &diskCount, Slack: timeSlack})}
-	for _, t := range []diskTree{diskDev, diskPart, diskDM, diskMD} {
+	for _, t := range []diskTree{diskDev, diskPart, diskDM, diskMD, diskZram} {
 		out = append(out, engine.WithBound(c.descs[t][dfAvactive], busy))
 	}
 	return out

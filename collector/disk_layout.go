@@ -121,6 +121,10 @@ func (c *diskCollector) publishLaidOut(b *cache.Builder, stats []kernel.Diskstat
 			c.wwids.add(s, *p.attrs)
 		case diskMD:
 			c.publishMD(b, p.inst, s.Name, now)
+		case diskPart, diskDM:
+			c.publishSize(b, p.tree, p.inst, s.Name, now)
+		case diskZram:
+			c.zram.publish(b, p.inst, s.Name)
 		}
 	}
 	return sum

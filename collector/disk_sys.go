@@ -16,11 +16,12 @@ import (
 type diskKind int
 
 const (
-	diskIgnored   diskKind = iota // loop, ram, zram, cdrom, ...: none of ours
-	diskWhole                     // disk.dev and disk.all
-	diskPartition                 // disk.partitions
-	diskMapped                    // disk.dm, under its mapped name
-	diskRAID                      // disk.md: software RAID arrays, by kernel name
+	diskIgnored    diskKind = iota // loop, ram, cdrom, ...: none of ours
+	diskWhole                      // disk.dev and disk.all
+	diskPartition                  // disk.partitions
+	diskMapped                     // disk.dm, under its mapped name
+	diskRAID                       // disk.md: software RAID arrays, by kernel name
+	diskCompressed                 // zram: compressed RAM devices, by kernel name
 )
 
 // classifyDisk sorts a device by its kernel name exactly as pmdalinux does,
@@ -38,7 +39,9 @@ const (
 //   - a disk is anything else except loop, ram, zram and CD-ROM devices
 //     (not real disks), names containing "xvm" (SGI volumes) and 18
 //     character names starting 1, 2 or 3 (multipath WWIDs), which pmdalinux
-//     keeps out of disk.dev and therefore out of disk.all.
+//     keeps out of disk.dev and therefore out of disk.all;
+//   - a name starting "zram" that is none of these is a compressed RAM
+//     device (zram.*), whose I/O is memory traffic, not disk traffic.
 //
 // disk.all is the sum over whole disks only: partitions and dm/md devices
 // would count the same I/O again.
@@ -52,6 +55,8 @@ func classifyDisk(name string) diskKind {
 		return diskPartition
 	case diskIsDiskName(name):
 		return diskWhole
+	case strings.HasPrefix(name, "zram"):
+		return diskCompressed
 	}
 	return diskIgnored
 }
@@ -124,10 +129,21 @@ func diskSafeName(dev string) bool {
 // line returns the first line of <sys>/block/<dev>/<rel>, or false when it
 // is unreadable or empty.
 func (s diskSys) line(dev string, rel ...string) (string, bool) {
+	return s.lineIn(filepath.Join(s.root, "block"), dev, rel...)
+}
+
+// classLine is line for <sys>/class/block/<dev>/<rel>, which has
+// partitions beside whole devices.
+func (s diskSys) classLine(dev string, rel ...string) (string, bool) {
+	return s.lineIn(filepath.Join(s.root, "class", "block"), dev, rel...)
+}
+
+// lineIn is line below dir instead of <sys>/block.
+func (s diskSys) lineIn(dir, dev string, rel ...string) (string, bool) {
 	if !diskSafeName(dev) {
 		return "", false
 	}
-	data, err := kernel.ReadFile(filepath.Join(append([]string{s.root, "block", dev}, rel...)...))
+	data, err := kernel.ReadFile(filepath.Join(append([]string{dir, dev}, rel...)...))
 	if err != nil {
 		return "", false
 	}

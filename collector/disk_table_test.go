@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -14,11 +15,15 @@ import (
 // /etc/pcp/derived/iostat.conf (pminfo shows them in the dynamic domain 511);
 // their items are ours: 5.110-5.120 and 7.40-7.50.
 //
-// Not exported (empty pmid): disk.{partitions,dm}.capacity, which come
-// from /proc/partitions and /sys, not from /proc/diskstats (disk.dev's
-// capacity and scheduler are read from /sys, see disk_attrs.go). disk.dm.*_bytes are 32-bit as in PCP 6.0.3 (later PCP
-// made them 64-bit).
-var diskDescs = []pmdalinuxDesc{
+// The capacities are read from /sys (disk_attrs.go, disk_capacity.go),
+// where pmdalinux reads /proc/partitions. disk.dm.*_bytes are 32-bit as in
+// PCP 6.0.3 (later PCP made them 64-bit).
+//
+// The disk collector also exports the zram devices' metrics: their rows
+// are zramDescs (zram_table_test.go).
+var diskDescs = slices.Concat(diskTreeRows, zramDescs)
+
+var diskTreeRows = []pmdalinuxDesc{
 	{"disk.dev.read", "5.4", "64-bit unsigned int", "counter", "count", "60.1"},
 	{"disk.dev.write", "5.5", "64-bit unsigned int", "counter", "count", "60.1"},
 	{"disk.dev.total", "5.28", "64-bit unsigned int", "counter", "count", "60.1"},
@@ -96,7 +101,7 @@ var diskDescs = []pmdalinuxDesc{
 	{"disk.partitions.read_rawactive", "6.13", "32-bit unsigned int", "counter", "millisec", "60.10"},
 	{"disk.partitions.write_rawactive", "6.14", "32-bit unsigned int", "counter", "millisec", "60.10"},
 	{"disk.partitions.total_rawactive", "6.15", "32-bit unsigned int", "counter", "millisec", "60.10"},
-	{"disk.partitions.capacity", "", "64-bit unsigned int", "discrete", "Kbyte", "60.10"},
+	{"disk.partitions.capacity", "6.16", "64-bit unsigned int", "discrete", "Kbyte", "60.10"},
 	{"disk.partitions.discard", "6.17", "64-bit unsigned int", "counter", "count", "60.10"},
 	{"disk.partitions.blkdiscard", "6.18", "64-bit unsigned int", "counter", "count", "60.10"},
 	{"disk.partitions.discard_bytes", "6.19", "64-bit unsigned int", "counter", "Kbyte", "60.10"},
@@ -121,7 +126,7 @@ var diskDescs = []pmdalinuxDesc{
 	{"disk.dm.read_rawactive", "7.14", "32-bit unsigned int", "counter", "millisec", "60.24"},
 	{"disk.dm.write_rawactive", "7.15", "32-bit unsigned int", "counter", "millisec", "60.24"},
 	{"disk.dm.total_rawactive", "7.16", "32-bit unsigned int", "counter", "millisec", "60.24"},
-	{"disk.dm.capacity", "", "64-bit unsigned int", "discrete", "Kbyte", "60.24"},
+	{"disk.dm.capacity", "7.17", "64-bit unsigned int", "discrete", "Kbyte", "60.24"},
 	{"disk.dm.discard", "7.18", "64-bit unsigned int", "counter", "count", "60.24"},
 	{"disk.dm.blkdiscard", "7.19", "64-bit unsigned int", "counter", "count", "60.24"},
 	{"disk.dm.discard_bytes", "7.20", "64-bit unsigned int", "counter", "Kbyte", "60.24"},

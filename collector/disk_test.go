@@ -17,7 +17,8 @@ import (
 // Fixture testdata/disk/t0 and t1 (t1 = t0 + 2 s), 17 stat fields per line
 // (kernel 5.5+). The devices and what becomes of them:
 //
-//	loop0 sr0 zram0         not ours (loop, CD-ROM, zram)
+//	loop0 sr0               not ours (loop, CD-ROM)
+//	zram0                   zram "zram0", id 0 (zram_test.go)
 //	md127                   disk.md "md127", never in disk.dev or disk.all
 //	sda vda nvme0n1         disk.dev, ids 0 1 2 in file order
 //	sda1 sda2 nvme0n1p1     disk.partitions, ids 0 1 2
@@ -516,7 +517,7 @@ func TestClassifyDisk(t *testing.T) {
 		"mmcblk0": diskWhole, "mmcblk0p2": diskPartition, "mmcblk0boot0": diskWhole,
 		"rbd0": diskWhole, "rbd0p1": diskPartition, "nbd3": diskWhole, "nbd3p1": diskPartition,
 		"dm-0": diskMapped, "dm-12": diskMapped,
-		"loop0": diskIgnored, "loop0p1": diskIgnored, "ram0": diskIgnored, "zram0": diskIgnored,
+		"loop0": diskIgnored, "loop0p1": diskIgnored, "ram0": diskIgnored, "zram0": diskCompressed, "zram12": diskCompressed,
 		"sr0": diskIgnored, "md127": diskRAID, "md0p1": diskRAID, "md_d0": diskRAID,
 		// Old '/' names: a partition ends in p<digits>...
 		"rd/c0d0": diskWhole, "rd/c0d0p1": diskPartition,
