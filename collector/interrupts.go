@@ -39,9 +39,12 @@ type irqFile struct {
 	lineIDs, cpuIDs []uint32 // instance ids: per source; per source x CPU
 	lines, perCPU   *cache.Instances
 	lineMap         *cache.IDMap
-	sums            []uint64 // each CPU's sum over the sources
-	softirq         bool     // /proc/softirqs, whose instances pmdalinux labels otherwise
-	buf             []byte   // its own: the table's names point into it
+	// cpuMap, when set, gives the per-CPU instances their ids instead of
+	// perCPUID: the stand-in for pmdalinux keeps pmdalinux's ids.
+	cpuMap  *cache.IDMap
+	sums    []uint64 // each CPU's sum over the sources
+	softirq bool     // /proc/softirqs, whose instances pmdalinux labels otherwise
+	buf     []byte   // its own: the table's names point into it
 	// memo is the text table was parsed from; same says this sample read
 	// it again, so table still holds its values and was not parsed.
 	memo kernel.Memo
@@ -64,10 +67,17 @@ func NewInterruptsCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("interrupts: %w", err)
 	}
 	sirq, _ := procFile(env, "softirqs")
-	return &interruptsCollector{
+	c := &interruptsCollector{
 		intr: irqFile{file: kernel.NewFileKept(env.Proc, intr, env.KeepFiles), lineMap: env.IDMap(indomIRQ)},
 		sirq: irqFile{file: kernel.NewFileKept(env.Proc, sirq, env.KeepFiles), lineMap: env.IDMap(indomSoftirq), softirq: true},
-	}, nil
+	}
+	if env.ForeignIDs(indomIRQCPU) {
+		c.intr.cpuMap = env.IDMap(indomIRQCPU)
+	}
+	if env.ForeignIDs(indomSoftirqCPU) {
+		c.sirq.cpuMap = env.IDMap(indomSoftirqCPU)
+	}
+	return c, nil
 }
 
 func (c *interruptsCollector) Name() string { return "interrupts" }
@@ -204,10 +214,14 @@ func (f *irqFile) update() bool {
 		// source's name are derived from the instance name when asked.
 		shared := f.sharedLabels(desc)
 		for _, cpu := range f.cpus {
-			pid := perCPUID(id, cpu)
-			f.cpuIDs = append(f.cpuIDs, pid)
+			start := len(text)
 			text = strconv.AppendInt(append(append(text, name...), "::cpu"...), int64(cpu), 10)
 			ends = append(ends, len(text))
+			pid := perCPUID(id, cpu)
+			if f.cpuMap != nil {
+				pid = f.cpuMap.ID(string(text[start:]))
+			}
+			f.cpuIDs = append(f.cpuIDs, pid)
 			perCPU = append(perCPU, cache.Instance{ID: pid, Labels: shared})
 		}
 	}

@@ -45,6 +45,14 @@ type Env struct {
 	KeepFiles bool
 }
 
+// ForeignIDs reports whether indom's ids are kept in another agent's id
+// file (PMDAFiles): a collector that computes its ids instead of keeping
+// a map then takes them from IDMap, so that they are that agent's.
+func (e Env) ForeignIDs(indom cache.InDomID) bool {
+	_, ok := e.PMDAFiles[indom]
+	return ok && e.IDDir != ""
+}
+
 // IDMap returns the persistent instance id map of an instance domain.
 func (e Env) IDMap(indom cache.InDomID) *cache.IDMap {
 	if serial, ok := e.PMDAFiles[indom]; ok && e.IDDir != "" {

@@ -39,18 +39,20 @@ func WireInDom(serial cache.InDomID) uint32 {
 	return Domain<<22 | uint32(serial)&0x3fffff
 }
 
-// KeptInDom reports whether libpcp_pmda keeps pmdalinux's instance
-// domain serial's ids in a DOMAIN.SERIAL file, loaded at pmdalinux's start
-// and saved when it grows: disks (1), partitions (10), zram (38),
-// device-mapper (24) and md (25) devices, WWIDs (42), network interfaces
-// (3), interrupt lines (4) and per-CPU interrupts (40), softirqs (36) and
-// per-CPU softirqs (41), slabs (12), zones (32) and SCSI devices (11).
-// pmdalinux numbers its other domains afresh at each start (network
-// addresses and IPC ids are saved, never loaded), so only these carry
-// ids across the switch.
+// KeptInDom reports whether pmdalinux's instance domain serial has its ids
+// in a libpcp_pmda DOMAIN.SERIAL file the stand-in keeps using. pmdalinux
+// loads these at its start and saves them when they grow: disks (1),
+// partitions (10), zram (38), device-mapper (24) and md (25) devices,
+// WWIDs (42), network interfaces (3), interrupt lines (4) and per-CPU
+// interrupts (40), softirqs (36) and per-CPU softirqs (41), slabs (12),
+// zones (32) and SCSI devices (11). Interface addresses (17) it saves and
+// never loads: it numbers them afresh in the order it finds them at each
+// start, so its file holds the numbering it last used, which the stand-in
+// continues. Its other domains it numbers afresh at each start and never
+// saves.
 func KeptInDom(serial cache.InDomID) bool {
 	switch serial {
-	case 1, 3, 4, 10, 11, 12, 24, 25, 32, 36, 38, 40, 41, 42:
+	case 1, 3, 4, 10, 11, 12, 17, 24, 25, 32, 36, 38, 40, 41, 42:
 		return true
 	}
 	return false
