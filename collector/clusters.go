@@ -29,8 +29,8 @@ const (
 	clusterCPUInfo = 21 // /proc/cpuinfo: hinv.cpu.*
 	// The socket tables of /proc/net, one cluster per pmdalinux cluster so
 	// that the items can be pmdalinux's.
-	// 22 is retired: network.tcpconn.* (never released; /proc/net/tcp is
-	// not sampled, see netconn.go).
+	// 22 is retired: an unreleased network.tcpconn.*; the metrics are
+	// clusterTCPConn's now.
 	clusterUDPConn  = 23 // udp: network.udpconn.*
 	clusterUDPConn6 = 24 // udp6: network.udpconn6.*
 	clusterRawConn  = 25 // raw: network.rawconn.*

@@ -158,7 +158,7 @@ var (
 	}
 	// The units pmval/pmrep give the rate of a counter with these units.
 	// Time counters' rates are dimensionless; others gain "/ sec".
-	rateUnits = map[string]string{"millisec": "none", "microsec": "none", "sec": "none",
+	rateUnits = map[string]string{"millisec": "none", "microsec": "none", "nanosec": "none", "sec": "none", "none": "/ sec",
 		"count": "count / sec", "byte": "byte / sec", "Kbyte": "Kbyte / sec", "Mbyte": "Mbyte / sec"}
 )
 
@@ -185,7 +185,8 @@ func registeredSources(t *testing.T) []cache.Source {
 }
 
 // pmdalinuxDescs is every verified table: one per area, each in its own file.
-var pmdalinuxDescs = slices.Concat(baseDescs, diskDescs, networkDescs, hostDescs, moreDescs, nfsDescs)
+var pmdalinuxDescs = slices.Concat(baseDescs, diskDescs, networkDescs, hostDescs, moreDescs, nfsDescs,
+	mptcpDescs, tcpconnDescs, slabinfoDescs, ttyDescs, miscDescs)
 
 // pminfoUnits reads units as pminfo prints them: "Kbyte", "byte / sec",
 // "count / sec", "millisec", "none", ...

@@ -31,6 +31,9 @@ func Registry() []engine.Registration {
 		// Tables as long as the sockets, IPC objects and logins a host
 		// has, and the CPUs' sysfs state: counts that alarms read.
 		{Name: "netconn", Factory: NewNetConnCollector, Interval: 10 * time.Second},
+		// TCP sockets by state: a table as long as the host's connections,
+		// in a collector of its own so its cap and failures are its own.
+		{Name: "tcpconn", Factory: NewTCPConnCollector, Interval: 10 * time.Second},
 		{Name: "ipc", Factory: NewIPCCollector, Interval: 10 * time.Second},
 		{Name: "login", Factory: NewLoginCollector, Interval: 10 * time.Second},
 		{Name: "cpusys", Factory: NewCPUSysCollector, Interval: 10 * time.Second},
@@ -45,11 +48,19 @@ func Registry() []engine.Registration {
 		{Name: "nfs", Factory: NewNFSCollector, Interval: 5 * time.Second},
 		{Name: "buddyinfo", Factory: NewBuddyinfoCollector, Interval: 10 * time.Second},
 		{Name: "zoneinfo", Factory: NewZoneinfoCollector, Interval: 10 * time.Second},
+		{Name: "slabinfo", Factory: NewSlabinfoCollector, Interval: 10 * time.Second},
+		{Name: "tty", Factory: NewTTYCollector, Interval: 10 * time.Second},
 		// Names that change only with a new kernel or host name.
 		{Name: "uname", Factory: NewUnameCollector, Interval: 60 * time.Second},
 		{Name: "cpuinfo", Factory: NewCPUInfoCollector, Interval: 60 * time.Second},
 		// Tunables an administrator sets with sysctl.
 		{Name: "ipclimits", Factory: NewIPCLimitsCollector, Interval: 60 * time.Second},
+		// Hardware lists and device-event counts, moving as slowly as the
+		// CPUs' sysfs state; the agent's own strings, as uname's.
+		{Name: "fchost", Factory: NewFCHostCollector, Interval: 10 * time.Second},
+		{Name: "tape", Factory: NewTapeCollector, Interval: 10 * time.Second},
+		{Name: "sysfs", Factory: NewSysfsCollector, Interval: 10 * time.Second},
+		{Name: "agent", Factory: NewAgentCollector, Interval: 60 * time.Second},
 	}
 }
 

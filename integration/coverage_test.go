@@ -14,13 +14,7 @@ import (
 // notOurs are the pmdalinux metrics PCP's tools use that hostcache does not
 // twin, and why. Per-process metrics (proc.*) are pmdaproc's, not
 // pmdalinux's, and are not counted at all.
-var notOurs = map[string]string{
-	"tty.serial": "/proc/tty/driver/serial is readable by root only, and the kernel prints a line's counters " +
-		"only to a reader with CAP_SYS_ADMIN at read time (serial_core's uart_line_info), so a descriptor " +
-		"opened before the agent drops to the pcp user would not help",
-	"network.tcpconn": "to print /proc/net/tcp the kernel walks its whole connection hash, milliseconds " +
-		"on a busy server: a sampler would pay that every interval, asked or not (the issue's exclusion)",
-}
+var notOurs = map[string]string{}
 
 // notYet are the holes the coverage work has still to fill (the issue
 // "Cover what PCP's own tools use"): each is reported, not failed, and a
