@@ -1,0 +1,251 @@
+//go:build linux
+
+package integration
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/standin"
+)
+
+// TestStandIn installs hostcache in pmdalinux's place with its own
+// Install (-S linux) and checks it against a listing taken from
+// pmdalinux first, in the same run: every pmdalinux name with values
+// that hostcache has a twin of has values from the stand-in, the same
+// descriptor (PMID, type, instance domain, semantics, units) and the same
+// instance ids for the same instance names. pmdalinux names hostcache
+// has no twin of yet are counted and listed. Remove then puts pmdalinux
+// back, and it serves again.
+func TestStandIn(t *testing.T) {
+	requirePCP(t)
+	bin := buildPMDA(t)
+	pmdaDir := filepath.Join(pcpVar(t, "PCP_PMDAS_DIR"), "hostcache")
+	conf := pcpVar(t, "PCP_PMCDCONF_PATH")
+	confBefore, err := os.ReadFile(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := linuxNames()
+	before := listMetrics(t, names)
+	if before["kernel.all.load"].numval != 3 {
+		t.Fatalf("pmdalinux gives kernel.all.load %d values before the switch", before["kernel.all.load"].numval)
+	}
+	restoreBeside(t, pmdaDir)
+
+	out := mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin, "-S", "linux")
+	if !regexp.MustCompile(`\d+ metrics and \d+ values`).MatchString(out) {
+		t.Fatalf("Install -S linux did not report metrics:\n%s", out)
+	}
+	waitFor(t, "the stand-in's kernel.all.load", 30*time.Second, func() bool {
+		return listMetrics(t, []string{"kernel.all.load"})["kernel.all.load"].numval == 3
+	})
+	if out := mustRun(t, 10*time.Second, "pgrep", "-a", "pmdahostcache"); !strings.Contains(out, "-S linux") {
+		t.Errorf("no pmdahostcache -S linux runs:\n%s", out)
+	}
+	time.Sleep(3 * time.Second) // rates need two samples of every collector
+	after := listMetrics(t, names)
+	compareStandIn(t, before, after, twinNames(t))
+
+	mustRun(t, 2*time.Minute, "sh", "-c", "cd "+pmdaDir+" && ./Remove </dev/null")
+	waitFor(t, "pmdalinux's kernel.all.load after Remove", 30*time.Second, func() bool {
+		return listMetrics(t, []string{"kernel.all.load"})["kernel.all.load"].numval == 3
+	})
+	if out, _ := run(t, 10*time.Second, "pgrep", "-x", "pmdalinux"); strings.TrimSpace(out) == "" {
+		t.Error("pmdalinux does not run after Remove")
+	}
+	confAfter, _ := os.ReadFile(conf)
+	if linuxEntry(string(confAfter)) != linuxEntry(string(confBefore)) {
+		t.Errorf("pmcd.conf's linux entry after Remove %q, before %q", linuxEntry(string(confAfter)), linuxEntry(string(confBefore)))
+	}
+}
+
+// restoreBeside puts hostcache back beside pmdalinux as the tests expect
+// it, whatever the test left: pmdalinux's entry first, if the stand-in
+// still holds it, then the agent as domain HOSTCACHE.
+func restoreBeside(t *testing.T, pmdaDir string) {
+	wasInstalled := installed()
+	saved := filepath.Join(t.TempDir(), "pmdahostcache.previous")
+	if data, err := os.ReadFile(filepath.Join(pmdaDir, "pmdahostcache")); err == nil {
+		os.WriteFile(saved, data, 0o755)
+	}
+	t.Cleanup(func() {
+		if fileExists(filepath.Join(pmdaDir, "standin.linux")) {
+			run(t, 2*time.Minute, "sh", "-c", "cd "+pmdaDir+" && ./Remove </dev/null")
+		}
+		if wasInstalled {
+			run(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), saved, "-S", "none")
+		}
+	})
+}
+
+// linuxEntry is pmcd.conf's entry for domain 60.
+func linuxEntry(conf string) string {
+	for _, line := range strings.Split(conf, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[1] == "60" {
+			return line
+		}
+	}
+	return ""
+}
+
+// linuxNames are pmdalinux's metric names.
+func linuxNames() []string {
+	var out []string
+	for _, m := range standin.LinuxTable() {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+// twinNames are the pmdalinux names hostcache has a twin of: hostcache.X
+// in the PMNS the agent ships.
+func twinNames(t *testing.T) map[string]bool {
+	data, err := os.ReadFile(filepath.Join(repoRoot, "pmns.linux"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaves := map[string]bool{}
+	var path []string
+	sc := bufio.NewScanner(strings.NewReader(string(data)))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		switch {
+		case len(f) == 2 && f[1] == "{":
+			path = strings.Split(f[0], ".")
+		case len(f) == 2 && strings.HasPrefix(f[1], "HOSTCACHE:"):
+			leaves[strings.TrimPrefix(strings.Join(append(path, f[0]), "."), "hostcache.")] = true
+		}
+	}
+	return leaves
+}
+
+// listed is one metric as PCP's clients see it.
+type listed struct {
+	numval int
+	desc   string            // pminfo -d's lines, the PMID's among them
+	insts  map[string]string // instance name -> id
+}
+
+// listMetrics lists names with pmprobe (values and instances) and pminfo
+// (descriptors).
+func listMetrics(t *testing.T, names []string) map[string]listed {
+	out := map[string]listed{}
+	for start := 0; start < len(names); start += 200 {
+		batch := names[start:min(start+200, len(names))]
+		probe, _ := run(t, time.Minute, "pmprobe", append([]string{"-i", "-I"}, batch...)...)
+		for _, line := range strings.Split(probe, "\n") {
+			f := strings.Fields(line)
+			if len(f) < 2 {
+				continue
+			}
+			l := listed{insts: map[string]string{}}
+			if n, ok := atoi(f[1]); ok {
+				l.numval = n
+			}
+			for _, m := range regexp.MustCompile(`\?(\d+) "([^"]*)"`).FindAllStringSubmatch(line, -1) {
+				l.insts[m[2]] = m[1]
+			}
+			out[f[0]] = l
+		}
+		descs, _ := run(t, time.Minute, "pminfo", append([]string{"-d", "-m"}, batch...)...)
+		readDescs(descs, out)
+	}
+	return out
+}
+
+// readDescs sets the descriptor of each metric pminfo -d -m described: a
+// line "NAME PMID: ..." and the indented lines after it. Error lines
+// (a name pminfo could not describe) start no block.
+func readDescs(text string, out map[string]listed) {
+	var name string
+	var lines []string
+	flush := func() {
+		if l, ok := out[name]; ok && name != "" {
+			l.desc = strings.Join(lines, "\n")
+			out[name] = l
+		}
+		name, lines = "", nil
+	}
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.Contains(line, " PMID: ") && !strings.HasPrefix(line, " "):
+			flush()
+			name, lines = strings.Fields(line)[0], []string{line}
+		case strings.HasPrefix(line, " ") && name != "":
+			lines = append(lines, line)
+		default:
+			flush()
+		}
+	}
+	flush()
+}
+
+func atoi(s string) (int, bool) {
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, s != ""
+}
+
+// deliberate are the pmdalinux names whose values the stand-in withholds
+// on purpose, because pmdalinux's are wrong; the README lists each.
+var deliberate = map[string]string{
+	"network.interface.speed":    "an interface whose speed sysfs gives as -1 (unknown): pmdalinux reads it unsigned",
+	"network.interface.baudrate": "the same -1, times 125000",
+	"rpc.server.ra_size":         "readahead counts of an NFS server that does not run, or of a kernel without the ra line",
+	"rpc.server.ra_hits":         "the same",
+	"rpc.server.ra_misses":       "the same",
+}
+
+// compareStandIn holds the stand-in to pmdalinux's listing for every name
+// with values before that hostcache has a twin of, and reports the rest.
+func compareStandIn(t *testing.T, before, after map[string]listed, twins map[string]bool) {
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var served, missing []string
+	for name, b := range before {
+		if b.numval <= 0 {
+			continue
+		}
+		if !twins[name] {
+			missing = append(missing, name)
+			continue
+		}
+		served = append(served, name)
+		a := after[name]
+		if why, ok := deliberate[name]; ok && a.numval <= 0 {
+			t.Logf("%s: pmdalinux has %d values, the stand-in none on purpose: %s", name, b.numval, why)
+			if !strings.Contains(string(readme), name) {
+				t.Errorf("%s: withheld on purpose, but the README does not say so", name)
+			}
+			continue
+		}
+		switch {
+		case a.numval <= 0:
+			t.Errorf("%s: %d values from pmdalinux, none from the stand-in (%d)", name, b.numval, a.numval)
+		case a.desc != b.desc:
+			t.Errorf("%s: descriptor\n%s\nfrom the stand-in, pmdalinux's\n%s", name, a.desc, b.desc)
+		}
+		for inst, id := range b.insts {
+			if other, ok := a.insts[inst]; ok && other != id {
+				t.Errorf("%s: instance %q is %s from the stand-in, %s from pmdalinux", name, inst, other, id)
+			}
+		}
+	}
+	sort.Strings(missing)
+	t.Logf("pmdalinux names with values: %d; served by the stand-in's twins: %d; without a twin yet: %d %v",
+		len(served)+len(missing), len(served), len(missing), missing)
+}
