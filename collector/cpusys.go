@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -24,6 +26,9 @@ var (
 	// twin keeps its descriptor. The value is milliseconds.
 	cpuPkgThrTime = engine.Metric("hostcache.hinv.cpu.thermal_throttle.package.time", clusterCPUSys, 5, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCPUSys)
 	cpuMapNum     = engine.Metric("hostcache.hinv.map.cpu_num", clusterCPUSys, 6, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomCPUSys)
+	// The NUMA node of each CPU: its nodeN link in sysfs, node 0 without
+	// one (a kernel without NUMA), as pmdalinux.
+	cpuMapNode = engine.Metric("hostcache.hinv.map.cpu_node", clusterCPUSys, 8, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomCPUSys)
 )
 
 // cpuThrottleFiles are the thermal_throttle attributes and their metrics.
@@ -40,6 +45,7 @@ type cpuSysFiles struct {
 	online   *kernel.File
 	throttle []*kernel.File // as cpuThrottleFiles; nil without thermal_throttle
 	freq     *cpuFreqFiles  // cpufreq.go
+	node     uint64         // the CPU's NUMA node, read once
 }
 
 // cpusysCollector reads the attributes of the CPUs sysfs lists as present.
@@ -66,7 +72,7 @@ func (c *cpusysCollector) Name() string { return "cpusys" }
 func (c *cpusysCollector) Source() cache.Source {
 	return cache.Source{
 		Name: c.Name(),
-		Metrics: []cache.Desc{cpuOnline, cpuCoreThrCount, cpuCoreThrTime, cpuPkgThrCount, cpuPkgThrTime, cpuMapNum,
+		Metrics: []cache.Desc{cpuOnline, cpuCoreThrCount, cpuCoreThrTime, cpuPkgThrCount, cpuPkgThrTime, cpuMapNum, cpuMapNode,
 			cpuFreqCount, cpuFreqTime, cpuFreqMax, cpuFreqMin},
 		InDoms: []cache.InDomDesc{{ID: indomCPUSys, Name: "cpusys", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"}},
 	}
@@ -110,6 +116,7 @@ func (c *cpusysCollector) Sample(b *cache.Builder, _ time.Time) error {
 func (c *cpusysCollector) sampleCPU(b *cache.Builder, cpu int, f *cpuSysFiles) {
 	inst := uint32(cpu)
 	b.SetU64(cpuMapNum.ID, inst, uint64(cpu))
+	b.SetU64(cpuMapNode.ID, inst, f.node)
 	online := uint64(1)
 	var err error
 	if c.buf, err = f.online.Read(c.buf); err == nil {
@@ -147,5 +154,19 @@ func (c *cpusysCollector) openCPU(_ int, name string) *cpuSysFiles {
 		}
 	}
 	f.freq = c.openCPUFreq(name)
+	f.node = cpuNode(filepath.Join(c.dir, name))
 	return f
+}
+
+// cpuNode is the N of a CPU directory's nodeN entry; 0 without one.
+func cpuNode(dir string) uint64 {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if rest, ok := strings.CutPrefix(e.Name(), "node"); ok {
+			if n, err := strconv.ParseUint(rest, 10, 32); err == nil {
+				return n
+			}
+		}
+	}
+	return 0
 }

@@ -327,6 +327,7 @@ var moreDescs = []pmdalinuxDesc{
 	{"hinv.cpu.thermal_throttle.package.count", "32.4", "64-bit unsigned int", "counter", "count", "60.0 (cpusys)"},
 	{"hinv.cpu.thermal_throttle.package.time", "32.5", "64-bit unsigned int", "counter", "count", "60.0 (cpusys)"},
 	{"hinv.map.cpu_num", "32.6", "32-bit unsigned int", "discrete", "none", "60.0 (cpusys)"},
+	{"hinv.map.cpu_node", "32.8", "32-bit unsigned int", "discrete", "none", "60.0 (cpusys)"},
 
 	// Interrupts and soft interrupts.
 	{"kernel.all.interrupts.total", "33.0", "64-bit unsigned int", "counter", "count", "60.4"},
@@ -464,6 +465,7 @@ var moreDescs = []pmdalinuxDesc{
 	{"mem.numa.alloc.interleave_hit", "36.35", "64-bit unsigned int", "counter", "count", "60.19 (numa)"},
 	{"mem.numa.alloc.local_node", "36.36", "64-bit unsigned int", "counter", "count", "60.19 (numa)"},
 	{"mem.numa.alloc.other_node", "36.37", "64-bit unsigned int", "counter", "count", "60.19 (numa)"},
+	{"hinv.node.online", "36.42", "32-bit unsigned int", "instant", "none", "60.19 (numa)"},
 
 	// softnet and KSM.
 	{"network.softnet.processed", "37.0", "64-bit unsigned int", "counter", "count", "PM_INDOM_NULL"},

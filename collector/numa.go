@@ -76,6 +76,11 @@ var numaAlloc = []numaField{
 	{engine.Metric("hostcache.mem.numa.alloc.other_node", clusterNUMA, 37, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomNUMA), "other_node"},
 }
 
+// numaOnline is 1 for every node the kernel lists online, the nodes this
+// collector's instances are: pmdalinux's hinv.node.online (its item 1 of
+// cluster 55; ours is free item 42 of this cluster).
+var numaOnline = engine.Metric("hostcache.hinv.node.online", clusterNUMA, 42, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomNUMA)
+
 // numaFiles are one node's two files, opened once.
 type numaFiles struct{ meminfo, numastat *kernel.File }
 
@@ -135,6 +140,7 @@ func (c *numaCollector) Source() cache.Source {
 	for _, f := range numaAlloc {
 		metrics = append(metrics, f.desc)
 	}
+	metrics = append(metrics, numaOnline)
 	return cache.Source{Name: c.Name(), Metrics: metrics, InDoms: []cache.InDomDesc{
 		{ID: indomNUMA, Name: "numa nodes", Labels: indomLabels(`"numa_node"`, "per numa_node"), IDLabel: "numa_node"}}}
 }
@@ -154,6 +160,7 @@ func (c *numaCollector) Sample(b *cache.Builder, _ time.Time) error {
 	b.SetInDom(indomNUMA, c.nodes.update(nodes, c.openNode))
 	var errs []error
 	for _, node := range nodes {
+		b.SetU64(numaOnline.ID, uint32(node), 1)
 		if err := c.sampleNode(b, uint32(node), c.nodes.get(node)); err != nil {
 			errs = append(errs, err)
 		}

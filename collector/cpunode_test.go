@@ -1,0 +1,35 @@
+package collector
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/engine"
+)
+
+// Each CPU's NUMA node is its nodeN entry in sysfs, 0 without one; every
+// node the numa collector lists is online.
+func TestCPUNodeAndNodeOnline(t *testing.T) {
+	sys := t.TempDir()
+	replaceTree(t, filepath.Join(testdataDir, "sys-t0"), sys)
+	if err := os.MkdirAll(filepath.Join(sys, "devices", "system", "cpu", "cpu1", "node1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := newSysHarness(t, sys)
+	h.mustSample(t0)
+	h.wantU64("hinv.map.cpu_node", 0, 0) // no nodeN entry
+	h.wantU64("hinv.map.cpu_node", 1, 1)
+
+	n := &harness{t: t, proc: t.TempDir()}
+	n.use("proc-t0")
+	n.attach(NewNUMACollector, engine.Env{Proc: n.proc, Sys: sys})
+	n.mustSample(t0)
+	nodes := n.hostInstances(indomNUMA)
+	if len(nodes) == 0 {
+		t.Fatal("the fixture has no NUMA node")
+	}
+	for _, x := range nodes {
+		n.wantU64("hinv.node.online", x.ID, 1)
+	}
+}
