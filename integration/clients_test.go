@@ -79,6 +79,15 @@ var deliberatelyNoValue = map[string]string{
 	"rpc.server.ra_size":   "no NFS server here; pmdalinux prints 0 without reading anything",
 	"rpc.server.ra_hits":   "no NFS server here; pmdalinux prints 0 without reading anything",
 	"rpc.server.ra_misses": "no NFS server here; pmdalinux prints 0 without reading anything",
+	// Beside pmdalinux the agent runs as the pcp user, and the kernel
+	// prints a serial line's counters only to a reader with CAP_SYS_ADMIN
+	// (pmdalinux and the stand-in run as root and have them).
+	"tty.serial.tx":      "counters the kernel hides from the pcp user",
+	"tty.serial.rx":      "counters the kernel hides from the pcp user",
+	"tty.serial.frame":   "counters the kernel hides from the pcp user",
+	"tty.serial.parity":  "counters the kernel hides from the pcp user",
+	"tty.serial.brk":     "counters the kernel hides from the pcp user",
+	"tty.serial.overrun": "counters the kernel hides from the pcp user",
 }
 
 // twinOf names the pmdalinux metric a hostcache metric mirrors.

@@ -198,16 +198,6 @@ func atoi(s string) (int, bool) {
 	return n, s != ""
 }
 
-// deliberate are the pmdalinux names whose values the stand-in withholds
-// on purpose, because pmdalinux's are wrong; the README lists each.
-var deliberate = map[string]string{
-	"network.interface.speed":    "an interface whose speed sysfs gives as -1 (unknown): pmdalinux reads it unsigned",
-	"network.interface.baudrate": "the same -1, times 125000",
-	"rpc.server.ra_size":         "readahead counts of an NFS server that does not run, or of a kernel without the ra line",
-	"rpc.server.ra_hits":         "the same",
-	"rpc.server.ra_misses":       "the same",
-}
-
 // compareStandIn holds the stand-in to pmdalinux's listing for every name
 // with values before that hostcache has a twin of, and reports the rest.
 func compareStandIn(t *testing.T, before, after map[string]listed, twins map[string]bool) {
@@ -226,7 +216,7 @@ func compareStandIn(t *testing.T, before, after map[string]listed, twins map[str
 		}
 		served = append(served, name)
 		a := after[name]
-		if why, ok := deliberate[name]; ok && a.numval <= 0 {
+		if why, ok := deliberatelyNoValue[name]; ok && a.numval <= 0 {
 			t.Logf("%s: pmdalinux has %d values, the stand-in none on purpose: %s", name, b.numval, why)
 			if !strings.Contains(string(readme), name) {
 				t.Errorf("%s: withheld on purpose, but the README does not say so", name)
