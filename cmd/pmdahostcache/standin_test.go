@@ -217,7 +217,7 @@ var expectedLosses = []lostDomain{
 		"hinv.cpu.frequency_scaling.min", "hinv.cpu.frequency_scaling.time", "hinv.cpu.online",
 		"hinv.cpu.thermal_throttle.core.count", "hinv.cpu.thermal_throttle.core.time",
 		"hinv.cpu.thermal_throttle.package.count", "hinv.cpu.thermal_throttle.package.time",
-		"hinv.map.cpu_num"}},
+		"hinv.map.cpu_node", "hinv.map.cpu_num"}},
 	// The CPUs of /proc/interrupts and /proc/softirqs: the per-CPU sums.
 	{"17 (interrupt cpus)", "1 (cpu)", 0, []string{"kernel.percpu.intr", "kernel.percpu.sirq"}},
 	// The CPUs of /proc/net/softnet_stat.
