@@ -119,7 +119,7 @@ func (c *diskCollector) Source() cache.Source {
 	for t := range diskNTrees {
 		descs = append(descs, c.descs[t]...)
 	}
-	descs = append(descs, diskCount, diskCapacity, diskScheduler, diskMDCapacity, diskMDStatus,
+	descs = append(descs, diskCount, diskCapacity, diskScheduler, diskScsiID, diskMDCapacity, diskMDStatus,
 		diskWWIDPaths, diskWWIDScheduler, diskWWIDCapacity, diskPartCapacity, diskDMCapacity)
 	descs = append(descs, zramSysDescs()...)
 	return cache.Source{

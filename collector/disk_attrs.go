@@ -18,6 +18,9 @@ import (
 var (
 	diskCapacity  = engine.Metric("hostcache.disk.dev.capacity", clusterDisk, 87, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomDisk)
 	diskScheduler = engine.Metric("hostcache.disk.dev.scheduler", clusterDisk, 59, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomDisk)
+	// The disk's world-wide id, the SCSI paths to one device sharing it,
+	// and "unknown" for a disk without one (a virtio disk), as pmdalinux.
+	diskScsiID = engine.Metric("hostcache.hinv.map.scsi_id", clusterDisk, 103, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomDisk)
 )
 
 const diskAttrRefresh = time.Minute
@@ -133,8 +136,13 @@ func chosenScheduler(line string) string {
 	return ""
 }
 
-// publishAttrs sets a disk's capacity and scheduler.
+// publishAttrs sets a disk's capacity, scheduler and world-wide id.
 func (c *diskCollector) publishAttrs(b *cache.Builder, inst uint32, a *diskAttrs) {
+	if a.wwid != "" {
+		b.SetString(diskScsiID.ID, inst, a.wwid)
+	} else {
+		b.SetString(diskScsiID.ID, inst, "unknown")
+	}
 	if a.hasCapacity {
 		b.SetU64(diskCapacity.ID, inst, a.capacityKB)
 	}

@@ -41,6 +41,7 @@ var diskTreeRows = []pmdalinuxDesc{
 	{"disk.dev.total_rawactive", "5.79", "32-bit unsigned int", "counter", "millisec", "60.1"},
 	{"disk.dev.aveq", "5.47", "32-bit unsigned int", "counter", "millisec", "60.1"},
 	{"disk.dev.scheduler", "5.59", "string", "discrete", "none", "60.1"},
+	{"hinv.map.scsi_id", "5.103", "string", "discrete", "none", "60.1"},
 	{"disk.dev.capacity", "5.87", "64-bit unsigned int", "discrete", "Kbyte", "60.1"},
 	{"disk.dev.discard", "5.88", "64-bit unsigned int", "counter", "count", "60.1"},
 	{"disk.dev.blkdiscard", "5.89", "64-bit unsigned int", "counter", "count", "60.1"},

@@ -37,6 +37,8 @@ func TestDiskWWIDSinglePaths(t *testing.T) {
 	if in.Len() != 2 {
 		t.Errorf("%d wwids, want 2 (vda has none)", in.Len())
 	}
+	f.hostWantString("hinv.map.scsi_id", diskSda, "35000c500a1b2c3d4")
+	f.hostWantString("hinv.map.scsi_id", diskVda, "unknown")
 	f.load("t1")
 	f.mustSample(t1)
 	f.wantFloat("rate.disk.wwid.read", sda, 100) // as disk.dev's sda

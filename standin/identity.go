@@ -27,6 +27,11 @@ type Identity struct {
 	indomOf map[uint32]cache.InDomID
 	twin    map[string]bool // hostcache names that are twins
 	holder  map[cache.InDomID]cache.InDomID
+	// namePMID is the PMID of each metric's hostcache name: its cluster +
+	// Shift. A twin answers at pmdalinux's PMID under pmdalinux's name
+	// and at this one under its hostcache name, so that no PMID has two
+	// names: pmlogextract refuses archives whose PMIDs change names.
+	namePMID map[cache.MetricID]uint32
 }
 
 // PMID returns the wire PMID of an internal metric id, or PMIDNull for an
@@ -38,7 +43,17 @@ func (x *Identity) PMID(id cache.MetricID) uint32 {
 	return PMIDNull
 }
 
-// Metric returns the internal metric id a wire PMID names.
+// NamePMID returns the PMID of a metric's hostcache name: pmdalinux's
+// PMID answers a twin under pmdalinux's name, this one under hostcache's.
+func (x *Identity) NamePMID(id cache.MetricID) uint32 {
+	if w, ok := x.namePMID[id]; ok {
+		return w
+	}
+	return PMIDNull
+}
+
+// Metric returns the internal metric id a wire PMID names: a twin's
+// pmdalinux PMID or its hostcache name's.
 func (x *Identity) Metric(wire uint32) (cache.MetricID, bool) {
 	id, ok := x.metric[wire]
 	return id, ok

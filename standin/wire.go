@@ -18,6 +18,7 @@ func (b *builder) identity() (*Identity, error) {
 		pmid: map[cache.MetricID]uint32{}, metric: map[uint32]cache.MetricID{},
 		indom: map[cache.InDomID]uint32{}, indomOf: map[uint32]cache.InDomID{},
 		twin: map[string]bool{}, holder: map[cache.InDomID]cache.InDomID{},
+		namePMID: map[cache.MetricID]uint32{},
 	}
 	for _, d := range b.descs {
 		if err := b.placeMetric(x, d); err != nil {
@@ -35,20 +36,22 @@ func (b *builder) identity() (*Identity, error) {
 // placeMetric gives d its wire PMID: pmdalinux's for a twin, its own
 // cluster+Shift otherwise.
 func (b *builder) placeMetric(x *Identity, d cache.Desc) error {
-	var wire uint32
+	if d.ID.Cluster()+Shift > maxCluster {
+		return fmt.Errorf("%s: cluster %d+%d is beyond the wire's %d", d.Name, d.ID.Cluster(), Shift, maxCluster)
+	}
+	own := WirePMID(d.ID.Cluster()+Shift, d.ID.Item())
+	wire := own
 	if m, ok := b.twin[d.ID]; ok {
 		wire = m.PMID()
 		x.twin[d.Name] = true
-	} else {
-		if d.ID.Cluster()+Shift > maxCluster {
-			return fmt.Errorf("%s: cluster %d+%d is beyond the wire's %d", d.Name, d.ID.Cluster(), Shift, maxCluster)
+	}
+	for _, w := range []uint32{wire, own} {
+		if other, dup := x.metric[w]; dup && other != d.ID {
+			return fmt.Errorf("%s and metric %s share wire PMID %#x", d.Name, other, w)
 		}
-		wire = WirePMID(d.ID.Cluster()+Shift, d.ID.Item())
+		x.metric[w] = d.ID
 	}
-	if other, dup := x.metric[wire]; dup {
-		return fmt.Errorf("%s and metric %s share wire PMID %#x", d.Name, other, wire)
-	}
-	x.pmid[d.ID], x.metric[wire] = wire, d.ID
+	x.pmid[d.ID], x.namePMID[d.ID] = wire, own
 	return nil
 }
 

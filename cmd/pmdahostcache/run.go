@@ -44,7 +44,7 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 		return err
 	}
 	srv := pmda.NewServer(pmda.Config{
-		Name: name, Domain: cfg.Domain, Identity: ids, Front: front, Texts: texts,
+		Name: name, Domain: cfg.Domain, Identity: ids, Front: front, Texts: textsFor(cfg, texts, front.Schema()),
 		PMStore: runner, Clients: runner, Log: log, Trace: cfg.HasDebug("pdu"),
 		StoreAccess: &pmda.StoreAccess{Users: cfg.StoreUsers, Groups: cfg.StoreGroups},
 	}, conn, conn)
@@ -117,7 +117,7 @@ func buildCache(cfg config.Config, log zerolog.Logger) (*engine.Runner, *cache.F
 	sched.IDs = ids
 	runner := engine.NewRunner(log, collectors, sched)
 	opts := cache.SchemaOptions{NoCollectorLabels: cfg.StandIn != ""}
-	schema, err := cache.NewSchemaWith(opts, runner.Sources()...)
+	schema, err := cache.NewSchemaWith(opts, withPlaceholders(cfg, runner.Sources())...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -8,6 +9,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/config"
 	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/help"
 	"github.com/pmdahostcache/pmdahostcache/pmda"
 	"github.com/pmdahostcache/pmdahostcache/standin"
 )
@@ -52,4 +54,59 @@ func linuxIDFiles(cfg config.Config, env engine.Env) (map[cache.InDomID]uint32, 
 		return nil, err
 	}
 	return x.KeptFiles(), nil
+}
+
+// withPlaceholders adds, standing in for pmdalinux, the placeholders of
+// the pmdalinux metrics no collector has a twin of (standin.Placeholders):
+// their descriptors answer, their values never.
+func withPlaceholders(cfg config.Config, sources []cache.Source) []cache.Source {
+	if cfg.StandIn == "" {
+		return sources
+	}
+	have := map[string]bool{}
+	for _, src := range sources {
+		for _, d := range src.Metrics {
+			have[d.Name] = true
+		}
+	}
+	return append(sources, standin.Placeholders(standin.LinuxTable(), have))
+}
+
+// standInTexts gives the placeholders a help text of their own; every
+// other metric's is the help file's.
+type standInTexts struct {
+	*help.Texts
+	placeholders map[string]bool
+}
+
+// textsFor is the help the server answers with: the help file's, and,
+// standing in, the placeholders'.
+func textsFor(cfg config.Config, texts *help.Texts, schema *cache.Schema) pmda.TextSource {
+	if cfg.StandIn == "" {
+		return texts
+	}
+	t := standInTexts{texts, map[string]bool{}}
+	for _, d := range schema.Descs() {
+		if standin.IsPlaceholder(d.ID) {
+			t.placeholders[d.Name] = true
+		}
+	}
+	return t
+}
+
+func (t standInTexts) MetricText(name string, long bool) (string, bool) {
+	if !t.placeholders[name] {
+		return t.Texts.MetricText(name, long)
+	}
+	return placeholderText(strings.TrimPrefix(name, "hostcache."), long), true
+}
+
+// placeholderText is the help of a pmdalinux metric hostcache does not
+// sample.
+func placeholderText(name string, long bool) string {
+	if !long {
+		return "pmdalinux's " + name + ", not sampled by hostcache"
+	}
+	return "hostcache, standing in for pmdalinux, describes " + name + " as pmdalinux does, " +
+		"and has no values for it: no collector of hostcache samples its source yet."
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,5 +131,27 @@ func TestStandInKeepsPmdalinuxIDs(t *testing.T) {
 	}
 	if !bytes.Contains(data, []byte(" 24\n")) || !bytes.HasPrefix(data, []byte("2 0 2147483647")) {
 		t.Errorf("60.4 after the stand-in:\n%s", data)
+	}
+}
+
+// A pmdalinux metric hostcache does not sample (ipc.shm.key) answers its
+// descriptor and a help text, and a fetch gets no values: PCP's clients
+// look every name up before they fetch.
+func TestStandInDescribesWhatItDoesNotSample(t *testing.T) {
+	a := startStandIn(t)
+	key := linuxPMID(t, "ipc.shm.key")
+	_, reply, err := a.Request((&pmda.DescReq{PMID: key.PMID()}).Append(nil))
+	var d pmda.Desc
+	if err != nil || d.Decode(reply) != nil || d.PMID != key.PMID() || d.InDom != standin.WireInDom(key.InDom) {
+		t.Fatalf("desc of ipc.shm.key %#x: %v %x", key.PMID(), err, reply)
+	}
+	_, reply, err = a.Request((&pmda.TextReq{Ident: key.PMID(), Type: pmda.TextPMID | pmda.TextOneLine}).Append(nil))
+	if _, text, derr := pmda.DecodeText(reply); err != nil || derr != nil || !strings.Contains(text, "ipc.shm.key") {
+		t.Errorf("help of ipc.shm.key: %q %v %v", text, err, derr)
+	}
+	_, reply, err = a.Request((&pmda.Fetch{PMIDs: []uint32{key.PMID()}}).Append(nil))
+	var res pmda.Result
+	if err != nil || res.Decode(reply) != nil || len(res.Sets) != 1 || res.Sets[0].NumVal != 0 {
+		t.Errorf("fetch of ipc.shm.key: %v %+v", err, res.Sets)
 	}
 }

@@ -107,6 +107,11 @@ func TestTwinsAnswerAsPmdalinux(t *testing.T) {
 		if !named || wire != m.PMID() || name != m.Name {
 			t.Errorf("%s: twin answers as %#x %s, pmdalinux's is %#x %s", d.Name, wire, name, m.PMID(), m.Name)
 		}
+		// Its hostcache name has a PMID of its own, so no PMID has two names.
+		own := x.NamePMID(d.ID)
+		if back, ok := x.Metric(own); own == wire || !ok || back != d.ID || own != standin.WirePMID(d.ID.Cluster()+standin.Shift, d.ID.Item()) {
+			t.Errorf("%s: its hostcache name's PMID %#x (-> %s, %v), pmdalinux's %#x", d.Name, own, back, ok, wire)
+		}
 		if d.Type != m.Type || d.Sem != m.Sem || d.Units != m.Units || x.InDom(d.InDom) != wireInDomOf(m) {
 			t.Errorf("%s: twin's descriptor %v/%v/%#x/%#x, pmdalinux's %v/%v/%#x/%#x", d.Name,
 				d.Type, d.Sem, uint32(d.Units), x.InDom(d.InDom), m.Type, m.Sem, uint32(m.Units), wireInDomOf(m))

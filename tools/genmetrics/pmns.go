@@ -17,8 +17,8 @@ const pmnsHeader = "/*\n * hostcache PMNS, generated from the metric schema by `
 // pmnsLinuxHeader heads the PMNS of the stand-in for pmdalinux.
 const pmnsLinuxHeader = "/*\n * hostcache PMNS of the stand-in for pmdalinux (Install -S linux), generated\n" +
 	" * from the metric schema by `make generate`. Install substitutes 60 for HOSTCACHE.\n" +
-	" * A twin's name has pmdalinux's PMID, which its pmdalinux name has too; every\n" +
-	" * other metric is 256 clusters past its cluster in pmns.\n */\n"
+	" * Every name is 256 clusters past its cluster in pmns; a twin answers at\n" +
+	" * pmdalinux's PMID under pmdalinux's name too.\n */\n"
 
 // ownPMID is a metric's cluster and item in hostcache's own domain.
 func ownPMID(d cache.Desc) (uint32, uint32) { return d.ID.Cluster(), d.ID.Item() }
@@ -26,7 +26,7 @@ func ownPMID(d cache.Desc) (uint32, uint32) { return d.ID.Cluster(), d.ID.Item()
 // standInPMID gives a metric's cluster and item in the stand-in's domain.
 func standInPMID(x *standin.Identity) func(cache.Desc) (uint32, uint32) {
 	return func(d cache.Desc) (uint32, uint32) {
-		w := x.PMID(d.ID)
+		w := x.NamePMID(d.ID)
 		return (w >> 10) & 0xfff, w & 0x3ff
 	}
 }
