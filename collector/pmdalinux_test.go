@@ -186,7 +186,7 @@ func registeredSources(t *testing.T) []cache.Source {
 
 // pmdalinuxDescs is every verified table: one per area, each in its own file.
 var pmdalinuxDescs = slices.Concat(baseDescs, diskDescs, networkDescs, hostDescs, moreDescs, nfsDescs,
-	mptcpDescs, tcpconnDescs, slabinfoDescs, ttyDescs, miscDescs)
+	mptcpDescs, tcpconnDescs, slabinfoDescs, ttyDescs, tmpfsDescs, miscDescs)
 
 // pminfoUnits reads units as pminfo prints them: "Kbyte", "byte / sec",
 // "count / sec", "millisec", "none", ...

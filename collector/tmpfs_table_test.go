@@ -20,10 +20,6 @@ var tmpfsDescs = []pmdalinuxDesc{
 	{"tmpfs.full", "58.7", "double", "instant", "none", "60.18"},
 }
 
-// The registered filesys collector publishes tmpfs.*, so its rows are
-// part of the table TestDescriptorsMatchPmdalinux checks.
-func init() { pmdalinuxDescs = append(pmdalinuxDescs, tmpfsDescs...) }
-
 func TestTmpfsDescriptors(t *testing.T) {
 	h, _ := newTmpfsHarness(t, "t0", engine.Env{}, newTmpfsFake(), time.Second)
 	checkTwinTable(t, h, "tmpfs.", tmpfsDescs)
