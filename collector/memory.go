@@ -18,11 +18,11 @@ type memValue func(m *kernel.Meminfo) (uint64, bool)
 
 // memMetrics lists mem.physmem and the mem.util.* metrics. Each item is the
 // item pmdalinux gives the same metric in its meminfo cluster, so the two
-// PMIDs differ only in domain and cluster. The gaps are pmdalinux metrics
-// outside our scope (6-8: swap.*) and these, which modern kernels do not report and we do not parse:
-// mem.util.shared (3, MemShared: 2.4 kernels), highTotal, highFree, lowTotal,
-// lowFree (16-19: 32-bit HIGHMEM kernels), reverseMaps (28), mmap_copy (53),
-// quicklists (54).
+// PMIDs differ only in domain and cluster. The gap is pmdalinux's swap.*
+// (6-8), the swap collector's. The lines only some kernels print give
+// values where they are printed: mem.util.shared (MemShared: 2.4
+// kernels), highTotal, highFree, lowTotal, lowFree (32-bit HIGHMEM
+// kernels), reverseMaps, mmap_copy (kernels without an MMU), quicklists.
 var memMetrics = []struct {
 	desc  cache.Desc
 	value memValue
@@ -83,6 +83,14 @@ var memMetrics = []struct {
 	{engine.Metric("hostcache.mem.util.hugepagesFreeBytes", clusterMeminfo, 61, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone), hugeBytes(kernel.MemHugePagesFree)},
 	{engine.Metric("hostcache.mem.util.hugepagesRsvdBytes", clusterMeminfo, 62, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone), hugeBytes(kernel.MemHugePagesRsvd)},
 	{engine.Metric("hostcache.mem.util.hugepagesSurpBytes", clusterMeminfo, 63, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone), hugeBytes(kernel.MemHugePagesSurp)},
+	{engine.Metric("hostcache.mem.util.shared", clusterMeminfo, 3, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemShared)},
+	{engine.Metric("hostcache.mem.util.highTotal", clusterMeminfo, 16, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemHighTotal)},
+	{engine.Metric("hostcache.mem.util.highFree", clusterMeminfo, 17, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemHighFree)},
+	{engine.Metric("hostcache.mem.util.lowTotal", clusterMeminfo, 18, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemLowTotal)},
+	{engine.Metric("hostcache.mem.util.lowFree", clusterMeminfo, 19, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemLowFree)},
+	{engine.Metric("hostcache.mem.util.reverseMaps", clusterMeminfo, 28, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemReverseMaps)},
+	{engine.Metric("hostcache.mem.util.mmap_copy", clusterMeminfo, 53, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemMmapCopy)},
+	{engine.Metric("hostcache.mem.util.quicklists", clusterMeminfo, 54, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, cache.InDomNone), field(kernel.MemQuicklists)},
 }
 
 // field publishes a meminfo line unchanged (kB, or a count for HugePages_*).

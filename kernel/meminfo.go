@@ -66,6 +66,17 @@ const (
 	MemDirectMap4k
 	MemDirectMap2M
 	MemDirectMap1G
+	// Lines only some kernels print: MemShared (2.4), the HIGHMEM split of
+	// 32-bit kernels, ReverseMaps (early 2.6), MmapCopy (kernels without an
+	// MMU), Quicklists (before 4.x).
+	MemShared
+	MemHighTotal
+	MemHighFree
+	MemLowTotal
+	MemLowFree
+	MemReverseMaps
+	MemMmapCopy
+	MemQuicklists
 	numMemFields
 )
 
@@ -114,6 +125,14 @@ var memFieldNames = [numMemFields]string{
 	MemDirectMap4k:       "DirectMap4k:",
 	MemDirectMap2M:       "DirectMap2M:",
 	MemDirectMap1G:       "DirectMap1G:",
+	MemShared:            "MemShared:",
+	MemHighTotal:         "HighTotal:",
+	MemHighFree:          "HighFree:",
+	MemLowTotal:          "LowTotal:",
+	MemLowFree:           "LowFree:",
+	MemReverseMaps:       "ReverseMaps:",
+	MemMmapCopy:          "MmapCopy:",
+	MemQuicklists:        "Quicklists:",
 }
 
 // memFieldByName finds a line's field by its first field.
