@@ -49,6 +49,8 @@ out=docs/performance.md
   bin/bench record
   echo
   bin/bench readers
+  echo
+  bin/bench standin
 } | tee "$out.new"
 mv "$out.new" "$out"
 echo "wrote $out"

@@ -74,6 +74,8 @@ func main() {
 		report, err = runBackground(*agent, *before, flag.Arg(0), strings.ReplaceAll(*nowConf, ";", "\n")+"\n", *rounds, *idle)
 	case "readers":
 		report, err = runReaders(*agent, *before, *rounds, *readersSettle, *readersWindow)
+	case "standin":
+		report, err = runStandIn(*agent, *linux, *n, *rounds, *idle)
 	case "echo-agent":
 		runEchoAgent()
 		return
