@@ -1,10 +1,8 @@
 package collector
 
 import (
-	"cmp"
 	"fmt"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -33,13 +31,10 @@ var (
 // (procfs checks the permission at open, not at read).
 type slabinfoCollector struct {
 	file     *kernel.File
-	ids      *cache.IDMap
+	table    named
 	pageSize uint64
 	buf      []byte
 	rows     []slabRow
-	names    []string // instance names last published, in file order
-	insts    []uint32 // their ids
-	list     *cache.Instances
 }
 
 // NewSlabinfoCollector names /proc/slabinfo below env.Proc and opens it
@@ -50,7 +45,7 @@ func NewSlabinfoCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("slabinfo: %w", err)
 	}
 	c := &slabinfoCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles),
-		ids: env.IDMap(indomSlab), pageSize: uint64(os.Getpagesize())}
+		table: named{ids: env.IDMap(indomSlab)}, pageSize: uint64(os.Getpagesize())}
 	// A file that cannot be read now fails each sample instead.
 	c.buf, _ = c.file.Read(c.buf)
 	return c, nil
@@ -78,9 +73,9 @@ func (c *slabinfoCollector) Sample(b *cache.Builder, _ time.Time) error {
 	if len(c.rows) == 0 {
 		return fmt.Errorf("%s: no cache read (%d lines malformed)", c.file.Path, bad)
 	}
-	b.SetInDom(indomSlab, c.instances())
+	b.SetInDom(indomSlab, c.table.update(len(c.rows), func(i int) string { return c.rows[i].name }))
 	for i, r := range c.rows {
-		c.set(b, c.insts[i], r)
+		c.set(b, c.table.insts[i], r)
 	}
 	return nil
 }
@@ -100,26 +95,4 @@ func (c *slabinfoCollector) set(b *cache.Builder, id uint32, r slabRow) {
 	if r.objsPerSlab > 0 {
 		b.SetU64(slabTotalSize.ID, id, r.pagesPerSlab*r.activeObjs*c.pageSize/r.objsPerSlab)
 	}
-}
-
-// instances rebuilds the table when the caches listed change.
-func (c *slabinfoCollector) instances() *cache.Instances {
-	same := c.list != nil && len(c.rows) == len(c.names)
-	for i := 0; same && i < len(c.rows); i++ {
-		same = c.rows[i].name == c.names[i]
-	}
-	if same {
-		return c.list
-	}
-	c.names, c.insts = c.names[:0], c.insts[:0]
-	list := make([]cache.Instance, 0, len(c.rows))
-	for _, r := range c.rows {
-		id := c.ids.ID(r.name)
-		c.names, c.insts = append(c.names, r.name), append(c.insts, id)
-		list = append(list, cache.Instance{ID: id, Name: r.name})
-	}
-	// pmdalinux lists its caches in id order.
-	slices.SortFunc(list, func(a, b cache.Instance) int { return cmp.Compare(a.ID, b.ID) })
-	c.list = cache.NewInstances(list)
-	return c.list
 }

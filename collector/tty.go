@@ -2,7 +2,6 @@ package collector
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -42,14 +41,11 @@ var ttyFields = []struct {
 // each read: without it a port has its irq and no counts.
 type ttyCollector struct {
 	file   *kernel.File
-	ids    *cache.IDMap
+	table  named
 	warn   func(error) // told once that the counts are hidden
 	warned bool
 	buf    []byte
 	ports  []ttyPort
-	names  []string // instance names last published, in file order
-	insts  []uint32 // their ids
-	list   *cache.Instances
 }
 
 // ttyPort is one port's line: its name and its fields in ttyFields order.
@@ -70,7 +66,7 @@ func NewTTYCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tty: %w", err)
 	}
-	c := &ttyCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), ids: env.IDMap(indomTTY), warn: env.Warn}
+	c := &ttyCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), table: named{ids: env.IDMap(indomTTY)}, warn: env.Warn}
 	// A file that cannot be read now fails each sample instead.
 	c.buf, _ = c.file.Read(c.buf)
 	return c, nil
@@ -97,15 +93,15 @@ func (c *ttyCollector) Sample(b *cache.Builder, _ time.Time) error {
 		return fmt.Errorf("%s: no serinfo header", c.file.Path)
 	}
 	c.ports = parseSerial(c.buf, c.ports)
-	b.SetInDom(indomTTY, c.instances())
+	b.SetInDom(indomTTY, c.table.update(len(c.ports), func(i int) string { return c.ports[i].name }))
 	for i, p := range c.ports {
-		b.SetU64(ttyIRQ.ID, c.insts[i], p.values[ttyIRQField])
+		b.SetU64(ttyIRQ.ID, c.table.insts[i], p.values[ttyIRQField])
 		if !p.counted {
 			c.hidden()
 			continue
 		}
 		for k, f := range ttyFields[:ttyIRQField] {
-			b.SetU64(f.m.ID, c.insts[i], p.values[k])
+			b.SetU64(f.m.ID, c.table.insts[i], p.values[k])
 		}
 	}
 	return nil
@@ -167,25 +163,4 @@ func (p *ttyPort) set(field []byte) {
 		p.counted = p.counted || f.m.ID == ttyTx.ID
 		return
 	}
-}
-
-// instances rebuilds the table when the ports listed change.
-func (c *ttyCollector) instances() *cache.Instances {
-	same := c.list != nil && len(c.ports) == len(c.names)
-	for i := 0; same && i < len(c.ports); i++ {
-		same = c.ports[i].name == c.names[i]
-	}
-	if same {
-		return c.list
-	}
-	c.names, c.insts = c.names[:0], c.insts[:0]
-	list := make([]cache.Instance, 0, len(c.ports))
-	for _, p := range c.ports {
-		id := c.ids.ID(p.name)
-		c.names, c.insts = append(c.names, p.name), append(c.insts, id)
-		list = append(list, cache.Instance{ID: id, Name: p.name})
-	}
-	slices.SortFunc(list, func(a, b cache.Instance) int { return cmp.Compare(a.ID, b.ID) })
-	c.list = cache.NewInstances(list)
-	return c.list
 }
