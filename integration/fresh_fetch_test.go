@@ -87,9 +87,9 @@ const ffAge = "hostcache.control.collector.age[cpu]"
 const ffSettled = 3
 
 // ffClients: 105 fetches at 1 s give 101 intervals after the first three
-// fetches, so that 1% of them is one event (in 56, a single burst of
-// interrupts at a step's edge failed a run); 12 at 10 s give eight judged
-// intervals; both end about 110 s after the start.
+// fetches, so that 1% of them is one event (in fewer than 100, a single
+// burst of interrupts at a step's edge would be more than 1%); 12 at 10 s
+// give eight judged intervals; both end about 110 s after the start.
 var ffClients = func() []ffClient {
 	one := []string{"hostcache.kernel.all.intr", "kernel.all.intr", ffAge}
 	var cs []ffClient
