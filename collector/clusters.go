@@ -123,6 +123,9 @@ const (
 	indomTTY        cache.InDomID = 35 // serial ports, as 60.35
 	indomFCHost     cache.InDomID = 36 // fibre channel hosts, as 60.39
 	indomTape       cache.InDomID = 37 // tape devices, as 60.34
+	indomIPCShm     cache.InDomID = 38 // shared memory segments by shmid, as 60.28
+	indomIPCMsg     cache.InDomID = 39 // message queues by msqid, as 60.29
+	indomIPCSem     cache.InDomID = 40 // semaphore sets by semid, as 60.30
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:
