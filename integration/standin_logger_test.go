@@ -129,7 +129,6 @@ func groupLines(t *testing.T, config string) string {
 func checkArchives(t *testing.T, before, after, merged string) {
 	archives := []string{before, after}
 	out, err := run(t, 2*time.Minute, "pmlogextract", before, after, merged)
-	out = withoutTextChanges(t, out)
 	if err != nil || strings.TrimSpace(out) != "" {
 		t.Errorf("pmlogextract of the archives before and after the switch: %v; %d lines, %d errors, %d warnings, the first:\n%s",
 			err, strings.Count(out, "\n"), strings.Count(out, "Error:"), strings.Count(out, "Warning:"), firstLines(out, 12))
@@ -143,32 +142,6 @@ func checkArchives(t *testing.T, before, after, merged string) {
 		}
 	}
 	t.Logf("pmlogcheck ran on %d archives", len(archives))
-}
-
-// withoutTextChanges takes out pmlogextract's warnings that a metric's or
-// an instance domain's help text changed: the stand-in's help is
-// hostcache's own words (the README says so), pmdalinux's archive has
-// pmdalinux's. Every other line stays.
-func withoutTextChanges(t *testing.T, out string) string {
-	var kept []string
-	changed, inWarning := 0, false
-	for _, line := range strings.Split(out, "\n") {
-		switch {
-		case strings.Contains(line, "Warning: ") && strings.HasSuffix(line, " help text changed!"):
-			changed++
-			continue
-		case strings.Contains(line, "Warning: ") && strings.HasSuffix(line, " one line text changed from"):
-			changed, inWarning = changed+1, true
-			continue
-		case inWarning && strings.HasPrefix(line, "  "):
-			inWarning = !strings.HasSuffix(line, "!") // the quoted texts end with "!"
-			continue
-		}
-		inWarning = false
-		kept = append(kept, line)
-	}
-	t.Logf("pmlogextract: %d warnings that help text changed", changed)
-	return strings.Join(kept, "\n")
 }
 
 func firstLines(text string, n int) string {

@@ -62,24 +62,43 @@ func (s *Server) handleText(h Header, pdu []byte) ([]byte, error) {
 	if err := q.Decode(pdu); err != nil {
 		return nil, err
 	}
-	long := q.Type&TextHelp != 0
-	var text string
-	var ok bool
-	switch {
-	case s.cfg.Texts == nil:
-	case q.Type&TextInDom != 0:
-		if id, known := s.indomOf(q.Ident); known {
-			text, ok = s.cfg.Texts.InDomText(id, long)
-		}
-	default:
-		if d, known := s.metricOf(q.Ident); known {
-			text, ok = s.cfg.Texts.MetricText(d.Name, long)
-		}
-	}
+	text, ok := s.textOf(q.Ident, q.Type&TextInDom != 0, q.Type&TextHelp != 0)
 	if !ok || text == "" {
 		return nil, ErrText
 	}
 	return AppendText(s.out[:0], q.Ident, text), nil
+}
+
+// textOf is the help of a PMID or InDom the agent serves: the source's by
+// the identifier itself where it answers so (WireTexts), else by what the
+// identifier names.
+func (s *Server) textOf(ident uint32, indom, long bool) (string, bool) {
+	if s.cfg.Texts == nil {
+		return "", false
+	}
+	var name string
+	var id cache.InDomID
+	if indom {
+		var known bool
+		if id, known = s.indomOf(ident); !known {
+			return "", false
+		}
+	} else {
+		d, known := s.metricOf(ident)
+		if !known {
+			return "", false
+		}
+		name = d.Name
+	}
+	if w, ok := s.cfg.Texts.(WireTexts); ok {
+		if text, ok := w.WireText(ident, indom, long); ok {
+			return text, true
+		}
+	}
+	if indom {
+		return s.cfg.Texts.InDomText(id, long)
+	}
+	return s.cfg.Texts.MetricText(name, long)
 }
 
 // handleLabel answers label requests. The domain carries the agent's name;

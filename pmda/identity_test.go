@@ -157,3 +157,39 @@ func TestAliasValuesAreTheHoldersInstances(t *testing.T) {
 		t.Errorf("the holder's values %+v, want 2", s)
 	}
 }
+
+// wireTexts answers the stand-in's PMID of t.count and its load domain by
+// the identifier, as another agent's compiled help would; everything
+// else falls through to testTexts.
+type wireTexts struct{ testTexts }
+
+func (wireTexts) WireText(ident uint32, indom, long bool) (string, bool) {
+	switch {
+	case !indom && ident == standInCount && !long:
+		return "the other agent's count", true
+	case indom && ident == standInLoad:
+		return "the other agent's windows", true
+	}
+	return "", false
+}
+
+func TestWireTextsAnswerByIdentifier(t *testing.T) {
+	p := startServerWith(t, func(cfg *Config) { cfg.Identity = standInIDs{}; cfg.Texts = wireTexts{} })
+	cases := []struct {
+		q    TextReq
+		want string
+	}{
+		{TextReq{Ident: standInCount, Type: TextPMID | TextOneLine}, "the other agent's count"},
+		{TextReq{Ident: standInLoad, Type: TextInDom | TextHelp}, "the other agent's windows"},
+		{TextReq{Ident: standInIDs{}.PMID(tU32.ID), Type: TextPMID | TextHelp}, "a number, at length"},
+	}
+	for _, c := range cases {
+		_, reply := p.roundTrip(c.q.Append(nil))
+		if _, text, err := DecodeText(reply); err != nil || text != c.want {
+			t.Errorf("text of %#x type %#x: %q %v, want %q", c.q.Ident, c.q.Type, text, err, c.want)
+		}
+	}
+	// An identifier the agent does not serve gets no text, whatever the
+	// source would say of it.
+	p.expectError((&TextReq{Ident: wireLoadInDom, Type: TextInDom | TextOneLine}).Append(nil), ErrText)
+}

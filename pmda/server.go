@@ -29,6 +29,15 @@ type TextSource interface {
 	InDomText(id cache.InDomID, long bool) (string, bool)
 }
 
+// WireTexts is a TextSource that answers some requests by the identifier
+// on the wire before the metric or instance domain it names: standing in
+// for another agent, that agent's numbering keeps that agent's help. An
+// empty text with ok is that agent's answer: no text (PM_ERR_TEXT), and
+// the client asks for the one-line text instead.
+type WireTexts interface {
+	WireText(ident uint32, indom, long bool) (string, bool)
+}
+
 // Config is what a server needs besides its streams.
 type Config struct {
 	Name   string // agent name, e.g. "hostcache" (the domain label)

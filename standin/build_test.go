@@ -90,6 +90,18 @@ func TestTwinsTakeTheirDomainAndOthersShift(t *testing.T) {
 		if got := x.InDom(in); got != wire {
 			t.Errorf("domain %d: %#x, want %#x", in, got, wire)
 		}
+		if LinuxInDom(x.InDom(in)) != (in != 0) {
+			t.Errorf("domain %d at %#x: pmdalinux's numbering is %v", in, x.InDom(in), in != 0)
+		}
+	}
+	for _, d := range descs {
+		own := x.NamePMID(d.ID)
+		if LinuxPMID(own) {
+			t.Errorf("%s's own PMID %#x reads as pmdalinux's", d.Name, own)
+		}
+		if LinuxPMID(x.PMID(d.ID)) != x.IsTwin(d.Name) {
+			t.Errorf("%s at %#x: pmdalinux's numbering is %v, a twin %v", d.Name, x.PMID(d.ID), LinuxPMID(x.PMID(d.ID)), x.IsTwin(d.Name))
+		}
 	}
 }
 

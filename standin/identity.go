@@ -110,3 +110,11 @@ func (x *Identity) IsTwin(name string) bool { return x.twin[name] }
 
 // Twins returns how many hostcache metrics answer as pmdalinux's own.
 func (x *Identity) Twins() int { return len(x.twin) }
+
+// LinuxPMID reports whether a wire PMID of the domain is in pmdalinux's
+// numbering (a cluster below Shift), not one of hostcache's own names.
+func LinuxPMID(wire uint32) bool { return wire>>10&maxCluster < Shift }
+
+// LinuxInDom reports whether a wire instance domain of the domain is in
+// pmdalinux's numbering (a serial below Shift).
+func LinuxInDom(wire uint32) bool { return wire&maxSerial < Shift }

@@ -44,7 +44,7 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 		return err
 	}
 	srv := pmda.NewServer(pmda.Config{
-		Name: name, Domain: cfg.Domain, Identity: ids, Front: front, Texts: textsFor(cfg, texts, front.Schema()),
+		Name: name, Domain: cfg.Domain, Identity: ids, Front: front, Texts: textsFor(cfg, texts, front.Schema(), log),
 		PMStore: runner, Clients: runner, Log: log, Trace: cfg.HasDebug("pdu"),
 		StoreAccess: &pmda.StoreAccess{Users: cfg.StoreUsers, Groups: cfg.StoreGroups},
 	}, conn, conn)

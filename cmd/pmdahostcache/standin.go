@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -72,26 +74,65 @@ func withPlaceholders(cfg config.Config, sources []cache.Source) []cache.Source 
 	return append(sources, standin.Placeholders(standin.LinuxTable(), have))
 }
 
-// standInTexts gives the placeholders a help text of their own; every
-// other metric's is the help file's.
+// standInTexts answers pmdalinux's numbering with pmdalinux's own help,
+// compiled in its PMDA directory, so that archives logged before and
+// after the switch carry the same text and pmlogextract merges them
+// without a warning. hostcache's names keep hostcache's help, and the
+// placeholders have a help text of their own where pmdalinux's is absent.
 type standInTexts struct {
 	*help.Texts
+	linux        *help.Compiled // nil when pmdalinux's help cannot be read
 	placeholders map[string]bool
 }
 
 // textsFor is the help the server answers with: the help file's, and,
-// standing in, the placeholders'.
-func textsFor(cfg config.Config, texts *help.Texts, schema *cache.Schema) pmda.TextSource {
+// standing in, pmdalinux's and the placeholders'.
+func textsFor(cfg config.Config, texts *help.Texts, schema *cache.Schema, log zerolog.Logger) pmda.TextSource {
 	if cfg.StandIn == "" {
 		return texts
 	}
-	t := standInTexts{texts, map[string]bool{}}
+	t := standInTexts{texts, linuxHelp(log), map[string]bool{}}
 	for _, d := range schema.Descs() {
 		if standin.IsPlaceholder(d.ID) {
 			t.placeholders[d.Name] = true
 		}
 	}
 	return t
+}
+
+// linuxHelp reads pmdalinux's compiled help, $PCP_PMDAS_DIR/linux/help.
+func linuxHelp(log zerolog.Logger) *help.Compiled {
+	dir := os.Getenv("PCP_PMDAS_DIR")
+	if dir == "" {
+		log.Warn().Msg("stand-in: PCP_PMDAS_DIR is not set; pmdalinux's names answer with hostcache's help")
+		return nil
+	}
+	base := filepath.Join(dir, "linux", "help")
+	c, err := help.ReadCompiled(base)
+	if err != nil {
+		log.Warn().Err(err).Msg("stand-in: pmdalinux's names answer with hostcache's help")
+		return nil
+	}
+	log.Info().Str("file", base).Int("texts", c.Len()).Msg("stand-in: pmdalinux's names answer with pmdalinux's help")
+	return c
+}
+
+// WireText answers pmdalinux's PMIDs and instance domains (those below
+// the stand-in's shift) from pmdalinux's help.
+func (t standInTexts) WireText(ident uint32, indom, long bool) (string, bool) {
+	if t.linux == nil {
+		return "", false
+	}
+	if indom {
+		if !standin.LinuxInDom(ident) {
+			return "", false
+		}
+		return t.linux.InDom(ident, long)
+	}
+	if !standin.LinuxPMID(ident) {
+		return "", false
+	}
+	return t.linux.Metric(ident, long)
 }
 
 func (t standInTexts) MetricText(name string, long bool) (string, bool) {

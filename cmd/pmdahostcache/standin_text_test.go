@@ -1,0 +1,115 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/help"
+	"github.com/pmdahostcache/pmdahostcache/pmda"
+	"github.com/pmdahostcache/pmdahostcache/pmda/driver"
+	"github.com/pmdahostcache/pmdahostcache/standin"
+)
+
+// linuxHelpDir is a PMDA directory holding a copy of the installed
+// pmdalinux's compiled help, as $PCP_PMDAS_DIR would.
+func linuxHelpDir(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join("/var/lib/pcp/pmdas", "linux", "help")
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "linux"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".dir", ".pag"} {
+		data, err := os.ReadFile(src + ext)
+		if err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("pmdalinux's help: %v", err)
+			}
+			t.Skipf("pmdalinux's help is not installed: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "linux", "help"+ext), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// textOf is the text the agent answers, or "" for PM_ERR_TEXT.
+func textOf(t *testing.T, a *driver.Agent, ident uint32, typ int32) string {
+	t.Helper()
+	h, reply, err := a.Request((&pmda.TextReq{Ident: ident, Type: typ}).Append(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Type == pmda.TypeError {
+		var e pmda.ErrorPDU
+		if err := e.Decode(reply); err != nil || e.Code != pmda.ErrText {
+			t.Fatalf("text of %#x: error %v %v", ident, e.Code, err)
+		}
+		return ""
+	}
+	_, text, err := pmda.DecodeText(reply)
+	if err != nil {
+		t.Fatalf("text of %#x: %v (%x)", ident, err, reply)
+	}
+	return text
+}
+
+// Standing in, pmdalinux's names answer with pmdalinux's own help, so
+// archives from before and after the switch carry the same text;
+// hostcache's names keep hostcache's help.
+func TestStandInAnswersPmdalinuxHelp(t *testing.T) {
+	dir := linuxHelpDir(t)
+	linux, err := help.ReadCompiled(filepath.Join(dir, "linux", "help"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, err := help.Parse(help.Source())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PCP_PMDAS_DIR", dir)
+	a := startStandIn(t)
+	// pmdalinux has no long help for kernel.all.load: it answers an
+	// empty text, and its clients ask for the one-line text instead.
+	for _, name := range []string{"kernel.all.load", "kernel.all.intr"} {
+		m := linuxPMID(t, name)
+		for _, long := range []bool{false, true} {
+			typ := int32(pmda.TextPMID | pmda.TextOneLine)
+			if long {
+				typ = pmda.TextPMID | pmda.TextHelp
+			}
+			want, ok := linux.Metric(m.PMID(), long)
+			if got := textOf(t, a, m.PMID(), typ); !ok || got != want {
+				t.Errorf("%s (long %v): %q, want pmdalinux's %q (%v)", name, long, got, want, ok)
+			}
+			own := pmidOf("hostcache." + name)
+			own = standin.WirePMID((own>>10)&0xfff+standin.Shift, own&0x3ff)
+			mine, _ := ours.MetricText("hostcache."+name, long)
+			if got := textOf(t, a, own, typ); got != mine || got == "" {
+				t.Errorf("hostcache.%s (long %v): %q, want hostcache's %q", name, long, got, mine)
+			}
+		}
+	}
+	load := linuxPMID(t, "kernel.all.load")
+	inDom := standin.WireInDom(load.InDom)
+	want, _ := linux.InDom(inDom, false)
+	if got := textOf(t, a, inDom, pmda.TextInDom|pmda.TextOneLine); got != want || got == "" {
+		t.Errorf("instance domain %#x: %q, want pmdalinux's %q", inDom, got, want)
+	}
+}
+
+// Without pmdalinux's help, pmdalinux's names answer with hostcache's.
+func TestStandInWithoutPmdalinuxHelpAnswersOurs(t *testing.T) {
+	t.Setenv("PCP_PMDAS_DIR", t.TempDir())
+	a := startStandIn(t)
+	ours, err := help.Parse(help.Source())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, _ := ours.MetricText("hostcache.kernel.all.load", false)
+	if got := textOf(t, a, linuxPMID(t, "kernel.all.load").PMID(), pmda.TextPMID|pmda.TextOneLine); got != mine {
+		t.Errorf("kernel.all.load: %q, want hostcache's %q", got, mine)
+	}
+}

@@ -1,0 +1,126 @@
+package help
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// compiledFixture writes base.dir and base.pag as newhelp lays them out.
+func compiledFixture(t *testing.T, entries map[uint32][2]string) string {
+	t.Helper()
+	var pag []byte
+	var dir []byte
+	put := func(v uint32) { dir = binary.NativeEndian.AppendUint32(dir, v) }
+	put(compiledMagic)
+	put(compiledVersion | 1)
+	put(uint32(len(entries)))
+	for ident, texts := range entries {
+		put(ident)
+		put(uint32(len(pag)))
+		pag = append(append(pag, texts[0]...), 0)
+		put(uint32(len(pag)))
+		pag = append(append(pag, texts[1]...), 0)
+	}
+	base := filepath.Join(t.TempDir(), "help")
+	if err := os.WriteFile(base+".dir", dir, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(base+".pag", pag, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return base
+}
+
+func TestCompiledReadsMetricsAndInDoms(t *testing.T) {
+	pmid := uint32(60<<22 | 2<<10 | 1)
+	indom := uint32(60<<22 | 3)
+	base := compiledFixture(t, map[uint32][2]string{
+		pmid:                   {"load average", "The load average, long."},
+		indom | compiledInDom:  {"network interfaces", ""},
+		uint32(60<<22 | 0<<10): {"same serial as the indom, a metric", "x"},
+	})
+	c, err := ReadCompiled(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := c.Metric(pmid, false); !ok || s != "load average" {
+		t.Errorf("one-line = %q %v", s, ok)
+	}
+	if s, ok := c.Metric(pmid, true); !ok || s != "The load average, long." {
+		t.Errorf("long = %q %v", s, ok)
+	}
+	if s, ok := c.InDom(indom, false); !ok || s != "network interfaces" {
+		t.Errorf("indom one-line = %q %v", s, ok)
+	}
+	if s, ok := c.InDom(indom, true); !ok || s != "" {
+		t.Errorf("an empty long text is %q %v, want the compiling agent's empty text", s, ok)
+	}
+	if _, ok := c.Metric(indom, false); ok {
+		t.Error("an instance domain's text answers as a metric's")
+	}
+	if c.Len() != 3 {
+		t.Errorf("Len = %d, want 3", c.Len())
+	}
+}
+
+func TestCompiledRefusesDamage(t *testing.T) {
+	base := compiledFixture(t, map[uint32][2]string{1: {"a", "b"}})
+	dir, _ := os.ReadFile(base + ".dir")
+	pag, _ := os.ReadFile(base + ".pag")
+	cases := map[string]func() ([]byte, []byte){
+		"short index":   func() ([]byte, []byte) { return dir[:8], pag },
+		"bad magic":     func() ([]byte, []byte) { d := clone(dir); d[0] ^= 0xff; return d, pag },
+		"count too big": func() ([]byte, []byte) { d := clone(dir); d[8] = 2; return d, pag },
+		"offset past":   func() ([]byte, []byte) { d := clone(dir); d[16] = 200; return d, pag },
+		"no NUL":        func() ([]byte, []byte) { return dir, pag[:len(pag)-1] },
+	}
+	for name, mk := range cases {
+		d, p := mk()
+		if _, err := parseCompiled(d, p); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, err := parseCompiled(dir, pag); err != nil {
+		t.Errorf("the undamaged fixture: %v", err)
+	}
+	if _, err := ReadCompiled(filepath.Join(t.TempDir(), "absent")); err == nil {
+		t.Error("absent files accepted")
+	}
+}
+
+func clone(b []byte) []byte { return append([]byte(nil), b...) }
+
+// TestCompiledReadsPmdalinux reads the installed pmdalinux's help, when
+// PCP is installed: kernel.all.load (60.2.0) and the interfaces (60.3).
+func TestCompiledReadsPmdalinux(t *testing.T) {
+	base := filepath.Join(pcpPMDAsDir(), "linux", "help")
+	if _, err := os.Stat(base + ".dir"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("pmdalinux's help: %v", err)
+		}
+		t.Skipf("pmdalinux's help is not installed: %v", err)
+	}
+	c, err := ReadCompiled(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := c.Metric(60<<22|2<<10|0, false); !ok || !strings.Contains(strings.ToLower(s), "load") {
+		t.Errorf("kernel.all.load's one-line help = %q %v", s, ok)
+	}
+	if s, ok := c.InDom(60<<22|3, false); !ok || s == "" {
+		t.Errorf("60.3's one-line help = %q %v", s, ok)
+	}
+	if c.Len() < 1000 {
+		t.Errorf("%d texts, want pmdalinux's more than 1000", c.Len())
+	}
+}
+
+func pcpPMDAsDir() string {
+	if dir := os.Getenv("PCP_PMDAS_DIR"); dir != "" {
+		return dir
+	}
+	return "/var/lib/pcp/pmdas"
+}
