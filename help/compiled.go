@@ -95,12 +95,17 @@ func parseCompiled(dir, pag []byte) (*Compiled, error) {
 	return c, nil
 }
 
+// add indexes an entry. An identifier may have several (a help source
+// that names a metric twice); libpcp_pmda answers a metric with its first
+// and an instance domain with its last, and so does Compiled.
 func (c *Compiled) add(ident uint32, e entry) {
 	if ident&compiledInDom != 0 {
 		c.indoms[ident&^compiledInDom] = e
 		return
 	}
-	c.metrics[ident] = e
+	if _, seen := c.metrics[ident]; !seen {
+		c.metrics[ident] = e
+	}
 }
 
 // textAt is the NUL-terminated text at off.

@@ -11,13 +11,29 @@ import (
 // compiledFixture writes base.dir and base.pag as newhelp lays them out.
 func compiledFixture(t *testing.T, entries map[uint32][2]string) string {
 	t.Helper()
+	var list []compiledEntry
+	for ident, texts := range entries {
+		list = append(list, compiledEntry{ident, texts})
+	}
+	return compiledFixtureOf(t, list)
+}
+
+type compiledEntry struct {
+	ident uint32
+	texts [2]string
+}
+
+// compiledFixtureOf writes the entries in their order.
+func compiledFixtureOf(t *testing.T, entries []compiledEntry) string {
+	t.Helper()
 	var pag []byte
 	var dir []byte
 	put := func(v uint32) { dir = binary.NativeEndian.AppendUint32(dir, v) }
 	put(compiledMagic)
 	put(compiledVersion | 1)
 	put(uint32(len(entries)))
-	for ident, texts := range entries {
+	for _, e := range entries {
+		ident, texts := e.ident, e.texts
 		put(ident)
 		put(uint32(len(pag)))
 		pag = append(append(pag, texts[0]...), 0)
@@ -88,6 +104,26 @@ func TestCompiledRefusesDamage(t *testing.T) {
 	}
 	if _, err := ReadCompiled(filepath.Join(t.TempDir(), "absent")); err == nil {
 		t.Error("absent files accepted")
+	}
+}
+
+// A help source may name a metric or an instance domain twice (pmdalinux's
+// does); libpcp_pmda answers the metric's first entry and the domain's
+// last.
+func TestCompiledRepeatsAnswerAsLibpcpPmda(t *testing.T) {
+	pmid, indom := uint32(60<<22|28<<10|137), uint32(60<<22|5)
+	c, err := ReadCompiled(compiledFixtureOf(t, []compiledEntry{
+		{pmid, [2]string{"first", ""}}, {indom | compiledInDom, [2]string{"domain first", ""}},
+		{pmid, [2]string{"second", ""}}, {indom | compiledInDom, [2]string{"domain second", ""}},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := c.Metric(pmid, false); s != "first" {
+		t.Errorf("metric: %q, want the first entry's", s)
+	}
+	if s, _ := c.InDom(indom, false); s != "domain second" {
+		t.Errorf("instance domain: %q, want the last entry's", s)
 	}
 }
 
