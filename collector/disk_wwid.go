@@ -43,8 +43,8 @@ func (c *diskCollector) wwidOf(dev string) string {
 type wwidGroup struct {
 	sum      *diskSum
 	paths    []string
-	capacity uint64 // of one path: every path is the same LUN
-	hasCap   bool
+	capacity uint64 // summed over the paths, as pmdalinux defines it
+	noCap    bool   // a path without a capacity: no value, as pmdalinux
 	sched    string
 }
 
@@ -62,7 +62,7 @@ func (w *wwidSums) reset() {
 	for _, id := range w.order {
 		g := w.groups[id]
 		clear(g.sum.v)
-		g.sum.disks, g.sum.fields, g.paths, g.hasCap, g.sched = 0, 0, g.paths[:0], false, ""
+		g.sum.disks, g.sum.fields, g.paths, g.capacity, g.noCap, g.sched = 0, 0, g.paths[:0], 0, false, ""
 	}
 	w.order = w.order[:0]
 }
@@ -82,8 +82,10 @@ func (w *wwidSums) add(s *kernel.Diskstats, a diskAttrs) {
 	}
 	g.sum.add(s)
 	g.paths = append(g.paths, s.Name)
-	if a.hasCapacity && !g.hasCap {
-		g.capacity, g.hasCap = a.capacityKB, true
+	if a.hasCapacity && a.capacityKB > 0 {
+		g.capacity += a.capacityKB
+	} else {
+		g.noCap = true
 	}
 	if a.scheduler != "" {
 		g.sched = a.scheduler
@@ -113,7 +115,7 @@ func (c *diskCollector) publishWWIDs(b *cache.Builder) []cache.Instance {
 		if g.sched != "" {
 			b.SetString(diskWWIDScheduler.ID, inst, g.sched)
 		}
-		if g.hasCap {
+		if !g.noCap {
 			b.SetU64(diskWWIDCapacity.ID, inst, g.capacity)
 		}
 	}

@@ -1,6 +1,10 @@
 package collector
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,7 +50,8 @@ func TestDiskWWIDSinglePaths(t *testing.T) {
 }
 
 // testdata/disk/multipath is t1 with sdb, a second path to sda's LUN: the
-// wwid sums both, lists both paths, and keeps one path's capacity.
+// wwid sums both, lists both paths, and sums the paths' capacities, as
+// pmdalinux does (its help: "aggregated for all scsi paths").
 func TestDiskWWIDMultipath(t *testing.T) {
 	f := newDiskFixture(t, "multipath", engine.Env{})
 	f.mustSample(t1)
@@ -54,7 +59,7 @@ func TestDiskWWIDMultipath(t *testing.T) {
 	f.wantU64("disk.wwid.read", lun, 10200+300)
 	f.wantU64("disk.wwid.write_bytes", lun, 406400/2+1600/2)
 	f.wantU64("disk.wwid.inflight", lun, 1+1)
-	f.wantU64("disk.wwid.capacity", lun, f.u64("disk.dev.capacity", diskSda))
+	f.wantU64("disk.wwid.capacity", lun, sectorsKB(t, "multipath", "sda")+sectorsKB(t, "multipath", "sdb"))
 	if v, ok := f.value("disk.wwid.scsi_paths", lun); !ok || v.Str != "sda sdb" {
 		t.Errorf("scsi_paths = %q, want \"sda sdb\"", v.Str)
 	}
@@ -66,4 +71,18 @@ func TestDiskWWIDMultipath(t *testing.T) {
 	f.mustSample(t1.Add(2 * time.Second))
 	f.wantU64("disk.wwid.read", lun, 10200)
 	f.wantAbsent("rate.disk.wwid.read", lun)
+}
+
+// sectorsKB is a fixture disk's sysfs size, in Kbyte.
+func sectorsKB(t *testing.T, fixture, disk string) uint64 {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("../testdata/disk", fixture, "sys/block", disk, "size"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil || n == 0 {
+		t.Fatalf("%s's size %q: %v", disk, data, err)
+	}
+	return n / 2
 }

@@ -44,7 +44,7 @@ func NewNFSCollector(env engine.Env) (engine.Collector, error) {
 		indomNFS4Client: nfsV4ClientOps, indomNFS4Server: nfsV4ServerOps} {
 		list := make([]cache.Instance, len(names))
 		for i, n := range names {
-			list[i] = cache.Instance{ID: uint32(i), Name: n}
+			list[i] = cache.Instance{ID: nfsFirstID(id) + uint32(i), Name: n}
 		}
 		c.indoms[id] = cache.NewInstances(list)
 	}
@@ -157,25 +157,28 @@ func (c *nfsCollector) publishOps(b *cache.Builder, t nfsOps) {
 		return
 	}
 	counts := vals[1:][:min(int(vals[0]), len(vals)-1)]
-	first := uint32(0)
-	if t.indom == indomNFS4Server {
-		// Operations from instance 1; the NULL count from proc4.
-		first = 1
-		if p4 := lines["proc4"]; len(p4) >= 2 {
-			b.SetU64(t.reqs.ID, 0, p4[1])
-		}
-	}
-	n := uint32(c.indoms[t.indom].Len())
+	first := nfsFirstID(t.indom)
+	end := first + uint32(c.indoms[t.indom].Len())
 	var sum uint64
 	for i, v := range counts {
 		inst := first + uint32(i)
-		if inst >= n {
+		if inst >= end {
 			break
 		}
 		b.SetU64(t.reqs.ID, inst, v)
 		sum += v
 	}
 	b.SetU64(t.calls.ID, cache.InstNone, sum)
+}
+
+// nfsFirstID is the instance id of an operation domain's first column:
+// pmdalinux numbers the NFSv4 server's operations from 1, the others
+// from 0.
+func nfsFirstID(indom cache.InDomID) uint32 {
+	if indom == indomNFS4Server {
+		return 1
+	}
+	return 0
 }
 
 // publishThreads sets nfsd's thread figures: the thread count, and the

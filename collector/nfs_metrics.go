@@ -95,8 +95,7 @@ var nfsOpTables = []nfsOps{
 	{engine.Metric("hostcache.nfs4.client.reqs", clusterNFSClient, 65, cache.TypeU32, cache.SemCounter, cache.UnitsCount, indomNFS4Client),
 		engine.Metric("hostcache.nfs4.client.calls", clusterNFSClient, 64, cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
 		nfsClient, "proc4", indomNFS4Client},
-	// The server's NFSv4 operations are on the proc4ops line; its proc4
-	// line holds the NULL procedure's count (instance 0, "null").
+	// The server's NFSv4 operations are on the proc4ops line.
 	{engine.Metric("hostcache.nfs4.server.reqs", clusterNFSClient, 67, cache.TypeU32, cache.SemCounter, cache.UnitsCount, indomNFS4Server),
 		engine.Metric("hostcache.nfs4.server.calls", clusterNFSClient, 66, cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
 		nfsServer, "proc4ops", indomNFS4Server},
@@ -128,9 +127,10 @@ var (
 		"get_lease_t", "reclaim_comp", "layoutget", "getdevinfo", "layoutcommit", "secinfononam",
 		"test_stateid", "free_stateid", "getdevlist", "bind_ses", "destroy_clntid", "seek", "allocate",
 		"deallocate"}
-	// Instance 0 is the NULL procedure (the proc4 line); 1..71 are the
-	// proc4ops columns, operation 0 first.
-	nfsV4ServerOps = []string{"null", "op0-unused", "op1-unused", "op2-future", "access", "close", "commit",
+	// The proc4ops columns, operation 0 first, as pmdalinux's instances
+	// 1..71: the NULL procedure (on the proc4 line) is no operation and
+	// has no instance.
+	nfsV4ServerOps = []string{"op0-unused", "op1-unused", "op2-future", "access", "close", "commit",
 		"create", "delegpurge", "delegreturn", "getattr", "getfh", "link", "lock", "lockt", "locku", "lookup",
 		"lookup_root", "nverify", "open", "openattr", "open_conf", "open_dgrd", "putfh", "putpubfh",
 		"putrootfh", "read", "readdir", "readlink", "remove", "rename", "renew", "restorefh", "savefh",
