@@ -4,12 +4,12 @@ import "sort"
 
 // section is one table of contents entry, checked to lie inside the file.
 type section struct {
-	present    bool
-	count      int64
-	off, end   int64
-	size       int64 // of one record
-	entry      int64 // where its table of contents entry lies
-	typ        uint32
+	present  bool
+	count    int64
+	off, end int64
+	size     int64 // of one record
+	entry    int64 // where its table of contents entry lies
+	typ      uint32
 }
 
 // has reports whether off is the start of one of the section's records.

@@ -29,7 +29,7 @@ type ValueAt struct {
 // plan holds the section offsets Build computes before writing.
 type plan struct {
 	toc, indoms, instances, metrics, values, strings, labels, end int
-	nvalues, nstrings, ninst                                     int
+	nvalues, nstrings, ninst                                      int
 }
 
 // Build lays out s as libpcp_mmv does and fills in every record. It
