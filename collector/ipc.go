@@ -29,17 +29,22 @@ var (
 )
 
 // ipcTable is one /proc/sysvipc file, the columns it sums and the
-// metrics: objects first, then one per column.
+// metrics: objects first, then one per column; each publishes every
+// object (ipc_objects.go).
 type ipcTable struct {
 	file    *kernel.File
 	table   *kernel.IPCTable
 	objects cache.Desc
 	sums    []cache.Desc
+	each    *ipcObjects
+	capped  bool // told that the table holds more than ipcObjectLimit
 }
 
 // ipcCollector reads /proc/sysvipc/msg, sem and shm.
 type ipcCollector struct {
-	tables []ipcTable
+	tables []*ipcTable
+	owners *ipcOwners
+	warn   func(error)
 	buf    []byte
 }
 
@@ -52,13 +57,18 @@ func NewIPCCollector(env engine.Env) (engine.Collector, error) {
 	file := func(name string) *kernel.File {
 		return kernel.NewFileKept(env.Proc, filepath.Join(dir, name), env.KeepFiles)
 	}
+	table := func(kind *ipcKind, sums ...string) *kernel.IPCTable {
+		return kernel.NewIPCTable(sums...).Keep(ipcObjectLimit, kind.columns()...)
+	}
 	// A segment holds whole pages: shmctl's total counts them.
 	page := uint64(os.Getpagesize())
-	return &ipcCollector{tables: []ipcTable{
-		{file("msg"), kernel.NewIPCTable("qnum", "cbytes"), ipcMsgUsedQueues, []cache.Desc{ipcMsgTotMsg, ipcMsgTotBytes}},
-		{file("sem"), kernel.NewIPCTable("nsems"), ipcSemUsedSem, []cache.Desc{ipcSemTotSem}},
-		{file("shm"), kernel.NewIPCTable("size", "rss", "swap").RoundUp(0, page), ipcShmUsedIDs,
-			[]cache.Desc{ipcShmTot, ipcShmRSS, ipcShmSwp}},
+	return &ipcCollector{owners: newIPCOwners(), warn: env.Warn, tables: []*ipcTable{
+		{file: file("msg"), table: table(&ipcMsgKind, "qnum", "cbytes"), objects: ipcMsgUsedQueues,
+			sums: []cache.Desc{ipcMsgTotMsg, ipcMsgTotBytes}, each: newIPCObjects(&ipcMsgKind, env)},
+		{file: file("sem"), table: table(&ipcSemKind, "nsems"), objects: ipcSemUsedSem,
+			sums: []cache.Desc{ipcSemTotSem}, each: newIPCObjects(&ipcSemKind, env)},
+		{file: file("shm"), table: table(&ipcShmKind, "size", "rss", "swap").RoundUp(0, page), objects: ipcShmUsedIDs,
+			sums: []cache.Desc{ipcShmTot, ipcShmRSS, ipcShmSwp}, each: newIPCObjects(&ipcShmKind, env)},
 	}}, nil
 }
 
@@ -66,15 +76,20 @@ func (c *ipcCollector) Name() string { return "ipc" }
 
 func (c *ipcCollector) Source() cache.Source {
 	var metrics []cache.Desc
+	var indoms []cache.InDomDesc
 	for _, t := range c.tables {
 		metrics = append(append(metrics, t.objects), t.sums...)
+		metrics = append(metrics, t.each.kind.metrics()...)
+		indoms = append(indoms, t.each.kind.indom)
 	}
-	return cache.Source{Name: c.Name(), Metrics: metrics}
+	return cache.Source{Name: c.Name(), Metrics: metrics, InDoms: indoms}
 }
 
-// Sample reads each file; a kernel without SysV IPC has none of them.
-func (c *ipcCollector) Sample(b *cache.Builder, _ time.Time) error {
+// Sample reads each file; a kernel without SysV IPC has none of them, and
+// a file missing leaves its objects without instances.
+func (c *ipcCollector) Sample(b *cache.Builder, now time.Time) error {
 	var errs []error
+	c.owners.refresh(now)
 	for _, t := range c.tables {
 		var err error
 		if c.buf, err = t.file.Read(c.buf); err != nil {
@@ -90,6 +105,19 @@ func (c *ipcCollector) Sample(b *cache.Builder, _ time.Time) error {
 				b.SetU64(d.ID, cache.InstNone, uint64(uint32(t.table.Sums[i])))
 			}
 		}
+		// The kept cells point into c.buf: published before the next read.
+		t.each.publish(b, t.table, c.owners)
+		c.tellCapped(t)
 	}
 	return engine.PartialOf(errs, len(c.tables))
+}
+
+// tellCapped says once per table that objects past the limit are left out.
+func (c *ipcCollector) tellCapped(t *ipcTable) {
+	if t.capped || c.warn == nil || t.table.Objects <= uint64(t.table.Kept()) {
+		return
+	}
+	t.capped = true
+	c.warn(fmt.Errorf("%s: %d objects; the first %d are published, the rest have no instances",
+		t.file.Path, t.table.Objects, t.table.Kept()))
 }
