@@ -155,6 +155,7 @@ var (
 		"60.7": indomNFSClient, "60.8": indomNFS3, "60.14": indomNFS4Client, "60.15": indomNFS4Server,
 		"60.38": indomZram, "60.12": indomSlab, "60.18": indomTmpfs, "60.35": indomTTY,
 		"60.39": indomFCHost, "60.34": indomTape,
+		"60.28": indomIPCShm, "60.29": indomIPCMsg, "60.30": indomIPCSem,
 	}
 	// The units pmval/pmrep give the rate of a counter with these units.
 	// Time counters' rates are dimensionless; others gain "/ sec".
@@ -186,7 +187,7 @@ func registeredSources(t *testing.T) []cache.Source {
 
 // pmdalinuxDescs is every verified table: one per area, each in its own file.
 var pmdalinuxDescs = slices.Concat(baseDescs, diskDescs, networkDescs, hostDescs, moreDescs, nfsDescs,
-	mptcpDescs, tcpconnDescs, slabinfoDescs, ttyDescs, tmpfsDescs, miscDescs)
+	mptcpDescs, tcpconnDescs, slabinfoDescs, ttyDescs, tmpfsDescs, miscDescs, ipcObjectsDescs)
 
 // pminfoUnits reads units as pminfo prints them: "Kbyte", "byte / sec",
 // "count / sec", "millisec", "none", ...

@@ -45,14 +45,15 @@ func WireInDom(serial cache.InDomID) uint32 {
 // partitions (10), zram (38), device-mapper (24) and md (25) devices,
 // WWIDs (42), network interfaces (3), interrupt lines (4) and per-CPU
 // interrupts (40), softirqs (36) and per-CPU softirqs (41), slabs (12),
-// zones (32) and SCSI devices (11). Interface addresses (17) it saves and
-// never loads: it numbers them afresh in the order it finds them at each
-// start, so its file holds the numbering it last used, which the stand-in
-// continues. Its other domains it numbers afresh at each start and never
-// saves.
+// zones (32) and SCSI devices (11). Interface addresses (17) and SysV IPC
+// objects (shared memory 28, message queues 29, semaphore sets 30) it
+// saves and never loads: it numbers them afresh in the order it finds them
+// at each start, so its file holds the numbering it last used, which the
+// stand-in continues. Its other domains it numbers afresh at each start
+// and never saves.
 func KeptInDom(serial cache.InDomID) bool {
 	switch serial {
-	case 1, 3, 4, 10, 11, 12, 17, 24, 25, 32, 36, 38, 40, 41, 42:
+	case 1, 3, 4, 10, 11, 12, 17, 24, 25, 28, 29, 30, 32, 36, 38, 40, 41, 42:
 		return true
 	}
 	return false
