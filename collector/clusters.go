@@ -73,6 +73,8 @@ const (
 	clusterFCHost    = 60 // /sys/class/fc_host: fchost.*, hinv.nfchost
 	clusterTape      = 61 // /sys/class/scsi_tape: tape.dev.*, hinv.ntape
 	clusterAgent     = 62 // the agent and sysfs: pmda.uname, pmda.version, sysfs.kernel.*, hinv.map.*
+	clusterSCSI      = 63 // /sys/bus/scsi/devices: hinv.map.scsi, pmdalinux's 15
+	clusterExtfrag   = 64 // debugfs extfrag/unusable_index: sysfs.kernel.debug.extfrag_unusable, pmdalinux's 35
 )
 
 // Instance domain serials, an ABI like the clusters.
@@ -126,6 +128,7 @@ const (
 	indomIPCShm     cache.InDomID = 38 // shared memory segments by shmid, as 60.28
 	indomIPCMsg     cache.InDomID = 39 // message queues by msqid, as 60.29
 	indomIPCSem     cache.InDomID = 40 // semaphore sets by semid, as 60.30
+	indomSCSI       cache.InDomID = 41 // SCSI devices "scsi0:0:0:0", as 60.11
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:
