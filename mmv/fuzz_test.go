@@ -22,6 +22,7 @@ func FuzzParse(f *testing.F) {
 		}
 		spec.Labels = spec.Labels[:min(1, len(spec.Labels))]
 		f.Add(mmvtest.Build(spec).Data)
+		f.Add(mmvtest.Build(small(v)).Data)
 	}
 	now := time.Now()
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -42,4 +43,20 @@ func FuzzParse(f *testing.F) {
 			read(v, data[:v.Offset+4])
 		}
 	})
+}
+
+// small is a version's file of two metrics, one over a domain of one
+// instance, so the fuzzer's mutations and minimisations stay cheap.
+func small(version int) mmvtest.Spec {
+	s := mmvtest.Spec{Version: version, Cluster: 1,
+		Indoms: []mmvtest.Indom{{Serial: 1, Instances: []mmvtest.Instance{{ID: 0, Name: "i"}}, Short: "d"}},
+		Metrics: []mmvtest.Metric{
+			{Name: "a", Item: 1, Type: mmvtest.TypeString, Sem: mmvtest.SemInstant, Indom: 1, Values: []mmvtest.Val{mmvtest.Str("s")}},
+			{Name: "b.c", Item: 2, Type: mmvtest.TypeElapsed, Sem: mmvtest.SemCounter, Indom: mmvtest.NoIndom, Long: "h", Values: []mmvtest.Val{mmvtest.Elapsed(1, -1)}},
+		},
+	}
+	if version == 3 {
+		s.Labels = []mmvtest.Label{{Flags: mmvtest.LabelInstances, Identity: 1, Instance: 0, Text: `{"x":1}`}}
+	}
+	return s
 }

@@ -92,7 +92,7 @@ func headerCases() []hostile {
 	}
 }
 
-// at is the offset of field off of the TOC entry for section typ.
+// tocField is the offset of field off of the TOC entry for section typ.
 func tocField(b *mmvtest.Built, typ, off int) int {
 	for i := 0; ; i++ {
 		if int(b.Data[b.TOC(i)]) == typ {
