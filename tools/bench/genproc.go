@@ -15,6 +15,10 @@ func (s treeSize) times(f int) treeSize {
 	return treeSize{s.cpus * f, s.disks * f, s.ifaces * f, s.mounts * f}
 }
 
+func (s treeSize) String() string {
+	return fmt.Sprintf("%d CPUs, %d disks, %d interfaces, %d mounts", s.cpus, s.disks, s.ifaces, s.mounts)
+}
+
 // generateTree writes a synthetic /proc and /sys for a host of the given
 // size under dir (dir/proc, dir/sys, and dir/mnt/N as mount points), in the
 // kernel's formats. Files whose size does not scale with the host (meminfo,

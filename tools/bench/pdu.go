@@ -92,6 +92,13 @@ func procRSS(pid int) int {
 // benchAgent starts an agent on pipes as pmcd would, measures its idle CPU,
 // then replays n FETCHes of pmids and times each.
 func benchAgent(name, path string, args []string, pmids []uint32, n int, idle time.Duration) (pduResult, error) {
+	return benchAgentSettled(name, path, args, pmids, n, idle, time.Second)
+}
+
+// benchAgentSettled is benchAgent with settle between the warm-up and the
+// idle measurement: on a big host an agent's first samples (every id and
+// every value new) outlast the warm-up.
+func benchAgentSettled(name, path string, args []string, pmids []uint32, n int, idle, settle time.Duration) (pduResult, error) {
 	res := pduResult{name: name, metrics: len(pmids), fetches: n}
 	a, err := driver.Start(path, args, nil)
 	if err != nil {
@@ -102,7 +109,7 @@ func benchAgent(name, path string, args []string, pmids []uint32, n int, idle ti
 		return res, err
 	}
 	fetch := (&pmda.Fetch{PMIDs: pmids}).Append(nil)
-	for i := 0; i < 200; i++ { // warm up: first samples, buffers, caches
+	for i := 0; i < min(200, n); i++ { // warm up: first samples, buffers, caches
 		if _, err := request(a, fetch); err != nil {
 			return res, err
 		}
@@ -110,7 +117,7 @@ func benchAgent(name, path string, args []string, pmids []uint32, n int, idle ti
 	// Idle CPU is the steady state: the end of a burst costs an agent a
 	// one-time few hundred µs (the runtime settling its threads), which
 	// would otherwise show as background.
-	time.Sleep(time.Second)
+	time.Sleep(settle)
 	cpu0, t0 := procCPU(a.Pid()), time.Now()
 	time.Sleep(idle)
 	idleCPU, idleWall := procCPU(a.Pid())-cpu0, time.Since(t0)
@@ -126,7 +133,7 @@ func benchAgent(name, path string, args []string, pmids []uint32, n int, idle ti
 	runCPU, runWall := procCPU(a.Pid())-cpu0, time.Since(t0)
 	work := runCPU - time.Duration(float64(res.bgPerSec)*runWall.Seconds())
 	res.cpuPerFetch = max(work, 0) / time.Duration(n)
-	if res.pacedCPU, err = pacedFetches(a, fetch, res.bgPerSec); err != nil {
+	if res.pacedCPU, err = pacedFetches(a, fetch, res.bgPerSec, min(pacedN, n)); err != nil {
 		return res, err
 	}
 	res.rssKB = procRSS(a.Pid())
@@ -143,11 +150,11 @@ const (
 	pacedN   = 300
 )
 
-// pacedFetches returns the agent's CPU per fetch when fetches come
+// pacedFetches returns the agent's CPU per fetch when n fetches come
 // pacedGap apart, its background CPU (bg per second) subtracted.
-func pacedFetches(a *driver.Agent, fetch []byte, bg time.Duration) (time.Duration, error) {
+func pacedFetches(a *driver.Agent, fetch []byte, bg time.Duration, n int) (time.Duration, error) {
 	cpu0, t0 := procCPU(a.Pid()), time.Now()
-	for i := 0; i < pacedN; i++ {
+	for i := 0; i < n; i++ {
 		time.Sleep(pacedGap)
 		if _, err := request(a, fetch); err != nil {
 			return 0, err
@@ -155,7 +162,7 @@ func pacedFetches(a *driver.Agent, fetch []byte, bg time.Duration) (time.Duratio
 	}
 	cpu, wall := procCPU(a.Pid())-cpu0, time.Since(t0)
 	work := cpu - time.Duration(float64(bg)*wall.Seconds())
-	return max(work, 0) / pacedN, nil
+	return max(work, 0) / time.Duration(n), nil
 }
 
 // backgroundCPU runs a program that is not an agent (the ticker floor) for

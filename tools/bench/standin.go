@@ -18,60 +18,110 @@ import (
 // pmdalinux metrics of the primary pmlogger's default configuration (a
 // fresh pmlogconf), at the very PMIDs pmcd would send either: fetch
 // latency, CPU per fetch back to back and paced, and CPU while idle;
-// rounds interleaved, each row its median round. The stand-in keeps its
-// instance ids in a directory of its own, never in pmdalinux's files.
+// rounds interleaved, each row its median round. It does so on this host
+// and on the scale report's generated hosts of 1x and 16x, which both
+// agents read in place of /proc and /sys (pmdalinux through
+// LINUX_STATSPATH). The stand-in keeps its instance ids in a directory of
+// its own, never in pmdalinux's files.
 func runStandIn(agent, linux string, n, rounds int, idle time.Duration) (string, error) {
 	names, err := defaultLoggedNames()
 	if err != nil {
 		return "", err
 	}
 	pmids := linuxPMIDs(names)
-	dir, err := os.MkdirTemp("", "hostcache-bench-standin")
+	var rows []standInRow
+	hosts := []standInHost{{"this host", 0, n, time.Second}, {"1x generated", 1, n / 10, 5 * time.Second},
+		{"16x generated", 16, n / 100, 20 * time.Second}}
+	for _, h := range hosts {
+		ours, theirs, err := standInOn(agent, linux, h, pmids, rounds, idle)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", h.name, err)
+		}
+		rows = append(rows, standInRow{h, ours, theirs})
+	}
+	return standInReport(rows, len(pmids), rounds), nil
+}
+
+// standInHost is a host the agents are measured on: this one (factor 0),
+// or the scale report's generated host of that factor; n is the stand-in's
+// fetches a round, pmdalinux making a quarter of them; settle is how long
+// an agent runs before its idle CPU is measured: a big host's first
+// samples find every id and every value new.
+type standInHost struct {
+	name   string
+	factor int
+	n      int
+	settle time.Duration
+}
+
+type standInRow struct {
+	host         standInHost
+	ours, theirs pduResult
+}
+
+// standInOn measures both agents on one host.
+func standInOn(agent, linux string, h standInHost, pmids []uint32, rounds int, idle time.Duration) (pduResult, pduResult, error) {
+	dir, err := treeDir("hostcache-bench-standin")
 	if err != nil {
-		return "", err
+		return pduResult{}, pduResult{}, err
 	}
 	defer os.RemoveAll(dir)
 	conf := filepath.Join(dir, "hostcache.conf")
-	if err := os.WriteFile(conf, []byte("id_dir = "+dir+"\n"), 0o644); err != nil {
-		return "", err
-	}
-	agents := []struct {
-		name, path string
-		args       []string
-		n          int
-	}{
-		{"pmdahostcache -S linux", agent, []string{"-d", "60", "-S", "linux", "-U", "root", "-c", conf,
-			"-l", filepath.Join(dir, "standin.log")}, n},
-		{"pmdalinux", linux, []string{"-d", "60", "-l", filepath.Join(dir, "linux.log")}, n / 4},
-	}
-	results := make([][]pduResult, len(agents))
-	for r := 0; r < rounds; r++ {
-		for i, a := range agents {
-			res, err := benchAgent(a.name, a.path, a.args, pmids, a.n, idle)
-			if err != nil {
-				return "", fmt.Errorf("%s: %w", a.name, err)
-			}
-			results[i] = append(results[i], res)
+	ours := []string{"-d", "60", "-S", "linux", "-U", "root", "-c", conf, "-l", filepath.Join(dir, "standin.log")}
+	theirs := []string{linux, "-d", "60", "-l", filepath.Join(dir, "linux.log")}
+	text := "id_dir = " + dir + "\n"
+	if h.factor > 0 {
+		if err := generateTree(dir, scaleBase.times(h.factor)); err != nil {
+			return pduResult{}, pduResult{}, err
 		}
+		// keep_files as the scale report: the generated files stand in
+		// for procfs and sysfs, whose files the agent keeps open.
+		text += "keep_files = yes\n"
+		ours = append(ours, "-r", filepath.Join(dir, "proc"), "-s", filepath.Join(dir, "sys"))
+		theirs = append([]string{"LINUX_STATSPATH=" + dir}, theirs...)
 	}
-	return standInReport(median(results[0]), median(results[1]), len(pmids), rounds), nil
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		return pduResult{}, pduResult{}, err
+	}
+	var a, b []pduResult
+	for r := 0; r < rounds; r++ {
+		res, err := benchAgentSettled("pmdahostcache -S linux", agent, ours, pmids, h.n, idle, h.settle)
+		if err != nil {
+			return pduResult{}, pduResult{}, fmt.Errorf("the stand-in: %w", err)
+		}
+		a = append(a, res)
+		// env runs pmdalinux in its own process: the pid measured is
+		// pmdalinux's.
+		if res, err = benchAgentSettled("pmdalinux", "/usr/bin/env", theirs, pmids, max(h.n/4, 10), idle, h.settle); err != nil {
+			return pduResult{}, pduResult{}, fmt.Errorf("pmdalinux: %w", err)
+		}
+		b = append(b, res)
+	}
+	return median(a), median(b), nil
 }
 
 // standInReport writes the section of docs/performance.md.
-func standInReport(ours, theirs pduResult, names, rounds int) string {
+func standInReport(rows []standInRow, names, rounds int) string {
 	var b strings.Builder
 	b.WriteString("## In pmdalinux's place\n\n")
 	fmt.Fprintf(&b, "hostcache standing in for pmdalinux (`-S linux`) and pmdalinux, both on pipes as pmcd runs them,\n"+
 		"fetching the %d pmdalinux metrics of the primary pmlogger's default configuration (a fresh\n"+
-		"`pmlogconf -c`) at pmdalinux's PMIDs, on this host; %d rounds, the median round of each\n"+
-		"(`bench standin`).\n\n", names, rounds)
-	b.WriteString("| agent | fetch p50 | fetch p99 | CPU per fetch | paced 10 ms apart | CPU per s idle | RSS |\n|---|---|---|---|---|---|---|\n")
-	for _, r := range []pduResult{ours, theirs} {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %d KB |\n", r.name, us(r.p50), us(r.p99),
-			us(r.cpuPerFetch), us(r.pacedCPU), us(r.bgPerSec), r.rssKB)
+		"`pmlogconf -c`) at pmdalinux's PMIDs: on this host, and on the scale report's generated hosts\n"+
+		"(1x: %s; 16x: %s), which both read in place of /proc and /sys\n"+
+		"(pmdalinux through `LINUX_STATSPATH`); %d rounds, the median round of each (`bench standin`).\n\n",
+		names, scaleBase.times(1), scaleBase.times(16), rounds)
+	b.WriteString("| host | agent | fetches | fetch p50 | fetch p99 | CPU per fetch | paced 10 ms apart | CPU per s idle | RSS |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, row := range rows {
+		for _, r := range []pduResult{row.ours, row.theirs} {
+			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %d KB |\n", row.host.name, r.name, r.fetches,
+				us(r.p50), us(r.p99), us(r.cpuPerFetch), us(r.pacedCPU), us(r.bgPerSec), r.rssKB)
+		}
 	}
-	fmt.Fprintf(&b, "\n- fetch p99: the stand-in %.2fx pmdalinux's; CPU per fetch %.2fx\n",
-		ratio(ours.p99, theirs.p99), ratio(ours.cpuPerFetch, theirs.cpuPerFetch))
+	b.WriteString("\n")
+	for _, row := range rows {
+		fmt.Fprintf(&b, "- %s: fetch p50, the stand-in %.3fx pmdalinux's; p99 %.3fx; CPU per fetch %.3fx\n", row.host.name,
+			ratio(row.ours.p50, row.theirs.p50), ratio(row.ours.p99, row.theirs.p99), ratio(row.ours.cpuPerFetch, row.theirs.cpuPerFetch))
+	}
 	return b.String()
 }
 
