@@ -134,7 +134,7 @@ func TestStandInKeepsPmdalinuxIDs(t *testing.T) {
 	}
 }
 
-// A pmdalinux metric hostcache does not sample (ipc.shm.key) answers its
+// A pmdalinux metric hostcache does not sample (swap.in) answers its
 // descriptor and a help text, and a fetch gets no values: PCP's clients
 // look every name up before they fetch.
 func TestStandInDescribesWhatItDoesNotSample(t *testing.T) {
