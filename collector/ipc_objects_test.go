@@ -10,12 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
-	"github.com/pmdahostcache/pmdahostcache/standin"
 )
 
 // ipcObjectInDoms are pmdalinux's IPC instance domains and ours: the
@@ -69,45 +66,6 @@ func TestIPCObjectDescriptors(t *testing.T) {
 	}
 	if declared != len(ipcObjectsDescs) {
 		t.Errorf("%d of the %d rows declared", declared, len(ipcObjectsDescs))
-	}
-}
-
-// Standing in for pmdalinux, the twins answer with pmdalinux's PMIDs and
-// our three instance domains as its 60.28, 60.29 and 60.30.
-func TestIPCObjectsStandIn(t *testing.T) {
-	c, err := NewIPCCollector(engine.Env{Proc: filepath.Join(testdataDir, "ipc_objects/t0")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema, err := cache.NewSchema(engine.NewRunner(zerolog.Nop(), []engine.Collector{c}, engine.Schedule{}).Sources()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, _, err := standin.New(schema.Descs(), schema.InDoms(), standin.LinuxTable())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for linux, ours := range ipcObjectInDoms {
-		var serial cache.InDomID
-		fmt.Sscanf(linux, "60.%d", &serial)
-		if got := x.InDom(ours); got != standin.WireInDom(serial) {
-			t.Errorf("indom %d answers as %#x, want %s", ours, got, linux)
-		}
-	}
-	linux := map[string]standin.LinuxMetric{}
-	for _, m := range standin.LinuxTable() {
-		linux[m.Name] = m
-	}
-	for _, w := range ipcObjectsDescs {
-		d, ok := schema.Lookup(engine.Prefix + w.name)
-		switch {
-		case !ok:
-			t.Errorf("%s: not in the schema", w.name)
-		case !x.IsTwin(d.Name):
-			t.Errorf("%s: not a twin", w.name)
-		case x.PMID(d.ID) != linux[w.name].PMID():
-			t.Errorf("%s: PMID %#x, want pmdalinux's %#x", w.name, x.PMID(d.ID), linux[w.name].PMID())
-		}
 	}
 }
 

@@ -36,6 +36,8 @@ var allowed = []struct {
 	{"config", []string{"cache", "internal/regularfile"}},
 	{"help", []string{"cache"}},
 	{"standin", []string{"cache"}},
+	{"mmv/mmvtest", nil},
+	{"mmv", []string{"mmv/mmvtest"}},
 	{"tools/", []string{"*"}},
 	{"integration", []string{"*"}},
 	// Leaves the agent's own packages share: they import none of ours.
