@@ -42,8 +42,44 @@ func TestDebianPackage(t *testing.T) {
 	}
 	t.Cleanup(func() { run(t, 2*time.Minute, "dpkg", "-P", "pmdahostcache") })
 	checkPackageInstall(t, deb)
+	linux := linuxEntry(readPMCDConf(t))
+	checkPackageStandIn(t, deb)
 	checkPackageRemove(t)
+	if after := linuxEntry(readPMCDConf(t)); after != linux {
+		t.Errorf("dpkg -r of the stand-in left pmcd.conf's domain 60 as %q, want pmdalinux's %q", after, linux)
+	}
+	waitFor(t, "pmdalinux's pmda.version after dpkg -r", time.Minute, func() bool {
+		v := values(t, "pmda.version")
+		return len(v) == 1 && !strings.Contains(v[""], "hostcache")
+	})
 	checkPackagePurge(t)
+}
+
+func readPMCDConf(t *testing.T) string {
+	t.Helper()
+	conf, err := os.ReadFile(pcpVar(t, "PCP_PMCDCONF_PATH"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(conf)
+}
+
+// checkPackageStandIn: the packaged agent stands in for pmdalinux with
+// the README's command, and a reinstall of the package (as an upgrade
+// runs its scripts) keeps it there.
+func checkPackageStandIn(t *testing.T, deb string) {
+	t.Helper()
+	mustRun(t, 3*time.Minute, "sh", "-c", "cd /var/lib/pcp/pmdas/hostcache && ./Install -S linux </dev/null")
+	standingIn := func() bool {
+		v := values(t, "pmda.version")
+		return len(v) == 1 && strings.Contains(v[""], "hostcache") && len(values(t, "kernel.all.load")) == 3
+	}
+	waitFor(t, "the packaged stand-in's pmda.version and kernel.all.load", time.Minute, standingIn)
+	mustRun(t, 3*time.Minute, "dpkg", "-i", deb)
+	if entry := linuxEntry(readPMCDConf(t)); !strings.Contains(entry, "pmdahostcache") || !strings.Contains(entry, "-S linux") {
+		t.Errorf("after reinstalling the package pmcd.conf's domain 60 is %q, want the stand-in", entry)
+	}
+	waitFor(t, "the stand-in after reinstalling the package", time.Minute, standingIn)
 }
 
 func checkPackageInstall(t *testing.T, deb string) {
