@@ -64,9 +64,13 @@ func (s *Server) handleAttr(h Header, pdu []byte) ([]byte, error) {
 	return nil, nil
 }
 
-// handlePMNS answers namespace requests: our namespace is static and pmcd
-// holds all of it, so a name or PMID it does not know is not ours either.
+// handlePMNS answers namespace requests. Without a Namespace ours is
+// static and pmcd holds all of it, so a name or PMID it does not know is
+// not ours either; with one, its dynamic subtrees answer (handle_pmns.go).
 func (s *Server) handlePMNS(h Header, pdu []byte) ([]byte, error) {
+	if s.cfg.Namespace != nil {
+		return s.answerPMNS(h, pdu)
+	}
 	if h.Type == TypePMNSIDs {
 		return nil, ErrPMID
 	}

@@ -56,6 +56,10 @@ type Config struct {
 	MaxLen      int  // largest PDU accepted; DefaultMaxLen when 0
 	Trace       bool // log every PDU as hex words (debug level)
 	Now         func() time.Time
+
+	// Namespace names the metrics below the agent's dynamic subtrees; nil
+	// answers every namespace request with an error, as for a static one.
+	Namespace Namespace
 }
 
 // Server answers pmcd's requests on one connection from cached snapshots.
