@@ -77,8 +77,8 @@ func (s *Server) pmnsChildren(pdu []byte) ([]byte, error) {
 }
 
 // pmnsTraverse lists every leaf at or below a name. A node with no leaves
-// gets an empty list, never an error: pmcd fails a whole traversal on one
-// subtree's error, and keeps the root's own name when it gets no names.
+// gets an empty list, never an error: pmcd 6.0.3 then lists the root's own
+// name either way, but newer pmcd fails a whole traversal on one error.
 func (s *Server) pmnsTraverse(pdu []byte) ([]byte, error) {
 	var q PMNSTraverse
 	if err := q.Decode(pdu); err != nil {
@@ -94,10 +94,11 @@ func (s *Server) pmnsTraverse(pdu []byte) ([]byte, error) {
 
 // fitNames keeps, in order, the names pmcd can take: not empty (pmcd's
 // count check assumes two words a name), no NUL, at most maxNameLen bytes,
-// a child's without a dot; and no more than fit in MaxLen. A list too long
-// is cut short with a warning rather than refused, since pmcd fails a
-// whole traversal on one error; the names past the cut still resolve one
-// by one. status is nil or one word per name.
+// a child's without a dot; and no more than fit in MaxLen. pmcd reads an
+// agent's reply of any size, but a list too long is cut short with a
+// warning rather than refused, since newer pmcd fails a whole traversal
+// on one error; the names past the cut still resolve one by one. status
+// is nil or one word per name.
 func (s *Server) fitNames(what string, names []string, status []int32, component bool) PMNSNames {
 	var out PMNSNames
 	if status != nil {

@@ -9,9 +9,9 @@ package pmda
 // implementation whose names change at run time guards them itself.
 //
 // A dynamic subtree's root is always a known node, even with nothing
-// below it: pmcd traverses every dynamic root on a traversal that covers
-// it (`pminfo` with no argument does), and fails the whole traversal when
-// one answers an error.
+// below it: pmcd asks each dynamic root a traversal covers (`pminfo` with
+// no argument covers them all), and newer pmcd fails the whole traversal
+// when one answers an error.
 type Namespace interface {
 	// PMID is the PMID of a leaf; false for anything else (PM_ERR_NAME).
 	PMID(name string) (pmid uint32, ok bool)
