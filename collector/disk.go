@@ -122,6 +122,7 @@ func (c *diskCollector) Source() cache.Source {
 	descs = append(descs, diskCount, diskCapacity, diskScheduler, diskScsiID, diskMDCapacity, diskMDStatus,
 		diskWWIDPaths, diskWWIDScheduler, diskWWIDCapacity, diskPartCapacity, diskDMCapacity)
 	descs = append(descs, zramSysDescs()...)
+	descs = append(descs, diskMapDescs()...)
 	return cache.Source{
 		Name:    c.Name(),
 		Metrics: descs,
@@ -294,6 +295,7 @@ func (c *diskCollector) publishDevice(b *cache.Builder, t diskTree, inst uint32,
 			b.SetSlot(slots[i], inst, f.value(s))
 		}
 	}
+	publishMapName(b, t, inst, s.Name)
 }
 
 // takeSlots checks the per-device trees' metrics in b, once a sample.

@@ -94,6 +94,7 @@ type numaCollector struct {
 	keys      map[string]int // meminfo line -> numaMeminfo or numaHuge (len(numaMeminfo)+i)
 	stat      *kernel.VMStat
 	buf       []byte
+	bandwidth numaBandwidth // bandwidth.conf's figures (numa_bandwidth.go)
 }
 
 // NewNUMACollector names the node directory below env.Sys; the huge page
@@ -104,7 +105,7 @@ func NewNUMACollector(env engine.Env) (engine.Collector, error) {
 	}
 	dir := filepath.Join(env.Sys, "devices", "system", "node")
 	c := &numaCollector{sys: env.Sys, dir: dir, online: kernel.NewFileKept(env.Sys, filepath.Join(dir, "online"), env.KeepFiles),
-		keys: map[string]int{}, nodes: numbered[*numaFiles]{prefix: "node"}}
+		keys: map[string]int{}, nodes: numbered[*numaFiles]{prefix: "node"}, bandwidth: newNUMABandwidth()}
 	for i, f := range numaMeminfo {
 		c.keys[f.key] = i
 	}
@@ -140,14 +141,14 @@ func (c *numaCollector) Source() cache.Source {
 	for _, f := range numaAlloc {
 		metrics = append(metrics, f.desc)
 	}
-	metrics = append(metrics, numaOnline)
+	metrics = append(metrics, numaOnline, numaMaxBandwidth)
 	return cache.Source{Name: c.Name(), Metrics: metrics, InDoms: []cache.InDomDesc{
 		{ID: indomNUMA, Name: "numa nodes", Labels: indomLabels(`"numa_node"`, "per numa_node"), IDLabel: "numa_node"}}}
 }
 
 // Sample reads the online list, then each node's files; a node whose
 // files cannot be read loses its own values only.
-func (c *numaCollector) Sample(b *cache.Builder, _ time.Time) error {
+func (c *numaCollector) Sample(b *cache.Builder, now time.Time) error {
 	var err error
 	if c.buf, err = c.online.Read(c.buf); err != nil {
 		return err
@@ -158,6 +159,7 @@ func (c *numaCollector) Sample(b *cache.Builder, _ time.Time) error {
 		return fmt.Errorf("%s: not a node list: %q", c.online.Path, line)
 	}
 	b.SetInDom(indomNUMA, c.nodes.update(nodes, c.openNode))
+	c.bandwidth.publish(b, now, nodes)
 	var errs []error
 	for _, node := range nodes {
 		b.SetU64(numaOnline.ID, uint32(node), 1)
