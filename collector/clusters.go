@@ -128,7 +128,8 @@ const (
 	indomIPCShm     cache.InDomID = 38 // shared memory segments by shmid, as 60.28
 	indomIPCMsg     cache.InDomID = 39 // message queues by msqid, as 60.29
 	indomIPCSem     cache.InDomID = 40 // semaphore sets by semid, as 60.30
-	indomSCSI       cache.InDomID = 41 // SCSI devices "scsi0:0:0:0", as 60.11
+	indomSCSI       cache.InDomID = 41 // SCSI devices "scsi0:0:0:0_Direct", as 60.11
+	indomExtfrag    cache.InDomID = 42 // NUMA nodes of debugfs's extfrag index, "nodeN", id N, as 60.19
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:

@@ -14,11 +14,6 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
 
-// indomExtfrag is this collector's NUMA nodes, "nodeN" with id N, as
-// pmdalinux's 60.19. It belongs in clusters.go beside the others; it is
-// here until that file takes it.
-const indomExtfrag cache.InDomID = 42
-
 // The external fragmentation of each node's Normal zone, from debugfs's
 // extfrag/unusable_index, with pmdalinux's item (its cluster 35). The
 // kernel prints, per order, the share of the zone's free memory that

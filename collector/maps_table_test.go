@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
@@ -20,10 +19,6 @@ var mapsDescs = []pmdalinuxDesc{
 	{"sysfs.kernel.debug.extfrag_unusable", "64.1", "float", "instant", "none", "60.19 (extfrag)"},
 	{"mem.numa.max_bandwidth", "36.38", "double", "discrete", "Mbyte / sec", "60.19 (numa)"},
 }
-
-// mapsInDoms are our domains for the pmdalinux domains of mapsDescs that
-// pminfoInDoms does not list yet.
-var mapsInDoms = map[string]cache.InDomID{"60.11": indomSCSI, "60.19 (extfrag)": indomExtfrag}
 
 // mapsTestdata holds this table's fixture trees (testdata/maps/README.md).
 var mapsTestdata = filepath.Join(testdataDir, "maps")
@@ -47,11 +42,7 @@ func TestMapsDescriptors(t *testing.T) {
 				continue
 			}
 			declared[w.name]++
-			want, listed := pminfoInDoms[w.indom]
-			if !listed {
-				want = mapsInDoms[w.indom]
-			}
-			if d.InDom != want {
+			if want := pminfoInDoms[w.indom]; d.InDom != want {
 				t.Errorf("%s: indom %d, want %d for pmdalinux's %s", w.name, d.InDom, want, w.indom)
 			}
 			d.InDom = pminfoInDoms[w.indom] // checked above

@@ -156,6 +156,7 @@ var (
 		"60.38": indomZram, "60.12": indomSlab, "60.18": indomTmpfs, "60.35": indomTTY,
 		"60.39": indomFCHost, "60.34": indomTape,
 		"60.28": indomIPCShm, "60.29": indomIPCMsg, "60.30": indomIPCSem,
+		"60.11": indomSCSI, "60.19 (extfrag)": indomExtfrag,
 	}
 	// The units pmval/pmrep give the rate of a counter with these units.
 	// Time counters' rates are dimensionless; others gain "/ sec".
@@ -187,7 +188,7 @@ func registeredSources(t *testing.T) []cache.Source {
 
 // pmdalinuxDescs is every verified table: one per area, each in its own file.
 var pmdalinuxDescs = slices.Concat(baseDescs, diskDescs, networkDescs, hostDescs, moreDescs, nfsDescs,
-	mptcpDescs, tcpconnDescs, slabinfoDescs, ttyDescs, tmpfsDescs, miscDescs, ipcObjectsDescs)
+	mptcpDescs, tcpconnDescs, slabinfoDescs, ttyDescs, tmpfsDescs, miscDescs, ipcObjectsDescs, mapsDescs)
 
 // pminfoUnits reads units as pminfo prints them: "Kbyte", "byte / sec",
 // "count / sec", "millisec", "none", ...

@@ -48,11 +48,16 @@ func Registry() []engine.Registration {
 		{Name: "nfs", Factory: NewNFSCollector, Interval: 5 * time.Second},
 		{Name: "buddyinfo", Factory: NewBuddyinfoCollector, Interval: 10 * time.Second},
 		{Name: "zoneinfo", Factory: NewZoneinfoCollector, Interval: 10 * time.Second},
+		// The same free lists as buddyinfo and zoneinfo, as debugfs's
+		// fragmentation index.
+		{Name: "extfrag", Factory: NewExtfragCollector, Interval: 10 * time.Second},
 		{Name: "slabinfo", Factory: NewSlabinfoCollector, Interval: 10 * time.Second},
 		{Name: "tty", Factory: NewTTYCollector, Interval: 10 * time.Second},
 		// Names that change only with a new kernel or host name.
 		{Name: "uname", Factory: NewUnameCollector, Interval: 60 * time.Second},
 		{Name: "cpuinfo", Factory: NewCPUInfoCollector, Interval: 60 * time.Second},
+		// SCSI devices come and go rarely.
+		{Name: "scsi", Factory: NewSCSICollector, Interval: 60 * time.Second},
 		// Tunables an administrator sets with sysctl.
 		{Name: "ipclimits", Factory: NewIPCLimitsCollector, Interval: 60 * time.Second},
 		// Hardware lists and device-event counts, moving as slowly as the

@@ -225,6 +225,9 @@ var expectedLosses = []lostDomain{
 		"hinv.map.cpu_node", "hinv.map.cpu_num"}},
 	// The CPUs of /proc/interrupts and /proc/softirqs: the per-CPU sums.
 	{"17 (interrupt cpus)", "1 (cpu)", 0, []string{"kernel.percpu.intr", "kernel.percpu.sirq"}},
+	// The nodes of debugfs's fragmentation index; 18 (numa nodes) holds
+	// 60.19.
+	{"42 (extfrag nodes)", "18 (numa nodes)", 19, []string{"sysfs.kernel.debug.extfrag_unusable"}},
 	// The CPUs of /proc/net/softnet_stat.
 	{"19 (softnet cpus)", "1 (cpu)", 0, []string{
 		"network.softnet.percpu.cpu_collision", "network.softnet.percpu.dropped",
