@@ -111,7 +111,7 @@ const (
 	indomICMPType   cache.InDomID = 21 // ICMP message types "Type0".."Type255", id the type, 60.23
 	indomZone       cache.InDomID = 22 // populated zones "Normal::node0" and nodes "node0", 60.32
 	indomZoneProt   cache.InDomID = 23 // "Normal::node0::lowmem_reserved2", 60.33
-	indomMD         cache.InDomID = 24 // software RAID arrays by kernel name, "md0", 60.25
+	indomMD         cache.InDomID = 24 // software RAID arrays by /dev/md name or kernel name, 60.25
 	// 25 is retired: reserved for cpufreq's CPUs, which use indomCPUSys.
 	indomNFSClient  cache.InDomID = 26 // NFS v2 operations (client and server), as 60.7
 	indomNFS3       cache.InDomID = 27 // NFS v3 operations, as 60.8

@@ -45,14 +45,16 @@ type diskMeta struct {
 // names dm devices, labels instances and holds the zram devices' own
 // statistics.
 type diskCollector struct {
-	paced  // attribute and layout refreshes
-	fs     blockdevice.FS
-	sys    diskSys
-	filter engine.Filter
-	ids    [diskNTrees]*cache.IDMap     // per-device trees only
-	descs  [diskNTrees][]cache.Desc     // in diskFields order
-	iostat [diskNTrees][]cache.Desc     // disk.dev and disk.dm only
-	indoms [diskNTrees]*cache.Instances // last published, reused while unchanged
+	paced // attribute and layout refreshes
+	fs    blockdevice.FS
+	sys   diskSys
+	// mdLinks is the directory of the md arrays' persistent names.
+	mdLinks string
+	filter  engine.Filter
+	ids     [diskNTrees]*cache.IDMap     // per-device trees only
+	descs   [diskNTrees][]cache.Desc     // in diskFields order
+	iostat  [diskNTrees][]cache.Desc     // disk.dev and disk.dm only
+	indoms  [diskNTrees]*cache.Instances // last published, reused while unchanged
 	// indomOf is the list each table was last made or checked from.
 	indomOf [diskNTrees][]cache.Instance
 	meta    map[string]diskMeta // by kernel name
@@ -92,7 +94,7 @@ func NewDiskCollector(env engine.Env) (engine.Collector, error) {
 		fs: fs, sys: diskSys{root: sysRoot, fs: fs}, filter: env.Filter,
 		meta: map[string]diskMeta{}, attrCache: map[string]*diskAttrs{},
 		zram: newZramDevs(sysRoot, env.KeepFiles),
-		path: filepath.Join(env.Proc, "diskstats"),
+		path: filepath.Join(env.Proc, "diskstats"), mdLinks: mdLinks(env.Proc),
 		file: kernel.NewFileKept(env.Proc, filepath.Join(env.Proc, "diskstats"), env.KeepFiles),
 	}
 	for t := range diskNTrees {
@@ -193,8 +195,11 @@ func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstat
 		s := &stats[i]
 		t, name, ok := c.place(s)
 		line := diskLine{name: s.Name, major: s.Major, minor: s.Minor, ios: s.ReadIOs + s.WriteIOs, tree: t}
-		if classifyDisk(s.Name) == diskMapped {
+		switch classifyDisk(s.Name) {
+		case diskMapped:
 			line.dm, line.mapped = true, name // "" when it has no mapped name
+		case diskRAID:
+			line.md, line.mapped = true, name
 		}
 		if !ok || placed[diskPlace{t, name}] {
 			c.layout.lines = append(c.layout.lines, line)
@@ -257,7 +262,7 @@ func (c *diskCollector) place(s *kernel.Diskstats) (diskTree, string, bool) {
 		}
 		t, name = diskDM, mapped
 	case diskRAID:
-		t = diskMD
+		t, name = diskMD, mdName(c.mdLinks, name)
 	case diskCompressed:
 		t = diskZram
 	default:

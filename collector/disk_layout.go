@@ -8,8 +8,9 @@ import (
 )
 
 // diskLayoutRefresh is how long a device set is trusted: once a minute
-// each dm device's mapped name is read again, which is when one renamed
-// in place (same dm-N, new mapped name) shows its new name; the lines are
+// each dm device's mapped name and each md array's persistent name are
+// read again, which is when one renamed in place (same dm-N, new mapped
+// name) shows its new name; the lines are
 // placed afresh only if one changed. It is stretched while no client
 // reads the source (paced).
 const diskLayoutRefresh = time.Minute
@@ -27,6 +28,7 @@ type diskLine struct {
 	inst         uint32
 	attrs        *diskAttrs // a disk's, as attrCache holds them
 	dm           bool       // a device-mapper device, placed by its mapped name
+	md           bool       // an md array, placed by its persistent name
 	mapped       string     // that name as placed; "" when it had none
 }
 
@@ -61,14 +63,17 @@ func (c *diskCollector) fits(stats []kernel.Diskstats, now time.Time, refresh ti
 	return true
 }
 
-// dmNamesHold reports whether each dm line's mapped name reads as placed.
+// dmNamesHold reports whether each dm line's mapped name, and each md
+// line's persistent name, reads as placed.
 func (c *diskCollector) dmNamesHold() bool {
 	for i := range c.layout.lines {
 		p := &c.layout.lines[i]
-		if !p.dm {
-			continue
+		if p.dm {
+			if mapped, _ := c.sys.dmName(p.name); mapped != p.mapped {
+				return false
+			}
 		}
-		if mapped, _ := c.sys.dmName(p.name); mapped != p.mapped {
+		if p.md && mdName(c.mdLinks, p.name) != p.mapped {
 			return false
 		}
 	}

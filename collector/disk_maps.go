@@ -8,9 +8,8 @@ import (
 // The kernel name behind each device-mapper and md instance, pmdalinux's
 // item 13 of its dm (54) and md (59) clusters: a dm instance is named by
 // its mapped name ("vg0-root") and maps to "dm-0"; an md instance maps to
-// its kernel name ("md127"). pmdalinux names an md instance by its
-// /dev/md link when udev made one; we name it by its kernel name, so for
-// us the value repeats the instance name.
+// its kernel name ("md127") from its persistent name ("root", from
+// /dev/md/root) or, without one, from the kernel name itself.
 var (
 	diskDMName = engine.Metric("hostcache.hinv.map.dmname", clusterDM, 13, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomDM)
 	diskMDName = engine.Metric("hostcache.hinv.map.mdname", clusterMD, 13, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomMD)
