@@ -257,6 +257,26 @@ func (m *IDMap) ID(name string) uint32 {
 	return id
 }
 
+// Forget drops name from the map, for domains whose names never return
+// (an IPC object's id is made anew at every create): its line leaves the
+// file at the next save, and its id is never given again, since the
+// sequential ids only grow and the mark the file keeps says so. The map
+// and its file then hold the names that exist, not every name ever seen.
+func (m *IDMap) Forget(name string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	id, ok := m.ids[name]
+	if !ok {
+		return
+	}
+	delete(m.ids, name)
+	delete(m.owner, id)
+	if id < hashIDBase && id < m.next {
+		delete(m.used, id) // below next: never handed out again
+	}
+	m.dirty = true
+}
+
 // give records id as name's, to be saved.
 func (m *IDMap) give(name string, id uint32) {
 	m.ids[name], m.owner[id] = id, name

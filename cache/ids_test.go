@@ -251,3 +251,31 @@ func TestSaveAllLooksForDeletedFilesOnceAMinute(t *testing.T) {
 		t.Error("the deleted file was not written again after idFileCheck")
 	}
 }
+
+// A forgotten name leaves the file at the next save, and neither its id
+// nor any below the mark is given again, after a restart either: a domain
+// whose names never return keeps a file of the names that exist.
+func TestIDMapForget(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hostcache.38")
+	m := LoadIDMap(path, nil)
+	for i := range 100 {
+		name := fmt.Sprintf("%d", 32768+i)
+		m.ID(name)
+		m.Forget(name)
+	}
+	kept := m.ID("kept")
+	m.Save()
+	if kept != 100 {
+		t.Errorf("a new name after 100 forgotten got %d, want 100", kept)
+	}
+	data, _ := os.ReadFile(path)
+	if lines := strings.Count(string(data), "\n"); lines != 2 {
+		t.Errorf("the file has %d lines, want the header and kept's:\n%s", lines, data)
+	}
+	again := LoadIDMap(path, nil)
+	if again.ID("kept") != kept || again.ID("32768") != 101 {
+		t.Errorf("after a restart kept is %d (want %d) and a forgotten name comes back as %d (want 101)",
+			again.ID("kept"), kept, again.ID("32768"))
+	}
+	m.Forget("never there") // no-op
+}

@@ -157,6 +157,10 @@ func (o *ipcObjects) scan(t *kernel.IPCTable) {
 	for id, x := range o.known {
 		if x.seen != o.gen {
 			delete(o.known, id)
+			// An IPC id is never made again once its object is gone: its
+			// instance id goes with it, so the id file holds the objects
+			// that exist, however many a program creates and removes.
+			o.table.ids.Forget(x.name)
 		}
 	}
 }

@@ -254,3 +254,33 @@ func TestIPCFormats(t *testing.T) {
 		t.Error("perms 648 read as octal")
 	}
 }
+
+// A vanished object's name leaves the id file, whose ids of the objects
+// that exist are kept: a program that creates and removes segments all day
+// grows no file. Its id is never given again.
+func TestIPCObjectIDsForgetTheVanished(t *testing.T) {
+	dir := t.TempDir()
+	h := &harness{t: t, proc: t.TempDir()}
+	h.use("ipc_objects/t0")
+	h.attach(NewIPCCollector, engine.Env{Proc: h.proc, IDDir: dir})
+	h.c.(*ipcCollector).owners.lookup = fakeUsers
+	h.mustSample(t0)
+	h.use("ipc_objects/t1")
+	h.mustSample(t1)
+	data, err := os.ReadFile(filepath.Join(dir, "hostcache.38"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, want := range []string{"1 32769\n", "2 65538\n", "3 98307\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the shm id file lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "0 0\n") {
+		t.Errorf("the shm id file still holds segment 0, gone at t1:\n%s", text)
+	}
+	if strings.Count(text, "\n") != 4 {
+		t.Errorf("the shm id file has %d lines, want a header and 3:\n%s", strings.Count(text, "\n"), text)
+	}
+}
