@@ -1,12 +1,12 @@
 package help
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 )
 
 // Compiled is another agent's help as newhelp compiles it: base.dir, an
@@ -27,8 +27,8 @@ const (
 	compiledVersion = 0x31320000
 	compiledInDom   = 1 << 31
 	indexEntrySize  = 12
-	maxCompiledDir  = 4 << 20  // 349525 entries: ten times a big agent's
-	maxCompiledPag  = 64 << 20 // every text of such an agent, with room
+	maxCompiledDir  = 1 << 20 // 87381 entries: sixty times pmdalinux's
+	maxCompiledPag  = 8 << 20 // fifty times pmdalinux's texts
 )
 
 // ReadCompiled loads base.dir and base.pag. The files are host-endian, as
@@ -80,13 +80,14 @@ func parseCompiled(dir, pag []byte) (*Compiled, error) {
 		return nil, fmt.Errorf("index of %d entries in %d bytes", n, len(dir))
 	}
 	c := &Compiled{metrics: map[uint32]entry{}, indoms: map[uint32]entry{}}
+	texts := newTextPages(pag)
 	for i := 1; i <= n; i++ {
 		at := i * indexEntrySize
-		one, err := textAt(pag, word(at+4))
+		one, err := texts.at(word(at + 4))
 		if err != nil {
 			return nil, fmt.Errorf("entry %d: one-line text: %w", i, err)
 		}
-		long, err := textAt(pag, word(at+8))
+		long, err := texts.at(word(at + 8))
 		if err != nil {
 			return nil, fmt.Errorf("entry %d: long text: %w", i, err)
 		}
@@ -108,21 +109,41 @@ func (c *Compiled) add(ident uint32, e entry) {
 	}
 }
 
-// textAt is the NUL-terminated text at off.
-func textAt(pag []byte, off uint32) (string, error) {
-	if uint64(off) >= uint64(len(pag)) {
-		return "", fmt.Errorf("offset %d past the %d bytes of texts", off, len(pag))
+// textPages is the .pag file as one string, with the offset of each of
+// its NULs: every text is a substring, found by a binary search for the
+// NUL that ends it. However the index points into the file, reading it
+// costs one copy of the file and a search per entry.
+type textPages struct {
+	all  string
+	nuls []uint32
+}
+
+func newTextPages(pag []byte) textPages {
+	t := textPages{all: string(pag)}
+	for i, b := range pag {
+		if b == 0 {
+			t.nuls = append(t.nuls, uint32(i))
+		}
 	}
-	end := bytes.IndexByte(pag[off:], 0)
-	if end < 0 {
+	return t
+}
+
+// at is the NUL-terminated text at off.
+func (t textPages) at(off uint32) (string, error) {
+	if uint64(off) >= uint64(len(t.all)) {
+		return "", fmt.Errorf("offset %d past the %d bytes of texts", off, len(t.all))
+	}
+	i, _ := slices.BinarySearch(t.nuls, off)
+	if i == len(t.nuls) {
 		return "", fmt.Errorf("text at %d has no end", off)
 	}
-	return string(pag[off : int(off)+end]), nil
+	return t.all[off:t.nuls[i]], nil
 }
 
 // Metric is the help of a PMID, one-line or long, and whether the agent
 // that compiled it has the PMID. An empty text is what that agent
-// answers, and its clients then ask for the one-line text instead.
+// answers: an empty TEXT, after which its clients ask for the one-line
+// text.
 func (c *Compiled) Metric(pmid uint32, long bool) (string, bool) {
 	e, ok := c.metrics[pmid]
 	return e.exact(long), ok

@@ -160,3 +160,31 @@ func pcpPMDAsDir() string {
 	}
 	return "/var/lib/pcp/pmdas"
 }
+
+// An index whose every entry points at the start of one long text costs
+// one copy of the texts, not one per entry: a damaged or hostile help file
+// cannot make the stand-in's start slow or large.
+func TestCompiledManyEntriesOnOneLongText(t *testing.T) {
+	const n = 20000
+	var dir []byte
+	put := func(v uint32) { dir = binary.NativeEndian.AppendUint32(dir, v) }
+	put(compiledMagic)
+	put(compiledVersion | 1)
+	put(n)
+	for i := range n {
+		put(uint32(i))
+		put(0)
+		put(0)
+	}
+	pag := append(make([]byte, 1<<20), 0)
+	for i := range pag[:len(pag)-1] {
+		pag[i] = 'x'
+	}
+	c, err := parseCompiled(dir, pag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := c.Metric(n-1, true); !ok || len(s) != 1<<20 {
+		t.Errorf("the last entry's text: %d bytes %v, want %d", len(s), ok, 1<<20)
+	}
+}

@@ -63,15 +63,16 @@ func (s *Server) handleText(h Header, pdu []byte) ([]byte, error) {
 		return nil, err
 	}
 	text, ok := s.textOf(q.Ident, q.Type&TextInDom != 0, q.Type&TextHelp != 0)
-	if !ok || text == "" {
+	if !ok {
 		return nil, ErrText
 	}
 	return AppendText(s.out[:0], q.Ident, text), nil
 }
 
-// textOf is the help of a PMID or InDom the agent serves: the source's by
-// the identifier itself where it answers so (WireTexts), else by what the
-// identifier names.
+// textOf is the help of a PMID or InDom the agent serves, and whether it
+// has one: the source's by the identifier itself where it answers so
+// (WireTexts; an empty text there is that agent's answer), else by what
+// the identifier names (an empty text there is none).
 func (s *Server) textOf(ident uint32, indom, long bool) (string, bool) {
 	if s.cfg.Texts == nil {
 		return "", false
@@ -95,10 +96,14 @@ func (s *Server) textOf(ident uint32, indom, long bool) (string, bool) {
 			return text, true
 		}
 	}
+	var text string
+	var ok bool
 	if indom {
-		return s.cfg.Texts.InDomText(id, long)
+		text, ok = s.cfg.Texts.InDomText(id, long)
+	} else {
+		text, ok = s.cfg.Texts.MetricText(name, long)
 	}
-	return s.cfg.Texts.MetricText(name, long)
+	return text, ok && text != ""
 }
 
 // handleLabel answers label requests. The domain carries the agent's name;

@@ -167,6 +167,8 @@ func (wireTexts) WireText(ident uint32, indom, long bool) (string, bool) {
 	switch {
 	case !indom && ident == standInCount && !long:
 		return "the other agent's count", true
+	case !indom && ident == standInCount && long:
+		return "", true // that agent's help has no long text
 	case indom && ident == standInLoad:
 		return "the other agent's windows", true
 	}
@@ -180,6 +182,7 @@ func TestWireTextsAnswerByIdentifier(t *testing.T) {
 		want string
 	}{
 		{TextReq{Ident: standInCount, Type: TextPMID | TextOneLine}, "the other agent's count"},
+		{TextReq{Ident: standInCount, Type: TextPMID | TextHelp}, ""}, // an empty TEXT, as that agent sends
 		{TextReq{Ident: standInLoad, Type: TextInDom | TextHelp}, "the other agent's windows"},
 		{TextReq{Ident: standInIDs{}.PMID(tU32.ID), Type: TextPMID | TextHelp}, "a number, at length"},
 	}

@@ -32,8 +32,9 @@ type TextSource interface {
 // WireTexts is a TextSource that answers some requests by the identifier
 // on the wire before the metric or instance domain it names: standing in
 // for another agent, that agent's numbering keeps that agent's help. An
-// empty text with ok is that agent's answer: no text (PM_ERR_TEXT), and
-// the client asks for the one-line text instead.
+// empty text with ok is that agent's answer too, sent as an empty TEXT,
+// as libpcp_pmda sends an entry of its help file without a long text:
+// pmlogger logs it so, and a client asks for the one-line text instead.
 type WireTexts interface {
 	WireText(ident uint32, indom, long bool) (string, bool)
 }
