@@ -79,9 +79,6 @@ func (c *extfragCollector) Sample(b *cache.Builder, _ time.Time) error {
 	}
 	var bad int
 	c.rows, bad = parseExtfrag(c.buf, c.rows[:0])
-	if bad > 0 {
-		return fmt.Errorf("%s: %d lines not read", c.file.Path, bad)
-	}
 	c.nodes = c.nodes[:0]
 	for _, r := range c.rows {
 		c.nodes = append(c.nodes, r.node)
@@ -89,6 +86,11 @@ func (c *extfragCollector) Sample(b *cache.Builder, _ time.Time) error {
 	b.SetInDom(indomExtfrag, c.list.update(c.nodes, func(int, string) struct{} { return struct{}{} }))
 	for _, r := range c.rows {
 		b.SetDouble(extfragUnusable.ID, uint32(r.node), float64(r.sum))
+	}
+	if bad > 0 {
+		// The nodes read are published; only the damaged lines' are not,
+		// as pmdalinux skips a line it cannot read.
+		return engine.Partial(fmt.Errorf("%s: %d lines not read", c.file.Path, bad))
 	}
 	c.memo.Keep(c.buf)
 	return nil

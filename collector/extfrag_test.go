@@ -37,7 +37,8 @@ func TestExtfragValues(t *testing.T) {
 }
 
 // Without debugfs (or its file) there are no values and no error; a
-// damaged file is an error that names it.
+// damaged file is an error that names it, and the nodes whose lines read
+// keep their values.
 func TestExtfragAbsentAndDamaged(t *testing.T) {
 	h, sys := extfragHarness(t, "absent")
 	h.mustSample(t0)
@@ -48,6 +49,7 @@ func TestExtfragAbsentAndDamaged(t *testing.T) {
 	if err := h.sample(t1); err == nil {
 		t.Error("no error for a row without shares and a line that is no row")
 	}
+	h.wantFloat("sysfs.kernel.debug.extfrag_unusable", 0, 0.375)
 }
 
 // A row's shares are read up to the first that is not a number; a node
