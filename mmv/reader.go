@@ -21,9 +21,16 @@ type Reader struct {
 
 // Open opens path for reading: only a regular file, never through a
 // symbolic link (O_NOFOLLOW), and without blocking (O_NONBLOCK), so a FIFO
-// or link planted in the directory is refused at once. Read refuses a
-// file over lim.MaxBytes.
+// or link planted in the directory is refused at once. Anything but a
+// regular file is refused before it is opened, as opening a device can
+// do something; the open file is checked again, since the path can change
+// between the two. Read refuses a file over lim.MaxBytes.
 func Open(path string, lim Limits) (*Reader, error) {
+	if st, err := os.Lstat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err

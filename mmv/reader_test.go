@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -76,8 +77,8 @@ func TestReaderRefusesFIFOsLinksAndDirectories(t *testing.T) {
 			t.Errorf("Open(%s) succeeded", path)
 		}
 	}
-	if _, err := Open(link, DefaultLimits()); !errors.Is(err, syscall.ELOOP) {
-		t.Errorf("a symbolic link: %v, want ELOOP", err)
+	if _, err := Open(link, DefaultLimits()); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a symbolic link: %v, want it refused before it is opened", err)
 	}
 }
 

@@ -56,7 +56,9 @@ func TestStandInCPUInfoHasStatsCPUs(t *testing.T) {
 	}
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "hostcache.conf")
-	os.WriteFile(conf, []byte("id_dir = "+dir+"\n"), 0o644)
+	if err := os.WriteFile(conf, []byte("id_dir = "+dir+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	a, err := driver.Start(agentPath, []string{"-d", "60", "-S", "linux", "-l", filepath.Join(dir, "agent.log"),
 		"-U", "root", "-c", conf, "-r", proc, "-s", t.TempDir()}, nil)
 	if err != nil {
