@@ -75,6 +75,10 @@ const (
 	clusterAgent     = 62 // the agent and sysfs: pmda.uname, pmda.version, sysfs.kernel.*, hinv.map.*
 	clusterSCSI      = 63 // /sys/bus/scsi/devices: hinv.map.scsi, pmdalinux's 15
 	clusterExtfrag   = 64 // debugfs extfrag/unusable_index: sysfs.kernel.debug.extfrag_unusable, pmdalinux's 35
+	// Clusters 768-1023 are the MMV files' (hostcache.mmv.*), one a file;
+	// a file's metrics keep their items, below engine.RateItemOffset.
+	clusterMMVFirst = 768
+	clusterMMVLast  = 1023
 )
 
 // Instance domain serials, an ABI like the clusters.
@@ -130,6 +134,11 @@ const (
 	indomIPCSem     cache.InDomID = 40 // semaphore sets by semid, as 60.30
 	indomSCSI       cache.InDomID = 41 // SCSI devices "scsi0:0:0:0_Direct", as 60.11
 	indomExtfrag    cache.InDomID = 42 // NUMA nodes of debugfs's extfrag index, "nodeN", id N, as 60.19
+	// 4096 on are the MMV files' instance domains, 64 a file, by the
+	// file's cluster: 4096 + 64*(cluster-clusterMMVFirst) + the file's
+	// own index of the domain.
+	indomMMVFirst  cache.InDomID = 4096
+	indomMMVPerFile              = 64
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:
