@@ -137,8 +137,8 @@ const (
 	// 4096 on are the MMV files' instance domains, 64 a file, by the
 	// file's cluster: 4096 + 64*(cluster-clusterMMVFirst) + the file's
 	// own index of the domain.
-	indomMMVFirst  cache.InDomID = 4096
-	indomMMVPerFile              = 64
+	indomMMVFirst   cache.InDomID = 4096
+	indomMMVPerFile               = 64
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:
