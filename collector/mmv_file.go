@@ -1,0 +1,96 @@
+package collector
+
+import (
+	"errors"
+	"fmt"
+	"syscall"
+
+	"github.com/pmdahostcache/pmdahostcache/mmv"
+)
+
+// mmvFile is one regular file of the directory: open, and parsed while
+// its generation is stable and nothing about it is refused.
+type mmvFile struct {
+	name    string
+	arrival uint64      // earlier files keep contested clusters and names
+	reader  *mmv.Reader // nil while the file cannot be opened
+	layout  *mmv.File   // the parsed layout; nil while not usable
+	cluster uint32      // the cluster while in use, else 0
+	fault   mmvFault    // the refusal last reported
+	waiting bool        // told it waits for the files limit
+	plan    *mmvPlan    // what the layout publishes at its cluster
+}
+
+// mmvFault is a refusal of a file at one size and generation (-1 and 0
+// when it could not be read): the file is not parsed again, nor the
+// refusal reported again, until one of them changes.
+type mmvFault struct {
+	size int64
+	gen  uint64
+	text string
+}
+
+// refuse records a refusal and returns it as a problem naming the file,
+// or nil when it is the one already reported.
+func (f *mmvFile) refuse(size int64, gen uint64, text string) error {
+	fault := mmvFault{size, gen, text}
+	if fault == f.fault {
+		return nil
+	}
+	f.fault = fault
+	return fmt.Errorf("mmv file %s: %s", f.name, text)
+}
+
+// refresh reads the file and keeps its layout current: parsed when its
+// generation is new, dropped while it is in flux, refused while it is
+// bad, shrank under its generation or its process is gone.
+func (f *mmvFile) refresh(lim mmv.Limits) error {
+	data, err := f.reader.Read()
+	if err != nil {
+		f.layout = nil
+		return f.refuse(-1, 0, err.Error())
+	}
+	gen, stable := mmv.Stable(data)
+	if !stable {
+		f.layout = nil // being written: looked at again next scan
+		return nil
+	}
+	size := int64(len(data))
+	if f.fault.text != "" && f.fault.size == size && f.fault.gen == gen {
+		return nil // refused as it is
+	}
+	if f.layout != nil && f.layout.Gen == gen && !f.layout.Fits(data) {
+		f.layout = nil
+		return f.refuse(size, gen, fmt.Sprintf("shrank to %d bytes under generation %d", size, gen))
+	}
+	if f.layout == nil || f.layout.Gen != gen {
+		if f.layout, err = mmv.Parse(data, lim); err != nil {
+			return f.refuse(size, gen, err.Error())
+		}
+		f.fault = mmvFault{}
+	}
+	if pid, ok := f.layout.Owner(); ok && processGone(pid) {
+		f.layout = nil
+		return f.refuse(size, gen, fmt.Sprintf("its process %d is gone", pid))
+	}
+	return nil
+}
+
+// processGone asks kill(pid, 0): ESRCH is no such process; EPERM is one
+// that exists under another user. The pid is the writer's in its own pid
+// namespace, as pmdammv takes it too.
+func processGone(pid int32) bool {
+	return errors.Is(syscall.Kill(int(pid), 0), syscall.ESRCH)
+}
+
+// usable says the file may be in use: open, parsed and not refused.
+func (f *mmvFile) usable() bool { return f.reader != nil && f.layout != nil }
+
+// close forgets the open file and its layout, keeping the refusal so a
+// file that cannot be opened is not reported at each scan.
+func (f *mmvFile) close() {
+	if f.reader != nil {
+		f.reader.Close()
+	}
+	f.reader, f.layout, f.plan, f.waiting = nil, nil, nil, false
+}
