@@ -50,12 +50,12 @@ func (f *mmvFile) refresh(lim mmv.Limits) error {
 		f.layout = nil
 		return f.refuse(-1, 0, err.Error())
 	}
+	size := int64(len(data))
 	gen, stable := mmv.Stable(data)
-	if !stable {
+	if !stable && !mmvForeign(data) {
 		f.layout = nil // being written: looked at again next scan
 		return nil
 	}
-	size := int64(len(data))
 	if f.fault.text != "" && f.fault.size == size && f.fault.gen == gen {
 		return nil // refused as it is
 	}
@@ -74,6 +74,15 @@ func (f *mmvFile) refresh(lim mmv.Limits) error {
 		return f.refuse(size, gen, fmt.Sprintf("its process %d is gone", pid))
 	}
 	return nil
+}
+
+// mmvForeign says data is a whole header's length that does not start
+// as an MMV file does. A writer creates its file, sizes it (zeros) and
+// then writes the header: a file shorter than a header or starting with
+// zeros may still become one.
+func mmvForeign(data []byte) bool {
+	const headerSize = 40
+	return len(data) >= headerSize && string(data[:4]) != "MMV\x00" && string(data[:4]) != "\x00\x00\x00\x00"
 }
 
 // processGone asks kill(pid, 0): ESRCH is no such process; EPERM is one
