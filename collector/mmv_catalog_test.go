@@ -207,3 +207,38 @@ func TestMMVItemsAndSerialsThatDoNotFit(t *testing.T) {
 		t.Errorf("reported again: %q", problems)
 	}
 }
+
+// The descriptors and help are read from other goroutines while the
+// collector scans (run with -race): each read sees one whole assembly.
+func TestMMVViewIsReadWhileScanning(t *testing.T) {
+	r := newMMVRig(t, defaultMMVLimits())
+	done := make(chan error)
+	stop := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := cache.NewSchema(r.files.source()); err != nil {
+				done <- err
+				return
+			}
+			r.files.text("hostcache.mmv.app.u32", true)
+		}
+	}()
+	for i := 0; i < 50; i++ {
+		if i%2 == 0 {
+			r.write("app", ownSpec(3))
+		} else {
+			r.remove("app")
+		}
+		r.scanQuiet()
+	}
+	close(stop)
+	if err := <-done; err != nil {
+		t.Errorf("a source read during scans: %v", err)
+	}
+}
