@@ -50,16 +50,26 @@ type InDomDesc struct {
 }
 
 // Source is the registration of one publisher (a collector) in a schema.
+// A Dynamic source's metrics can change while the agent runs (WithSource):
+// they come after every other source's in the schema, so that a change
+// leaves every other metric's schema index, and so its published parts
+// and history, as they are.
 type Source struct {
 	Name    string
 	Metrics []Desc
 	InDoms  []InDomDesc
+	Dynamic bool
 }
 
 // Schema is the immutable set of metrics and instance domains, with the
-// source that owns each. It is built once at start-up.
+// source that owns each. It is built at start-up; a dynamic source's
+// change makes a new one (WithSource) that shares the record of reads.
 type Schema struct {
-	sources  []string
+	sources []string
+	regs    []Source // as registered, for WithSource
+	// epochs count each source's changes (WithSource): a part built
+	// before its source's last change is not published.
+	epochs   []uint64
 	descs    []Desc // sorted by ID
 	srcOf    []int  // source index of each desc, parallel to descs
 	span     []span // per source: the range of descs indexes it owns
@@ -91,13 +101,47 @@ func NewSchema(sources ...Source) (*Schema, error) {
 
 // NewSchemaWith builds the schema with opts.
 func NewSchemaWith(opts SchemaOptions, sources ...Source) (*Schema, error) {
+	s, err := buildSchema(opts, sources)
+	if err != nil {
+		return nil, err
+	}
+	s.use = newUsage(len(s.sources))
+	return s, nil
+}
+
+// WithSource returns the schema with dynamic source i's registration
+// replaced by src (of the same name), sharing the record of reads. Every
+// metric of the other sources keeps its index.
+func (s *Schema) WithSource(i int, src Source) (*Schema, error) {
+	if i < 0 || i >= len(s.regs) || !s.regs[i].Dynamic || src.Name != s.regs[i].Name {
+		return nil, fmt.Errorf("source %d is no dynamic source named %s", i, src.Name)
+	}
+	src.Dynamic = true
+	regs := slices.Clone(s.regs)
+	regs[i] = src
+	n, err := buildSchema(SchemaOptions{NoCollectorLabels: !s.collectorLabels}, regs)
+	if err != nil {
+		return nil, err
+	}
+	n.use = s.use
+	n.epochs = slices.Clone(s.epochs)
+	n.epochs[i]++
+	return n, nil
+}
+
+// buildSchema checks and indexes the sources' registrations.
+func buildSchema(opts SchemaOptions, sources []Source) (*Schema, error) {
 	s := &Schema{
 		byID: map[MetricID]int{}, byName: map[string]int{},
 		owner: map[MetricID]int{}, indomOwn: map[InDomID]int{},
 		collectorLabels: !opts.NoCollectorLabels,
 	}
+	s.regs = slices.Clone(sources)
+	s.epochs = make([]uint64, len(sources))
+	dynamic := map[int]bool{}
 	for i, src := range sources {
 		s.sources = append(s.sources, src.Name)
+		dynamic[i] = src.Dynamic
 		for _, d := range src.Metrics {
 			if _, dup := s.owner[d.ID]; dup {
 				return nil, fmt.Errorf("metric %s: id %s already used", d.Name, d.ID)
@@ -118,7 +162,14 @@ func NewSchemaWith(opts SchemaOptions, sources ...Source) (*Schema, error) {
 			s.indoms = append(s.indoms, in)
 		}
 	}
-	sort.Slice(s.descs, func(a, b int) bool { return s.descs[a].ID < s.descs[b].ID })
+	// By id, the dynamic sources' after all others (see Source).
+	sort.Slice(s.descs, func(a, b int) bool {
+		da, db := dynamic[s.owner[s.descs[a].ID]], dynamic[s.owner[s.descs[b].ID]]
+		if da != db {
+			return db
+		}
+		return s.descs[a].ID < s.descs[b].ID
+	})
 	sort.Slice(s.indoms, func(a, b int) bool { return s.indoms[a].ID < s.indoms[b].ID })
 	for i, d := range s.descs {
 		if _, dup := s.byName[d.Name]; dup {
@@ -145,7 +196,6 @@ func NewSchemaWith(opts SchemaOptions, sources ...Source) (*Schema, error) {
 		}
 		sp.hi = i
 	}
-	s.use = newUsage(len(s.sources))
 	return s, nil
 }
 
@@ -205,7 +255,8 @@ func (s *Schema) Lookup(name string) (*Desc, bool) {
 	return &s.descs[i], true
 }
 
-// Descs returns every descriptor, ordered by id. Callers must not modify it.
+// Descs returns every descriptor, ordered by id, the dynamic sources'
+// last. Callers must not modify it.
 func (s *Schema) Descs() []Desc { return s.descs }
 
 // InDoms returns every instance domain, ordered by serial.

@@ -83,33 +83,59 @@ var emptyInstances = NewInstances(nil)
 
 // Front holds the front snapshot. Readers Load it without locks; sources
 // Publish a new part, which makes a new snapshot that shares every other
-// source's part, swapped in with one atomic store.
+// source's part, swapped in with one atomic store. A dynamic source's
+// change (Replace) swaps in a new schema with a snapshot that has no part
+// of that source.
 type Front struct {
-	schema  *Schema
 	mu      sync.Mutex // serialises publishers only
 	current atomic.Pointer[Snapshot]
 }
 
 // NewFront starts with an empty snapshot.
 func NewFront(schema *Schema) *Front {
-	st := &Front{schema: schema}
+	st := &Front{}
 	st.current.Store(&Snapshot{Schema: schema, parts: make([]*Part, len(schema.sources))})
 	return st
 }
 
-// Schema returns the store's schema.
-func (st *Front) Schema() *Schema { return st.schema }
+// Schema returns the current schema: the current snapshot's.
+func (st *Front) Schema() *Schema { return st.current.Load().Schema }
 
 // Load returns the current snapshot.
 func (st *Front) Load() *Snapshot { return st.current.Load() }
 
 // Publish makes p the latest part of source and swaps in a new snapshot.
+// A part of a dynamic source built before its last change is dropped: its
+// indexes are the old schema's. Other sources' parts stay good across a
+// change, as their indexes do.
 func (st *Front) Publish(source int, p *Part) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	old := st.current.Load()
+	if p != nil && p.schema != nil && p.schema.epochs[source] != old.Schema.epochs[source] {
+		return
+	}
 	parts := make([]*Part, len(old.parts))
 	copy(parts, old.parts)
 	parts[source] = p
-	st.current.Store(&Snapshot{Schema: st.schema, Generation: old.Generation + 1, parts: parts})
+	st.current.Store(&Snapshot{Schema: old.Schema, Generation: old.Generation + 1, parts: parts})
+}
+
+// Replace puts src in dynamic source i's place (Schema.WithSource) and
+// swaps in a snapshot of the new schema, with every other source's part
+// and none of source i's until it publishes again. It returns the new
+// schema.
+func (st *Front) Replace(i int, src Source) (*Schema, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	old := st.current.Load()
+	schema, err := old.Schema.WithSource(i, src)
+	if err != nil {
+		return nil, err
+	}
+	parts := make([]*Part, len(old.parts))
+	copy(parts, old.parts)
+	parts[i] = nil
+	st.current.Store(&Snapshot{Schema: schema, Generation: old.Generation + 1, parts: parts})
+	return schema, nil
 }
