@@ -188,7 +188,7 @@ func TestBoundDeclarationMistakes(t *testing.T) {
 					t.Errorf("a bound %+v was accepted", bd)
 				}
 			}()
-			g.r.entries[0].hist.setBound(bd)
+			g.r.entries[0].hist().setBound(bd)
 		})
 	}
 }

@@ -100,6 +100,16 @@ func (cs *clients) Forget(c int32) {
 	}
 }
 
+// clear forgets every client's marks of metrics lo to hi-1: a dynamic
+// source's figures, placed anew.
+func (cs *clients) clear(lo, hi int) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	for _, m := range cs.byID {
+		clear(m.seen[lo:hi])
+	}
+}
+
 // count is how many clients are remembered now.
 func (cs *clients) count() int {
 	cs.mu.Lock()

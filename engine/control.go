@@ -100,16 +100,16 @@ func (r *Runner) controlSource() cache.Source {
 				return append(dst, cache.U32Value(cache.InstNone, uint32(r.reader.clients.count())))
 			}),
 			perEntry(ctlHSamples, func(e *entry) (int64, bool) {
-				if e.hist == nil {
+				if e.hist() == nil {
 					return 0, false
 				}
-				return int64(e.hist.held()), true
+				return int64(e.hist().held()), true
 			}),
 			perEntry(ctlHBytes, func(e *entry) (int64, bool) {
-				if e.hist == nil {
+				if e.hist() == nil {
 					return 0, false
 				}
-				return e.hist.bytes.Load(), true
+				return e.hist().bytes.Load(), true
 			}),
 			perEntry(ctlIdle, always(func(e *entry) int64 {
 				if e.idle.Load() {

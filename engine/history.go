@@ -80,6 +80,7 @@ func (l *layout) find(t int, inst uint32, ordinal int) (int, bool) {
 // the one it wanted is gone.
 type history struct {
 	schema   *cache.Schema
+	windowed []windowed      // the source's figures over client intervals, as the recorder writes them
 	indoms   []cache.InDomID // the source's instance domains
 	tracked  []int           // schema indexes of the tracked metrics, ascending
 	counter  []bool          // tracked[t] is a counter watched for resets

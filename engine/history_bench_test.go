@@ -108,7 +108,7 @@ func BenchmarkRatesOverResets(b *testing.B) {
 	for _, d := range rates {
 		dst = q.AppendValues(dst[:0], d)
 	}
-	end := r.entries[0].hist.newest().seq
+	end := r.entries[0].hist().newest().seq
 	marks := r.reader.clients.byID[1]
 	b.ReportAllocs()
 	for b.Loop() {

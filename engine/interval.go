@@ -24,12 +24,12 @@ type reader struct {
 // oldest sample it keeps. No window is shorter than half the collector's
 // interval: a start that close to the end moves one sample back, so a
 // restart's first, few-millisecond step never becomes a rate.
-func (rd *reader) bounds(q *cache.Request, e *entry, k int) (start, end *sample, part *cache.Part) {
+func (rd *reader) bounds(q *cache.Request, e *entry, h *history, k int) (start, end *sample, part *cache.Part) {
 	part = q.Snap.Part(e.source)
-	if part == nil || part.Stale(q.Now) || e.hist == nil {
+	if part == nil || part.Stale(q.Now) || h == nil {
 		return nil, nil, nil
 	}
-	end = e.hist.at(part.Seq)
+	end = h.at(part.Seq)
 	if end == nil {
 		return nil, nil, nil
 	}
@@ -43,17 +43,17 @@ func (rd *reader) bounds(q *cache.Request, e *entry, k int) (start, end *sample,
 	if seen != 0 && seen-1 < end.seq {
 		s0 = seen - 1
 	}
-	start = e.hist.at(s0)
+	start = h.at(s0)
 	for start == nil && s0+1 < end.seq {
 		s0++
-		start = e.hist.at(s0)
+		start = h.at(s0)
 	}
 	minSpan := e.interval() / 2
 	for start != nil && end.at.Sub(start.at) < minSpan {
 		if start.seq == 0 {
 			return nil, nil, nil
 		}
-		start = e.hist.at(start.seq - 1)
+		start = h.at(start.seq - 1)
 	}
 	if start == nil {
 		return nil, nil, nil
@@ -66,18 +66,21 @@ func (rd *reader) compute(e *entry, k int, wm *windowed) func(q *cache.Request, 
 	return func(q *cache.Request, dst []cache.Value) []cache.Value {
 		rd.mu.Lock()
 		defer rd.mu.Unlock()
-		start, end, part := rd.bounds(q, e, k)
+		// One history for the whole read: a dynamic source's is replaced
+		// under rd.mu when its metrics change.
+		h := e.hist()
+		start, end, part := rd.bounds(q, e, h, k)
 		if end == nil {
 			return dst
 		}
-		return rd.values(e, part, start, end, wm, dst)
+		return rd.values(h, part, start, end, wm, dst)
 	}
 }
 
 // values appends windowed metric wm's values over start to end, one per
 // instance its like metric has at the end.
-func (rd *reader) values(e *entry, part *cache.Part, start, end *sample, wm *windowed, dst []cache.Value) []cache.Value {
-	t, ok := e.hist.trackedID(wm.like)
+func (rd *reader) values(h *history, part *cache.Part, start, end *sample, wm *windowed, dst []cache.Value) []cache.Value {
+	t, ok := h.trackedID(wm.like)
 	if !ok {
 		return dst
 	}
@@ -87,11 +90,11 @@ func (rd *reader) values(e *entry, part *cache.Part, start, end *sample, wm *win
 		var v cache.Value
 		switch wm.kind {
 		case kindFigure:
-			v, ok = rd.figure(e, part, start, end, wm, inst, p-lo)
+			v, ok = rd.figure(h, part, start, end, wm, inst, p-lo)
 		case kindMaxStep, kindMinStep:
-			v, ok = rd.stepPeak(e, part, start, end, wm, inst, p-lo)
+			v, ok = rd.stepPeak(h, part, start, end, wm, inst, p-lo)
 		default:
-			v, ok = rd.samplePeak(e, start, end, wm, t, inst, p-lo)
+			v, ok = rd.samplePeak(h, start, end, wm, t, inst, p-lo)
 		}
 		if ok {
 			dst = append(dst, v)
@@ -101,8 +104,8 @@ func (rd *reader) values(e *entry, part *cache.Part, start, end *sample, wm *win
 }
 
 // figure is a rate or derived figure over the whole window.
-func (rd *reader) figure(e *entry, part *cache.Part, start, end *sample, wm *windowed, inst uint32, ord int) (cache.Value, bool) {
-	rd.w.set(e.hist, part, start, end)
+func (rd *reader) figure(h *history, part *cache.Part, start, end *sample, wm *windowed, inst uint32, ord int) (cache.Value, bool) {
+	rd.w.set(h, part, start, end)
 	rd.w.ord = ord
 	f, ok := wm.value(&rd.w, inst)
 	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
@@ -121,16 +124,16 @@ func (rd *reader) figure(e *entry, part *cache.Part, start, end *sample, wm *win
 // which a counter was reset gives that counter's instance no figure (its
 // Delta counts no step), and only it: the source's other counters keep
 // their peaks over the step.
-func (rd *reader) stepPeak(e *entry, part *cache.Part, start, end *sample, wm *windowed, inst uint32, ord int) (cache.Value, bool) {
+func (rd *reader) stepPeak(h *history, part *cache.Part, start, end *sample, wm *windowed, inst uint32, ord int) (cache.Value, bool) {
 	best, found, stepped := 0.0, false, false
 	better := func(f float64) {
 		if !found || (wm.kind == kindMaxStep && f > best) || (wm.kind == kindMinStep && f < best) {
 			best, found = f, true
 		}
 	}
-	prev := gridAtOrBefore(e.hist, start)
+	prev := gridAtOrBefore(h, start)
 	for seq := start.seq + 1; seq <= end.seq; seq++ {
-		s := e.hist.at(seq)
+		s := h.at(seq)
 		if seq == end.seq {
 			s = end
 		}
@@ -143,14 +146,14 @@ func (rd *reader) stepPeak(e *entry, part *cache.Part, start, end *sample, wm *w
 		}
 		if prev != nil {
 			stepped = true
-			if f, ok := rd.stepFigure(e, part, prev, s, wm, inst, ord); ok {
+			if f, ok := rd.stepFigure(h, part, prev, s, wm, inst, ord); ok {
 				better(f)
 			}
 		}
 		prev = s
 	}
 	if !stepped {
-		if f, ok := rd.stepFigure(e, part, start, end, wm, inst, ord); ok {
+		if f, ok := rd.stepFigure(h, part, start, end, wm, inst, ord); ok {
 			better(f)
 		}
 	}
@@ -158,8 +161,8 @@ func (rd *reader) stepPeak(e *entry, part *cache.Part, start, end *sample, wm *w
 }
 
 // stepFigure is wm's figure of inst over the step from prev to s.
-func (rd *reader) stepFigure(e *entry, part *cache.Part, prev, s *sample, wm *windowed, inst uint32, ord int) (float64, bool) {
-	rd.w.set(e.hist, part, prev, s)
+func (rd *reader) stepFigure(h *history, part *cache.Part, prev, s *sample, wm *windowed, inst uint32, ord int) (float64, bool) {
+	rd.w.set(h, part, prev, s)
 	rd.w.ord = ord
 	f, ok := wm.value(&rd.w, inst)
 	return f, ok && !math.IsNaN(f) && !math.IsInf(f, 0)
@@ -185,11 +188,11 @@ func gridAtOrBefore(h *history, s *sample) *sample {
 // the window (the start excluded: it belongs to the previous interval):
 // its grid samples and its end, the value the client is shown; the other
 // extra samples are left out, as from the step peaks.
-func (rd *reader) samplePeak(e *entry, start, end *sample, wm *windowed, t int, inst uint32, ord int) (cache.Value, bool) {
+func (rd *reader) samplePeak(h *history, start, end *sample, wm *windowed, t int, inst uint32, ord int) (cache.Value, bool) {
 	var bits uint64
 	best, found := 0.0, false
 	for seq := start.seq + 1; seq <= end.seq; seq++ {
-		s := e.hist.at(seq)
+		s := h.at(seq)
 		if seq == end.seq {
 			s = end
 		}

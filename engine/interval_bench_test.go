@@ -70,7 +70,7 @@ func BenchmarkWindowedRates(b *testing.B) {
 			}
 			q := cache.Request{Snap: front.Load(), Now: now, Client: 1}
 			dst := make([]cache.Value, 0, 256)
-			end := r.entries[0].hist.newest().seq
+			end := r.entries[0].hist().newest().seq
 			for _, d := range rates {
 				dst = q.AppendValues(dst[:0], d) // the client's first fetch
 			}

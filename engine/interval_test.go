@@ -344,7 +344,7 @@ func TestHistoryBudget(t *testing.T) {
 	for k := 2; k <= 20; k++ {
 		g.sample(at(k), steady(k))
 	}
-	h := g.r.entries[0].hist
+	h := g.r.entries[0].hist()
 	if n := h.held(); n != 6 {
 		t.Errorf("%d samples held, want 6 (5 s of budget + 1)", n)
 	}
@@ -369,14 +369,14 @@ func TestHistoryBudgetRestored(t *testing.T) {
 		g.sample(at(k), steady(k))
 	}
 	e := g.r.entries[0]
-	if !g.r.shortened || e.hist.keep.Load() >= int64(e.hist.depth()) {
-		t.Fatalf("history not shortened past its budget (keep %d of %d)", e.hist.keep.Load(), e.hist.depth())
+	if !g.r.shortened || e.hist().keep.Load() >= int64(e.hist().depth()) {
+		t.Fatalf("history not shortened past its budget (keep %d of %d)", e.hist().keep.Load(), e.hist().depth())
 	}
 	g.r.budget = 1 << 30
 	g.r.rebudget(e, e.budgeted*2)
-	if g.r.shortened || e.hist.keep.Load() != int64(e.hist.depth()) || g.r.span.Load() != time.Minute.Milliseconds() {
+	if g.r.shortened || e.hist().keep.Load() != int64(e.hist().depth()) || g.r.span.Load() != time.Minute.Milliseconds() {
 		t.Errorf("history not restored within an ample budget: keep %d of %d, span %d ms",
-			e.hist.keep.Load(), e.hist.depth(), g.r.span.Load())
+			e.hist().keep.Load(), e.hist().depth(), g.r.span.Load())
 	}
 	g.r.span.Store(1) // a re-share would set it again
 	for k := 21; k <= 40; k++ {

@@ -19,7 +19,7 @@ type SourceHistory struct {
 	// Computed are the source's rates and derived figures.
 	Computed []cache.Desc
 	figures  []int // their windowed metrics
-	e        *entry
+	h        *history
 	rd       *reader // its own scratch: writing never waits for a fetch
 }
 
@@ -51,25 +51,33 @@ func (r *Runner) History(since time.Time) []SourceHistory {
 	var out []SourceHistory
 	for _, e := range r.entries {
 		sh := SourceHistory{Name: e.c.Name(), Newest: snap.Part(e.source)}
-		for i, d := range r.schema.Descs() {
-			if r.schema.SourceOf(i) == e.source && d.Type == cache.TypeString && d.Compute == nil {
+		h := e.hist()
+		if h == nil {
+			out = append(out, sh)
+			continue
+		}
+		// The history's own schema: a dynamic source's changes with its
+		// metrics, and a part of another schema is not this history's.
+		if h.schema.Epoch(e.source) != snap.Schema.Epoch(e.source) {
+			sh.Newest = nil
+		}
+		for i, d := range h.schema.Descs() {
+			if h.schema.SourceOf(i) == e.source && d.Type == cache.TypeString && d.Compute == nil {
 				sh.Strings = append(sh.Strings, d)
 			}
 		}
-		if h := e.hist; h != nil {
-			for _, i := range h.tracked {
-				sh.Metrics = append(sh.Metrics, r.schema.Descs()[i])
-			}
-			sh.InDoms = h.indoms
-			sh.Samples = keptSince(h, since)
-			sh.e, sh.rd = e, &reader{}
-			for k := range e.windowed {
-				// A peak over one step is the figure or the sample itself:
-				// only the figures are worth writing out.
-				if e.windowed[k].kind == kindFigure {
-					sh.Computed = append(sh.Computed, e.windowed[k].desc)
-					sh.figures = append(sh.figures, k)
-				}
+		for _, i := range h.tracked {
+			sh.Metrics = append(sh.Metrics, h.schema.Descs()[i])
+		}
+		sh.InDoms = h.indoms
+		sh.Samples = keptSince(h, since)
+		sh.h, sh.rd = h, &reader{}
+		for k := range h.windowed {
+			// A peak over one step is the figure or the sample itself:
+			// only the figures are worth writing out.
+			if h.windowed[k].kind == kindFigure {
+				sh.Computed = append(sh.Computed, h.windowed[k].desc)
+				sh.figures = append(sh.figures, k)
 			}
 		}
 		out = append(out, sh)
@@ -98,12 +106,12 @@ func keptSince(h *history, since time.Time) []RecordedSample {
 // have been given. Published values a figure divides by (hinv.ncpu) are
 // taken from the newest part.
 func (sh *SourceHistory) StepValues(c, k int, dst []cache.Value) []cache.Value {
-	if k < 1 || k >= len(sh.Samples) || sh.e == nil || sh.Newest == nil {
+	if k < 1 || k >= len(sh.Samples) || sh.h == nil || sh.Newest == nil {
 		return dst
 	}
 	start, end := sh.Samples[k-1].s, sh.Samples[k].s
 	if end.seq != start.seq+1 {
 		return dst // a sample between them is gone: no step to give
 	}
-	return sh.rd.values(sh.e, sh.Newest, start, end, &sh.e.windowed[sh.figures[c]], dst)
+	return sh.rd.values(sh.h, sh.Newest, start, end, &sh.h.windowed[sh.figures[c]], dst)
 }

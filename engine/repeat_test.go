@@ -22,7 +22,7 @@ func TestRepeatedSamplesShareTheHistory(t *testing.T) {
 		g.sample(at(k), still)
 	}
 	e := g.r.entries[0]
-	newest, first := e.hist.newest(), e.hist.at(0)
+	newest, first := e.hist().newest(), e.hist().at(0)
 	if !newest.shared || &newest.vals[0] != &first.vals[0] {
 		t.Fatal("a sample repeating the one before copied its values")
 	}
@@ -43,8 +43,8 @@ func TestRepeatedSamplesShareTheHistory(t *testing.T) {
 	// A counter going backwards right after repeats is a reset, counted.
 	g.sample(at(10), still)
 	g.sample(at(11), still)
-	if g.r.entries[0].hist.resetsOf.Load() != 1 || !g.r.entries[0].hist.newest().shared {
-		t.Errorf("resets %d after one counter went backwards and a repeat", g.r.entries[0].hist.resetsOf.Load())
+	if g.r.entries[0].hist().resetsOf.Load() != 1 || !g.r.entries[0].hist().newest().shared {
+		t.Errorf("resets %d after one counter went backwards and a repeat", g.r.entries[0].hist().resetsOf.Load())
 	}
 	g.want(5, "hostcache.rate.test.count", 1, 0)
 }
@@ -54,7 +54,7 @@ func TestRepeatedSamplesShareTheHistory(t *testing.T) {
 func TestSharedValuesCountedOnceAfterTheOwnerGoes(t *testing.T) {
 	g := newRigWith(t, Schedule{Default: time.Second, History: 10 * time.Second})
 	still := scriptStep{count: [2]uint64{100, 50}, ms: 1000, gauge: 3}
-	h := g.r.entries[0].hist
+	h := g.r.entries[0].hist()
 	for k := 0; k <= 3*h.depth(); k++ {
 		g.sample(at(k), still)
 		vals := int64(8 * len(h.newest().vals))

@@ -53,14 +53,22 @@ type entry struct {
 	// builder is reused from sample to sample (only the entry's loop uses
 	// it), so its buffers are not allocated again each time.
 	builder *cache.Builder
-	// hist keeps the source's recent samples; windowed are the metrics
-	// computed from it over each client's interval.
-	hist *history
+	// histPtr keeps the source's recent samples (a dynamic source's is
+	// replaced when its metrics change); windowed are the metrics computed
+	// from it over each client's interval.
+	histPtr atomic.Pointer[history]
 	// budgeted is the history cost per second the memory budget was last
 	// shared with (under the runner's budgetMu).
 	budgeted     float64
 	windowed     []windowed
 	derivedRates map[cache.MetricID]bool // rate ids the collector derives itself
+	// dynamic is set for a Dynamic collector: kBase is the first of the
+	// DynamicWindowed client marks reserved for its figures, and schema
+	// the one its metrics were last placed in (the loop's own; nil: the
+	// runner's).
+	dynamic bool
+	kBase   int
+	schema  *cache.Schema
 	// readers are the clients that fetch the source, learnt by the loop
 	// from the schema's arrivals (after: the next to read); readersMu
 	// guards them against Forget and the reader_phases metric.
@@ -225,12 +233,20 @@ func (r *Runner) Sources() []cache.Source {
 			e.derivedRates[d.Desc.ID] = true
 		}
 		e.windowed = windowedOf(src, derived)
+		e.kBase = k
+		if _, e.dynamic = e.c.(Dynamic); e.dynamic {
+			e.windowed = r.capWindowed(e, e.windowed)
+		}
 		src.Metrics = append([]cache.Desc(nil), src.Metrics...)
 		for i := range e.windowed {
 			wm := &e.windowed[i]
 			wm.desc.Compute = r.reader.compute(e, k, wm)
 			src.Metrics = append(src.Metrics, wm.desc)
 			k++
+		}
+		if e.dynamic {
+			// Its figures' marks are reserved whatever it has now.
+			src.Dynamic, k = true, e.kBase+DynamicWindowed
 		}
 		out = append(out, src)
 	}
@@ -267,9 +283,11 @@ func (r *Runner) Attach(front *cache.Front) error {
 		if len(tracked) == 0 {
 			depth = 2 // nothing to compute figures from (uptime): keep no history
 		}
-		e.hist = newHistory(r.schema, tracked, depth, e.derivedRates)
-		e.hist.indoms = r.schema.InDomsOf(e.source)
-		e.hist.boundBy(e.c)
+		h := newHistory(r.schema, tracked, depth, e.derivedRates)
+		h.indoms = r.schema.InDomsOf(e.source)
+		h.windowed = e.windowed
+		h.boundBy(e.c)
+		e.histPtr.Store(h)
 	}
 	r.publishControl()
 	return nil
@@ -325,6 +343,9 @@ func (r *Runner) SampleAll() {
 		r.sampleOnce(e, time.Time{}, false)
 	}
 }
+
+// hist is the source's history: nil before the runner is attached.
+func (e *entry) hist() *history { return e.histPtr.Load() }
 
 func (e *entry) interval() time.Duration {
 	return time.Duration(e.intervalMS.Load()) * time.Millisecond
@@ -581,8 +602,11 @@ func (r *Runner) collect(e *entry, now time.Time, extra bool) (err error) {
 			err = fmt.Errorf("collector panicked: %v\n%s", p, debug.Stack())
 		}
 	}()
+	if e.dynamic {
+		r.refresh(e, now)
+	}
 	if e.builder == nil {
-		e.builder = r.schema.NewBuilder(e.source, now)
+		e.builder = r.entrySchema(e).NewBuilder(e.source, now)
 	}
 	b := e.builder
 	b.Reset(now)
@@ -608,8 +632,8 @@ func (r *Runner) collect(e *entry, now time.Time, extra bool) (err error) {
 	// Staleness counts in the intervals the source samples at from now:
 	// one slowed down for want of readers is not stale between samples.
 	part.StaleAfter = time.Duration(r.staleIntervals.Load()) * r.effectiveInterval(e)
-	part.Seq = e.hist.add(part, now, extra)
-	if cost := e.hist.perSecond(r.effectiveInterval(e)); math.Abs(cost-e.budgeted) > e.budgeted/8 {
+	part.Seq = e.hist().add(part, now, extra)
+	if cost := e.hist().perSecond(r.effectiveInterval(e)); math.Abs(cost-e.budgeted) > e.budgeted/8 {
 		// Shares change only when some source's cost does: most samples,
 		// repeated or alike, leave the budget as it was.
 		r.rebudget(e, cost)
@@ -619,7 +643,7 @@ func (r *Runner) collect(e *entry, now time.Time, extra bool) (err error) {
 	if r.ids != nil {
 		r.ids.SaveAll(now) // new instance ids, written once per sample
 	}
-	e.resets.Store(e.hist.resetsOf.Load())
+	e.resets.Store(e.hist().resetsOf.Load())
 	if e.staller != nil {
 		e.stalls.Store(e.staller.Stalls())
 	}
@@ -637,7 +661,7 @@ func (r *Runner) collect(e *entry, now time.Time, extra bool) (err error) {
 func (r *Runner) rebudget(e *entry, cost float64) {
 	r.budgetMu.Lock()
 	defer r.budgetMu.Unlock()
-	if e.hist.depth() > 2 {
+	if e.hist().depth() > 2 {
 		r.costSum += cost - e.budgeted
 	}
 	e.budgeted = cost
@@ -658,17 +682,17 @@ func (r *Runner) budgetHistory() time.Duration {
 	var live []*entry
 	var costs []float64 // bytes a second of each live source's history
 	for _, e := range r.entries {
-		if e.hist != nil && e.hist.depth() > 2 {
+		if e.hist() != nil && e.hist().depth() > 2 {
 			live = append(live, e)
-			costs = append(costs, e.hist.perSecond(r.effectiveInterval(e)))
+			costs = append(costs, e.hist().perSecond(r.effectiveInterval(e)))
 		}
 	}
 	spans := FairSpans(costs, float64(r.budget), r.history)
 	shortest := r.history
 	for i, e := range live {
 		shortest = min(shortest, spans[i])
-		keep := min(int64(e.hist.depth()), max(2, int64(spans[i]/r.effectiveInterval(e))+1))
-		e.hist.keep.Store(keep)
+		keep := min(int64(e.hist().depth()), max(2, int64(spans[i]/r.effectiveInterval(e))+1))
+		e.hist().keep.Store(keep)
 	}
 	if old := r.span.Swap(shortest.Milliseconds()); old/1000 != shortest.Milliseconds()/1000 && shortest < r.history {
 		r.log.Debug().Dur("shortest_history", shortest).Int64("budget", r.budget).Msg("history shortened to fit its memory budget")

@@ -1,0 +1,133 @@
+package engine
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+var (
+	dynCountA = Metric("hostcache.dyn.a", 900, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	dynCountB = Metric("hostcache.dyn.b", 900, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+)
+
+// dynamicSource counts up its metrics by 10 a sample; withB adds a second
+// counter from the next Refresh on.
+type dynamicSource struct {
+	withB   atomic.Bool
+	placedB bool
+	n       uint64
+}
+
+func (d *dynamicSource) Name() string { return "dyn" }
+func (d *dynamicSource) Source() cache.Source {
+	ms := []cache.Desc{dynCountA}
+	if d.placedB {
+		ms = append(ms, dynCountB)
+	}
+	return cache.Source{Name: "dyn", Metrics: ms}
+}
+func (d *dynamicSource) Refresh(time.Time) bool {
+	if d.withB.Load() == d.placedB {
+		return false
+	}
+	d.placedB = d.withB.Load()
+	return true
+}
+func (d *dynamicSource) Sample(b *cache.Builder, _ time.Time) error {
+	d.n += 10
+	b.SetU64(dynCountA.ID, cache.InstNone, d.n)
+	if d.placedB {
+		b.SetU64(dynCountB.ID, cache.InstNone, 2*d.n)
+	}
+	return nil
+}
+
+// rateOfName fetches hostcache.rate.X for client at now.
+func rateOfName(t *testing.T, front *cache.Front, name string, client int32, now time.Time) (float64, bool) {
+	t.Helper()
+	snap := front.Load()
+	d, ok := snap.Schema.Lookup(name)
+	if !ok {
+		return 0, false
+	}
+	q := cache.Request{Snap: snap, Now: now, Client: client}
+	v := q.AppendValues(nil, d)
+	if len(v) != 1 {
+		return 0, false
+	}
+	return v[0].Double(), true
+}
+
+// A dynamic source's new metric and its rate appear at the sample after
+// Refresh says so; a static source beside it keeps its values, history
+// and rates throughout; no window spans the change.
+func TestDynamicSourceChangesItsMetrics(t *testing.T) {
+	dyn := &dynamicSource{}
+	static := &scripted{name: "static"}
+	r := NewRunner(zerolog.Nop(), []Collector{static, dyn}, Schedule{Default: time.Second})
+	schema, err := cache.NewSchema(r.Sources()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := cache.NewFront(schema)
+	if err := r.Attach(front); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	at := func(i int) time.Time { return t0.Add(time.Duration(i) * time.Second) }
+	for i := range 3 {
+		if err := r.SampleAt(at(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v, ok := rateOfName(t, front, "hostcache.rate.dyn.a", 1, at(2)); !ok || v != 10 {
+		t.Fatalf("rate of a before the change: %v %v", v, ok)
+	}
+	if _, ok := front.Schema().Lookup("hostcache.dyn.b"); ok {
+		t.Fatal("b before it was placed")
+	}
+	dyn.withB.Store(true)
+	if err := r.SampleAt(at(3)); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := front.Schema().Lookup("hostcache.rate.dyn.b"); !ok {
+		t.Fatal("no rate of b after the change")
+	}
+	if _, ok := rateOfName(t, front, "hostcache.rate.dyn.a", 1, at(3)); ok {
+		t.Error("a rate over a window that spans the change")
+	}
+	for i := 4; i < 6; i++ {
+		if err := r.SampleAt(at(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v, ok := rateOfName(t, front, "hostcache.rate.dyn.b", 1, at(5)); !ok || v != 20 {
+		t.Errorf("rate of b after the change: %v %v, want 20", v, ok)
+	}
+	if v, ok := rateOfName(t, front, "hostcache.rate.dyn.a", 1, at(5)); !ok || v != 10 {
+		t.Errorf("rate of a after the change: %v %v, want 10", v, ok)
+	}
+	snap := front.Load()
+	d, _ := snap.Schema.Lookup(scriptedValue.Name)
+	if v := snap.AppendValues(nil, d, at(5)); len(v) != 1 || v[0].Bits != 6 {
+		t.Errorf("the static source's value after the change: %v", v)
+	}
+	dyn.withB.Store(false)
+	if err := r.SampleAt(at(6)); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := front.Schema().Lookup("hostcache.dyn.b"); ok {
+		t.Error("b after it went")
+	}
+	hist := r.History(t0)
+	for _, sh := range hist {
+		if sh.Name == "dyn" && (len(sh.Metrics) != 1 || sh.Metrics[0].Name != "hostcache.dyn.a") {
+			t.Errorf("the recorder's view of dyn: %v", sh.Metrics)
+		}
+	}
+}
