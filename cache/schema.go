@@ -129,6 +129,10 @@ func (s *Schema) WithSource(i int, src Source) (*Schema, error) {
 	return n, nil
 }
 
+// Epoch counts the changes of source i (WithSource) this schema follows:
+// two schemas with the same epoch of a source index its metrics alike.
+func (s *Schema) Epoch(i int) uint64 { return s.epochs[i] }
+
 // buildSchema checks and indexes the sources' registrations.
 func buildSchema(opts SchemaOptions, sources []Source) (*Schema, error) {
 	s := &Schema{
