@@ -129,6 +129,12 @@ func (s *Schema) WithSource(i int, src Source) (*Schema, error) {
 	return n, nil
 }
 
+// Dynamic reports whether metric id belongs to a dynamic source.
+func (s *Schema) Dynamic(id MetricID) bool {
+	src, ok := s.owner[id]
+	return ok && s.regs[src].Dynamic
+}
+
 // Epoch counts the changes of source i (WithSource) this schema follows:
 // two schemas with the same epoch of a source index its metrics alike.
 func (s *Schema) Epoch(i int) uint64 { return s.epochs[i] }

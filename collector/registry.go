@@ -66,6 +66,10 @@ func Registry() []engine.Registration {
 		{Name: "tape", Factory: NewTapeCollector, Interval: 10 * time.Second},
 		{Name: "sysfs", Factory: NewSysfsCollector, Interval: 10 * time.Second},
 		{Name: "agent", Factory: NewAgentCollector, Interval: 60 * time.Second},
+		// Instrumented programs' MMV files, at the default interval, as
+		// the host's own figures: their counters' rates and peaks are the
+		// point.
+		{Name: "mmv", Factory: NewMMVCollector},
 	}
 }
 

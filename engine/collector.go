@@ -25,9 +25,12 @@ type Collector interface {
 // and containers can point them elsewhere), where stable instance ids are
 // kept, and which instances the administrator wants.
 type Env struct {
-	Proc  string // normally /proc
-	Sys   string // normally /sys
-	IDDir string // where instance id maps persist; "" keeps them in memory
+	Proc string // normally /proc
+	Sys  string // normally /sys
+	// MMVDir is where instrumented programs write their MMV files,
+	// $PCP_TMP_DIR/mmv; "" reads none.
+	MMVDir string
+	IDDir  string // where instance id maps persist; "" keeps them in memory
 	// IDs, when set, collects the maps so the runner saves them once per
 	// sample; without it each new id is saved at once.
 	IDs    *cache.IDMaps

@@ -255,6 +255,15 @@ func (r *Runner) Sources() []cache.Source {
 	return out
 }
 
+// Collectors returns the collectors the runner samples, in order.
+func (r *Runner) Collectors() []Collector {
+	out := make([]Collector, len(r.entries))
+	for i, e := range r.entries {
+		out[i] = e.c
+	}
+	return out
+}
+
 // Forget frees what is kept for a pmcd client that has gone: its marks,
 // and its place among each source's readers.
 func (r *Runner) Forget(client int32) {

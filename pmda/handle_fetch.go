@@ -11,6 +11,27 @@ type fetchState struct {
 	sets   []ValueSet
 	spans  [][2]int
 	values []cache.Value
+	// schema is the one the last fetch read: a fetch that finds another
+	// tells pmcd the names and labels changed (a dynamic source's).
+	schema *cache.Schema
+}
+
+// Result flags pmcd takes from the timestamp word of a fetch's reply and
+// announces to every client.
+const (
+	resultLabelChange = 0x08 // PMCD_LABEL_CHANGE
+	resultNamesChange = 0x10 // PMCD_NAMES_CHANGE
+)
+
+// changeFlags are the result flags of a fetch that reads schema: names and
+// labels changed when the schema did since the last fetch.
+func (f *fetchState) changeFlags(schema *cache.Schema) int32 {
+	changed := f.schema != nil && f.schema != schema
+	f.schema = schema
+	if changed {
+		return resultNamesChange | resultLabelChange
+	}
+	return 0
 }
 
 func (s *Server) handleProfile(h Header, pdu []byte) ([]byte, error) {
@@ -39,7 +60,7 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 	for _, pmid := range f.req.PMIDs {
 		set := ValueSet{PMID: pmid}
 		start := len(f.values)
-		if d, ok := s.metricOf(pmid); ok {
+		if d, ok := s.metricIn(f.read.Snap.Schema, pmid); ok {
 			set.Type = d.Type
 			f.values = f.read.AppendValues(f.values, d)
 			f.values = s.limitToHolder(f.values, start, d)
@@ -53,7 +74,7 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 	for i := range f.sets {
 		f.sets[i].Values = f.values[f.spans[i][0]:f.spans[i][1]]
 	}
-	return AppendResult(s.out[:0], 0, f.sets), nil
+	return AppendResult(s.out[:0], f.changeFlags(f.read.Snap.Schema), f.sets), nil
 }
 
 // limitToHolder drops from values[start:] the instances that the holder

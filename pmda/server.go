@@ -61,6 +61,9 @@ type Config struct {
 	// Namespace names the metrics below the agent's dynamic subtrees; nil
 	// answers every namespace request with an error, as for a static one.
 	Namespace Namespace
+	// DynamicRoots, when Namespace is nil, are the dynamic subtrees the
+	// server answers from the front's current schema (NewSchemaNamespace).
+	DynamicRoots []string
 }
 
 // Server answers pmcd's requests on one connection from cached snapshots.
@@ -98,6 +101,9 @@ func NewServer(cfg Config, r io.Reader, w io.Writer) *Server {
 	ids := cfg.Identity
 	if ids == nil {
 		ids = DomainIdentity(cfg.Domain)
+	}
+	if cfg.Namespace == nil && len(cfg.DynamicRoots) > 0 {
+		cfg.Namespace = NewSchemaNamespace(cfg.Front, ids, cfg.DynamicRoots)
 	}
 	return &Server{
 		ids: ids,
@@ -227,11 +233,17 @@ func (s *Server) wireInDom(id cache.InDomID) uint32 { return s.ids.InDom(id) }
 
 // metricOf resolves a wire PMID this agent answers to its descriptor.
 func (s *Server) metricOf(pmid uint32) (*cache.Desc, bool) {
+	return s.metricIn(s.cfg.Front.Schema(), pmid)
+}
+
+// metricIn resolves a wire PMID in schema: a fetch looks its metrics up in
+// the schema of the snapshot it reads.
+func (s *Server) metricIn(schema *cache.Schema, pmid uint32) (*cache.Desc, bool) {
 	id, ok := s.ids.Metric(pmid)
 	if !ok {
 		return nil, false
 	}
-	return s.cfg.Front.Schema().Desc(id)
+	return schema.Desc(id)
 }
 
 // indomOf resolves a wire InDom this agent answers to its serial.

@@ -15,6 +15,14 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
+// schema is the schema a write begins with.
+func (c *Config) schema() *cache.Schema {
+	if c.Front != nil {
+		return c.Front.Schema()
+	}
+	return c.Schema
+}
+
 // Texts gives the help text written with each metric and instance domain.
 type Texts interface {
 	MetricText(name string, long bool) (string, bool)
@@ -23,10 +31,13 @@ type Texts interface {
 
 // Config says where archives go and what they describe.
 type Config struct {
-	Dir     string // directory of the archives, made when missing
-	Host    string // the host the archive label names
-	Domain  uint32 // the agent's PMDA domain, the first part of every PMID
-	Schema  *cache.Schema
+	Dir    string // directory of the archives, made when missing
+	Host   string // the host the archive label names
+	Domain uint32 // the agent's PMDA domain, the first part of every PMID
+	Schema *cache.Schema
+	// Front, when set, gives the schema each write begins with instead:
+	// a dynamic source's metrics change while the agent runs.
+	Front   *cache.Front
 	Texts   Texts
 	History func(since time.Time) []engine.SourceHistory
 	// Context are the labels of the archive's context (hostname,

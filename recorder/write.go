@@ -50,7 +50,7 @@ func (r *Recorder) write(now time.Time, hist []engine.SourceHistory) (result, er
 	if err != nil {
 		return result{}, err
 	}
-	a := &assembly{cfg: &r.cfg, w: w, hist: hist, indoms: map[cache.InDomID]*cache.Instances{}, started: map[int]bool{}}
+	a := &assembly{cfg: &r.cfg, schema: r.cfg.schema(), w: w, hist: hist, indoms: map[cache.InDomID]*cache.Instances{}, started: map[int]bool{}}
 	if err := a.metadata(start); err != nil {
 		w.Abort()
 		return result{}, err
@@ -135,6 +135,7 @@ func (r *Recorder) chown(path string) error {
 // assembly writes one archive's records.
 type assembly struct {
 	cfg     *Config
+	schema  *cache.Schema // as the write began: a dynamic source's changes with its metrics
 	w       *archive.Writer
 	hist    []engine.SourceHistory
 	indoms  map[cache.InDomID]*cache.Instances // as last written
@@ -210,7 +211,7 @@ func (a *assembly) describe(at time.Time, d cache.Desc) error {
 	if text, ok := a.cfg.Texts.MetricText(d.Name, true); ok {
 		w.Text(archive.TextHelp|archive.TextPMID, a.pmid(d.ID), text)
 	}
-	if ls := a.cfg.Schema.ItemLabels(&d); len(ls) > 0 {
+	if ls := a.schema.ItemLabels(&d); len(ls) > 0 {
 		return w.Labels(at, archive.LabelItem, a.pmid(d.ID), []archive.LabelSet{{Inst: instNull, Labels: labels(ls)}})
 	}
 	return nil
@@ -224,7 +225,7 @@ func (a *assembly) describeInDom(at time.Time, id cache.InDomID) error {
 	if text, ok := a.cfg.Texts.InDomText(id, true); ok {
 		a.w.Text(archive.TextHelp|archive.TextInDom, a.indom(id), text)
 	}
-	desc, ok := a.cfg.Schema.InDom(id)
+	desc, ok := a.schema.InDom(id)
 	if !ok || len(desc.Labels) == 0 {
 		return nil
 	}
@@ -288,7 +289,7 @@ func anyValue(sets []archive.ValueSet) bool {
 func (a *assembly) strings(sh *engine.SourceHistory) []archive.ValueSet {
 	var sets []archive.ValueSet
 	for _, d := range sh.Strings {
-		i, ok := a.cfg.Schema.Index(d.ID)
+		i, ok := a.schema.Index(d.ID)
 		if !ok {
 			continue
 		}
@@ -307,7 +308,7 @@ func (a *assembly) writeInDom(at time.Time, id cache.InDomID, in *cache.Instance
 	all := in.All()
 	insts := make([]archive.Instance, len(all))
 	sets := make([]archive.LabelSet, len(all))
-	desc, _ := a.cfg.Schema.InDom(id)
+	desc, _ := a.schema.InDom(id)
 	for i, x := range all {
 		insts[i] = archive.Instance{ID: x.ID, Name: x.Name}
 		sets[i] = archive.LabelSet{Inst: x.ID}

@@ -175,3 +175,35 @@ func TestImpossibleMappingsAreErrors(t *testing.T) {
 		}
 	}
 }
+
+// A metric or domain placed while the agent runs (a dynamic source's) is
+// no twin: it answers past the shift, and back; an id the Identity was
+// built with answers only where it was placed.
+func TestIdentityPlacesUnknownIDsPastTheShift(t *testing.T) {
+	descs := []cache.Desc{desc("hostcache.kernel.all.load", 3, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, 2)}
+	x, _, err := New(descs, nil, smallTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dyn := cache.NewMetricID(800, 7)
+	wire := x.PMID(dyn)
+	if wire != WirePMID(800+Shift, 7) {
+		t.Fatalf("a new metric at %#x, want %#x", wire, WirePMID(800+Shift, 7))
+	}
+	if back, ok := x.Metric(wire); !ok || back != dyn {
+		t.Errorf("%#x names %s %v, want %s", wire, back, ok, dyn)
+	}
+	load := descs[0].ID
+	if _, ok := x.Metric(WirePMID(load.Cluster()+Shift, load.Item())); ok && x.NamePMID(load) != WirePMID(load.Cluster()+Shift, load.Item()) {
+		t.Error("a twin answers past the shift where it was not placed")
+	}
+	if _, ok := x.Metric(WirePMID(100, 1)); ok {
+		t.Error("an unknown PMID of pmdalinux's clusters names a metric")
+	}
+	in := cache.InDomID(4100)
+	if w := x.InDom(in); w != WireInDom(in+Shift) {
+		t.Errorf("a new domain at %#x", w)
+	} else if back, ok := x.InDomOf(w); !ok || back != in {
+		t.Errorf("%#x names domain %d %v", w, back, ok)
+	}
+}

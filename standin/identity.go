@@ -34,11 +34,16 @@ type Identity struct {
 	namePMID map[cache.MetricID]uint32
 }
 
-// PMID returns the wire PMID of an internal metric id, or PMIDNull for an
-// id the Identity was not built with.
+// PMID returns the wire PMID of an internal metric id. An id the
+// Identity was not built with (a dynamic source's, placed while the agent
+// runs) is no twin: it moves to cluster+Shift, as every other hostcache
+// metric; PMIDNull when that is beyond the wire's clusters.
 func (x *Identity) PMID(id cache.MetricID) uint32 {
 	if w, ok := x.pmid[id]; ok {
 		return w
+	}
+	if id.Cluster()+Shift <= maxCluster {
+		return WirePMID(id.Cluster()+Shift, id.Item())
 	}
 	return PMIDNull
 }
@@ -53,25 +58,50 @@ func (x *Identity) NamePMID(id cache.MetricID) uint32 {
 }
 
 // Metric returns the internal metric id a wire PMID names: a twin's
-// pmdalinux PMID or its hostcache name's.
+// pmdalinux PMID or its hostcache name's, or, past the shift, the id a
+// metric placed while the agent runs has there (PMID's rule).
 func (x *Identity) Metric(wire uint32) (cache.MetricID, bool) {
-	id, ok := x.metric[wire]
-	return id, ok
+	if id, ok := x.metric[wire]; ok {
+		return id, true
+	}
+	cluster := wire >> 10 & maxCluster
+	if wire>>22 != Domain || cluster < Shift {
+		return 0, false
+	}
+	id := cache.NewMetricID(cluster-Shift, wire&0x3ff)
+	if _, known := x.pmid[id]; known {
+		return 0, false // a built metric answers only where it was placed
+	}
+	return id, true
 }
 
 // InDom returns the wire instance domain of an internal one:
-// cache.InDomNone and unknown serials are InDomNull.
+// cache.InDomNone is InDomNull; a serial the Identity was not built with
+// (a dynamic source's) moves to serial+Shift.
 func (x *Identity) InDom(id cache.InDomID) uint32 {
 	if w, ok := x.indom[id]; ok {
 		return w
 	}
-	return InDomNull
+	if id == cache.InDomNone || uint32(id)+Shift > maxSerial {
+		return InDomNull
+	}
+	return WireInDom(id + Shift)
 }
 
 // InDomOf returns the internal instance domain a wire one names.
 func (x *Identity) InDomOf(wire uint32) (cache.InDomID, bool) {
-	id, ok := x.indomOf[wire]
-	return id, ok
+	if id, ok := x.indomOf[wire]; ok {
+		return id, true
+	}
+	serial := wire & maxSerial
+	if wire>>22 != Domain || serial < Shift {
+		return 0, false
+	}
+	id := cache.InDomID(serial - Shift)
+	if _, known := x.indom[id]; known {
+		return 0, false
+	}
+	return id, true
 }
 
 // KeptFiles maps each internal instance domain that answers as a

@@ -11,14 +11,13 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/config"
 	"github.com/pmdahostcache/pmdahostcache/engine"
-	"github.com/pmdahostcache/pmdahostcache/help"
 	"github.com/pmdahostcache/pmdahostcache/recorder"
 )
 
 // newRecorder makes the flight recorder that writes the runner's history
 // as archives into cfg.RecordDir, owned by the agent's user; writing is
 // told when an archive's writing starts and ends.
-func newRecorder(cfg config.Config, runner *engine.Runner, schema *cache.Schema, texts *help.Texts,
+func newRecorder(cfg config.Config, runner *engine.Runner, front *cache.Front, texts recorder.Texts,
 	writing func(bool), log zerolog.Logger) *recorder.Recorder {
 	host, _ := os.Hostname()
 	uid, gid := -1, -1
@@ -27,7 +26,7 @@ func newRecorder(cfg config.Config, runner *engine.Runner, schema *cache.Schema,
 		gid, _ = strconv.Atoi(u.Gid)
 	}
 	return recorder.New(recorder.Config{
-		Dir: cfg.RecordDir, Host: host, Domain: cfg.Domain, Schema: schema, Texts: texts,
+		Dir: cfg.RecordDir, Host: host, Domain: cfg.Domain, Schema: front.Schema(), Front: front, Texts: texts,
 		History: runner.History, Context: contextLabels(host), UID: uid, GID: gid, Log: log, Writing: writing,
 		MaxBytes: cfg.RecordMaxBytes, MinGap: cfg.RecordMinGap,
 	})

@@ -33,7 +33,8 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	if err != nil {
 		return err
 	}
-	rec := newRecorder(cfg, runner, front.Schema(), texts, procs.recording, log)
+	allTexts := withCollectorTexts(texts, runner.Collectors())
+	rec := newRecorder(cfg, runner, front, allTexts, procs.recording, log)
 	runner.SetRecorder(rec)
 	conn, err := connect(ctx, cfg, log)
 	if err != nil {
@@ -44,8 +45,10 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 		return err
 	}
 	srv := pmda.NewServer(pmda.Config{
-		Name: name, Domain: cfg.Domain, Identity: ids, Front: front, Texts: textsFor(cfg, texts, front.Schema(), log),
-		PMStore: runner, Clients: runner, Log: log, Trace: cfg.HasDebug("pdu"),
+		Name: name, Domain: cfg.Domain, Identity: ids, Front: front,
+		Texts:        textsFor(cfg, allTexts, front.Schema(), log),
+		DynamicRoots: collector.DynamicRoots(),
+		PMStore:      runner, Clients: runner, Log: log, Trace: cfg.HasDebug("pdu"),
 		StoreAccess: &pmda.StoreAccess{Users: cfg.StoreUsers, Groups: cfg.StoreGroups},
 	}, conn, conn)
 	// pmcd gives us 3 s to say hello: the handshake comes before sampling.
@@ -135,7 +138,8 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 	}
 	env := engine.Env{
 		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, KeepFiles: cfg.KeepFiles, IDDir: cfg.IDDir, IDs: ids, Filter: engine.Filter{},
-		Warn: func(err error) { log.Warn().Err(err).Msg("recovered") },
+		MMVDir: mmvDir(),
+		Warn:   func(err error) { log.Warn().Err(err).Msg("recovered") },
 	}
 	for name, re := range cfg.Include {
 		p := env.Filter[name]

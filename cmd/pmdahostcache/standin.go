@@ -80,14 +80,14 @@ func withPlaceholders(cfg config.Config, sources []cache.Source) []cache.Source 
 // without a warning. hostcache's names keep hostcache's help, and the
 // placeholders have a help text of their own where pmdalinux's is absent.
 type standInTexts struct {
-	*help.Texts
+	pmda.TextSource
 	linux        *help.Compiled // nil when pmdalinux's help cannot be read
 	placeholders map[string]bool
 }
 
 // textsFor is the help the server answers with: the help file's, and,
 // standing in, pmdalinux's and the placeholders'.
-func textsFor(cfg config.Config, texts *help.Texts, schema *cache.Schema, log zerolog.Logger) pmda.TextSource {
+func textsFor(cfg config.Config, texts pmda.TextSource, schema *cache.Schema, log zerolog.Logger) pmda.TextSource {
 	if cfg.StandIn == "" {
 		return texts
 	}
@@ -137,7 +137,7 @@ func (t standInTexts) WireText(ident uint32, indom, long bool) (string, bool) {
 
 func (t standInTexts) MetricText(name string, long bool) (string, bool) {
 	if !t.placeholders[name] {
-		return t.Texts.MetricText(name, long)
+		return t.TextSource.MetricText(name, long)
 	}
 	return placeholderText(strings.TrimPrefix(name, "hostcache."), long), true
 }

@@ -53,8 +53,8 @@ func generate(root string) ([]genFile, error) {
 		return nil, fmt.Errorf("stand-in identity: %w", err)
 	}
 	return append([]genFile{
-		{"pmns", pmnsSource(schema, pmnsHeader, ownPMID)},
-		{"pmns.linux", pmnsSource(schema, pmnsLinuxHeader, standInPMID(x))},
+		{"pmns", pmnsSource(schema, pmnsHeader, ownPMID, collector.DynamicRoots())},
+		{"pmns.linux", pmnsSource(schema, pmnsLinuxHeader, standInPMID(x), collector.DynamicRoots())},
 		{filepath.Join("help", help.RateFile), rates},
 		{filepath.Join("docs", "metrics.md"), index},
 	}, keys...), nil

@@ -33,10 +33,27 @@ func standInPMID(x *standin.Identity) func(cache.Desc) (uint32, uint32) {
 
 // pmnsSource writes the namespace with the symbolic domain, one block per
 // non-leaf node, children in name order, each metric at the cluster and
-// item pmid gives it.
-func pmnsSource(s *cache.Schema, header string, pmid func(cache.Desc) (uint32, uint32)) string {
+// item pmid gives it, and each of the dynamic roots as a dynamic subtree
+// ("DOMAIN:*:*"), whose names pmcd asks the agent for.
+func pmnsSource(s *cache.Schema, header string, pmid func(cache.Desc) (uint32, uint32), dynamic []string) string {
 	children := map[string]map[string]string{} // node -> child -> PMID or ""
+	for _, root := range dynamic {
+		parts := strings.Split(root, ".")
+		for i := 1; i < len(parts); i++ {
+			node := strings.Join(parts[:i], ".")
+			if children[node] == nil {
+				children[node] = map[string]string{}
+			}
+			if _, ok := children[node][parts[i]]; !ok {
+				children[node][parts[i]] = ""
+			}
+		}
+		children[strings.Join(parts[:len(parts)-1], ".")][parts[len(parts)-1]] = help.SymbolicDomain + ":*:*"
+	}
 	for _, d := range s.Descs() {
+		if s.Dynamic(d.ID) {
+			continue // below a dynamic root, named by the agent
+		}
 		parts := strings.Split(d.Name, ".")
 		for i := 1; i < len(parts); i++ {
 			node := strings.Join(parts[:i], ".")

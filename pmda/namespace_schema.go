@@ -1,0 +1,126 @@
+package pmda
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// schemaNamespace answers the dynamic subtrees (roots) from the front's
+// current schema, through the server's identity: the names below a root
+// are the schema's metrics so named, and change when a dynamic source's
+// do (cache.Front.Replace). The sorted names are made once per schema.
+type schemaNamespace struct {
+	front *cache.Front
+	ids   Identity
+	roots []string
+	mu    sync.Mutex
+	seen  *cache.Schema
+	names []string // the schema's names below the roots, sorted
+}
+
+// NewSchemaNamespace answers the names below roots from front's schema.
+func NewSchemaNamespace(front *cache.Front, ids Identity, roots []string) Namespace {
+	return &schemaNamespace{front: front, ids: ids, roots: roots}
+}
+
+// current returns the schema and its names below the roots.
+func (n *schemaNamespace) current() (*cache.Schema, []string) {
+	schema := n.front.Schema()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if schema != n.seen {
+		n.names = n.names[:0]
+		for _, d := range schema.Descs() {
+			if n.rootOf(d.Name) != "" {
+				n.names = append(n.names, d.Name)
+			}
+		}
+		slices.Sort(n.names)
+		n.seen = schema
+	}
+	return schema, n.names
+}
+
+// rootOf is the root name lies at or below, "" for none.
+func (n *schemaNamespace) rootOf(name string) string {
+	for _, r := range n.roots {
+		if name == r || strings.HasPrefix(name, r+".") {
+			return r
+		}
+	}
+	return ""
+}
+
+func (n *schemaNamespace) PMID(name string) (uint32, bool) {
+	if n.rootOf(name) == "" {
+		return 0, false
+	}
+	schema, _ := n.current()
+	d, ok := schema.Lookup(name)
+	if !ok {
+		return 0, false
+	}
+	return n.ids.PMID(d.ID), true
+}
+
+func (n *schemaNamespace) Names(pmid uint32) ([]string, bool) {
+	id, ok := n.ids.Metric(pmid)
+	if !ok {
+		return nil, false
+	}
+	schema, _ := n.current()
+	d, ok := schema.Desc(id)
+	if !ok || n.rootOf(d.Name) == "" {
+		return nil, false
+	}
+	return []string{d.Name}, true
+}
+
+// below is the sorted names at or below node.
+func below(names []string, node string) []string {
+	lo, _ := slices.BinarySearch(names, node)
+	hi := lo
+	for hi < len(names) && (names[hi] == node || strings.HasPrefix(names[hi], node+".")) {
+		hi++
+	}
+	return names[lo:hi]
+}
+
+func (n *schemaNamespace) Children(name string) ([]Child, bool) {
+	if n.rootOf(name) == "" {
+		return nil, false
+	}
+	_, names := n.current()
+	under := below(names, name)
+	if len(under) == 0 && !slices.Contains(n.roots, name) {
+		return nil, false
+	}
+	var out []Child
+	for _, full := range under {
+		if full == name {
+			return nil, true // a leaf has no children
+		}
+		rest := full[len(name)+1:]
+		first, _, more := strings.Cut(rest, ".")
+		if len(out) > 0 && out[len(out)-1].Name == first {
+			continue
+		}
+		out = append(out, Child{Name: first, Leaf: !more})
+	}
+	return out, true
+}
+
+func (n *schemaNamespace) Traverse(name string) ([]string, bool) {
+	if n.rootOf(name) == "" {
+		return nil, false
+	}
+	_, names := n.current()
+	under := below(names, name)
+	if len(under) == 0 && !slices.Contains(n.roots, name) {
+		return nil, false
+	}
+	return slices.Clone(under), true
+}
