@@ -9,10 +9,12 @@ import (
 )
 
 // DynamicRoots are the namespace nodes whose names change while the agent
-// runs: the MMV files' metrics and their rates and peaks. pmns declares
-// each as a dynamic subtree; pmcd asks the agent for the names below.
+// runs: the MMV files' metrics, their rates, the rates' peaks and the
+// instants' peaks. pmns declares each as a dynamic subtree; pmcd asks the
+// agent for the names below.
 func DynamicRoots() []string {
-	return []string{"hostcache.mmv", "hostcache.rate.mmv", "hostcache.max.mmv", "hostcache.min.mmv"}
+	return []string{"hostcache.mmv", "hostcache.rate.mmv", "hostcache.max.rate.mmv", "hostcache.min.rate.mmv",
+		"hostcache.max.mmv", "hostcache.min.mmv"}
 }
 
 // mmvCollector samples the MMV files instrumented programs write

@@ -66,8 +66,12 @@ func TestMMVFilesThroughThePipe(t *testing.T) {
 	if !slices.Contains(names, "hostcache.mmv.app.u64") || !slices.Contains(names, "hostcache.mmv.app.sub.elapsed") {
 		t.Fatalf("names below hostcache.mmv: %v", names)
 	}
-	if rates := traverse(t, a, "hostcache.rate.mmv"); !slices.Contains(rates, "hostcache.rate.mmv.app.u64") {
-		t.Errorf("names below hostcache.rate.mmv: %v", rates)
+	for root, want := range map[string]string{"hostcache.rate.mmv": "hostcache.rate.mmv.app.u64",
+		"hostcache.max.rate.mmv": "hostcache.max.rate.mmv.app.u64", "hostcache.min.rate.mmv": "hostcache.min.rate.mmv.app.u64",
+		"hostcache.max.mmv": "hostcache.max.mmv.app.double", "hostcache.min.mmv": "hostcache.min.mmv.app.float"} {
+		if got := traverse(t, a, root); !slices.Contains(got, want) {
+			t.Errorf("names below %s: %v, want %s among them", root, got, want)
+		}
 	}
 	_, reply, err := a.Request((&pmda.PMNSNames{Names: []string{"hostcache.mmv.app.u64"}}).Append(nil))
 	var ids pmda.PMNSIDs
