@@ -33,7 +33,22 @@ func NewMMVCollector(env engine.Env) (engine.Collector, error) {
 	if warn == nil {
 		warn = func(error) {}
 	}
-	return &mmvCollector{files: newMMVFiles(env.MMVDir, defaultMMVLimits()), warn: warn}, nil
+	return &mmvCollector{files: newMMVFiles(env.MMVDir, mmvLimitsOf(env)), warn: warn}, nil
+}
+
+// mmvLimitsOf is the defaults with what env sets.
+func mmvLimitsOf(env engine.Env) mmvLimits {
+	lim := defaultMMVLimits()
+	if env.MMVFiles > 0 {
+		lim.files = env.MMVFiles
+	}
+	if env.MMVMetrics > 0 {
+		lim.file.MaxMetrics = env.MMVMetrics
+	}
+	if env.MMVValues > 0 {
+		lim.file.MaxValues = env.MMVValues
+	}
+	return lim
 }
 
 func (c *mmvCollector) Name() string { return "mmv" }

@@ -90,6 +90,13 @@ type Config struct {
 	// user asks for.
 	RecordMaxBytes int64
 	RecordMinGap   time.Duration
+	// MMVDir is where instrumented programs write their MMV files
+	// ($PCP_TMP_DIR/mmv); MMVFiles, MMVMetrics and MMVValues bound what
+	// the agent takes of them: files in all, metrics and values a file.
+	MMVDir     string
+	MMVFiles   int
+	MMVMetrics int
+	MMVValues  int
 	// StoreUsers and StoreGroups say who may pmstore: a client whose user
 	// or primary group is listed. Names are resolved as the file is read.
 	StoreUsers  []uint32
@@ -132,6 +139,14 @@ func Default() Config {
 		}
 	}
 	return c
+}
+
+// defaultMMVDir is where PCP's MMV writers put their files.
+func defaultMMVDir() string {
+	if dir := os.Getenv("PCP_TMP_DIR"); dir != "" {
+		return filepath.Join(dir, "mmv")
+	}
+	return "/var/lib/pcp/tmp/mmv"
 }
 
 // defaultIDDir is where PCP's PMDAs keep instance caches.

@@ -166,6 +166,26 @@ func placeKeys() []Key {
 		Note:  "A request sooner gets PM_ERR_AGAIN.",
 		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.RecordMinGap }, scaled(whole(0, 86400, "seconds", "none"), time.Second)},
 	}, {
+		Name: "mmv_dir", Default: "/var/lib/pcp/tmp/mmv", initial: defaultMMVDir, OnReload: WaitsForRestart,
+		Help:  "where programs write MMV files",
+		Note:  "By default $PCP_TMP_DIR/mmv, where libpcp_mmv, Parfait, speed and PCP's Python module write them. Their metrics are hostcache.mmv.FILE.METRIC.",
+		field: single[string]{func(c *Config) *string { return &c.MMVDir }, filePath()},
+	}, {
+		Name: "mmv_files", Default: "256", OnReload: WaitsForRestart,
+		Help:  "MMV files read at most",
+		Note:  "Past it a new file is skipped, with a warning in the log, until another goes.",
+		field: single[int]{func(c *Config) *int { return &c.MMVFiles }, whole(1, 256, "files", "")},
+	}, {
+		Name: "mmv_metrics", Default: "1024", OnReload: WaitsForRestart,
+		Help:  "metrics an MMV file may have",
+		Note:  "A file with more is skipped, with a warning in the log.",
+		field: single[int]{func(c *Config) *int { return &c.MMVMetrics }, whole(1, 65536, "metrics", "")},
+	}, {
+		Name: "mmv_values", Default: "65536", OnReload: WaitsForRestart,
+		Help:  "values an MMV file may have",
+		Note:  "A file with more is skipped, with a warning in the log.",
+		field: single[int]{func(c *Config) *int { return &c.MMVValues }, whole(1, 1<<20, "values", "")},
+	}, {
 		Name: "store_users", Default: "root", OnReload: WaitsForRestart,
 		Help:  "who may pmstore: these users",
 		Note:  "And users whose primary group is in store_groups. pmcd tells the agent who a local client is; a remote client is always refused.",

@@ -41,6 +41,10 @@ func keyCases() []keyCase {
 		{"record_dir", []string{"/tmp/rec"}, nil, ""},
 		{"record_max_mb", []string{"1", "1048576"}, []string{"0", "1048577"}, "record_max_mb: want whole megabytes from 1 to 1048576, got"},
 		{"record_min_gap", []string{"0", "86400"}, []string{"-1", "86401"}, "record_min_gap: want whole seconds from 0 (none) to 86400, got"},
+		{"mmv_dir", []string{"/var/lib/pcp/tmp/mmv", "/tmp/mmv"}, nil, ""},
+		{"mmv_files", []string{"256", "1"}, []string{"0", "257"}, "mmv_files: want whole files from 1 to 256, got"},
+		{"mmv_metrics", []string{"1", "65536"}, []string{"0", "65537"}, "mmv_metrics: want whole metrics from 1 to 65536, got"},
+		{"mmv_values", []string{"1", "1048576"}, []string{"0", "1048577"}, "mmv_values: want whole values from 1 to 1048576, got"},
 		{"store_users", []string{"root", "0, 4242", ""}, []string{"no-such-user-here"}, `store_users: no user "no-such-user-here"`},
 		{"store_groups", []string{"", "0 7"}, []string{"no-such-group-here"}, `store_groups: no group "no-such-group-here"`},
 	}

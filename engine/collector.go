@@ -28,9 +28,11 @@ type Env struct {
 	Proc string // normally /proc
 	Sys  string // normally /sys
 	// MMVDir is where instrumented programs write their MMV files,
-	// $PCP_TMP_DIR/mmv; "" reads none.
-	MMVDir string
-	IDDir  string // where instance id maps persist; "" keeps them in memory
+	// $PCP_TMP_DIR/mmv; "" reads none. MMVFiles, MMVMetrics and MMVValues
+	// bound what is taken of them (0: the collector's defaults).
+	MMVDir                          string
+	MMVFiles, MMVMetrics, MMVValues int
+	IDDir                           string // where instance id maps persist; "" keeps them in memory
 	// IDs, when set, collects the maps so the runner saves them once per
 	// sample; without it each new id is saved at once.
 	IDs    *cache.IDMaps

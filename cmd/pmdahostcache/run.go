@@ -138,8 +138,8 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 	}
 	env := engine.Env{
 		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, KeepFiles: cfg.KeepFiles, IDDir: cfg.IDDir, IDs: ids, Filter: engine.Filter{},
-		MMVDir: mmvDir(),
-		Warn:   func(err error) { log.Warn().Err(err).Msg("recovered") },
+		MMVDir: cfg.MMVDir, MMVFiles: cfg.MMVFiles, MMVMetrics: cfg.MMVMetrics, MMVValues: cfg.MMVValues,
+		Warn: func(err error) { log.Warn().Err(err).Msg("recovered") },
 	}
 	for name, re := range cfg.Include {
 		p := env.Filter[name]

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
-
 	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/pmda"
@@ -59,14 +56,4 @@ func (t chainedTexts) InDomText(id cache.InDomID, long bool) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// mmvDir is where instrumented programs write their MMV files:
-// $PCP_TMP_DIR/mmv, as pmcd's environment gives it to its agents.
-func mmvDir() string {
-	dir := os.Getenv("PCP_TMP_DIR")
-	if dir == "" {
-		dir = "/var/lib/pcp/tmp"
-	}
-	return filepath.Join(dir, "mmv")
 }
