@@ -27,7 +27,12 @@ func collectorTable(s *cache.Schema) string {
 		"`interval` or `pmstore hostcache.control.interval` changes it); the others have\n"+
 		"their own (`collector/registry.go`). The metrics include the rates and peaks the\n"+
 		"engine computes. A collector no client reads samples `idle_factor` times less\n"+
-		"often (README.md, Tuning the sampling interval).\n\n"+
+		"often (README.md, Tuning the sampling interval). The `mmv` collector's metrics are\n"+
+		"the MMV files programs write in `$PCP_TMP_DIR/mmv`, named while the agent runs\n"+
+		"(`hostcache.mmv.FILE.METRIC`, with `hostcache.rate.mmv.*`, `max.rate.mmv.*`,\n"+
+		"`min.rate.mmv.*`, `max.mmv.*` and `min.mmv.*`): the table counts none of them, and\n"+
+		"`pminfo hostcache.mmv` lists those of the files there now (README.md, Applications\n"+
+		"too: MMV files).\n\n"+
 		"| collector | default interval | metrics |\n|---|---|---|\n", seconds(global))
 	for _, reg := range collector.Registry() {
 		interval := seconds(global) + " (`interval`)"
