@@ -13,7 +13,7 @@ import (
 // program is killed and the file removed. The other file stays meanwhile.
 func testMMVFiles(t *testing.T, mmvDir string, first *mmvWriter) {
 	has := func(name string) bool { return strings.Contains(mmvListing(t), "hostcache.mmv."+name+".requests\n") }
-	second := startMMVWriter(t, mmvDir, "hctest2", true)
+	second := startMMVWriter(t, mmvDir, "hctest2", 43, true)
 	waitFor(t, "a new file below hostcache.mmv", 15*time.Second, func() bool { return has(second.name) })
 	t.Logf("pminfo hostcache.mmv with two files:\n%s", mmvListing(t))
 

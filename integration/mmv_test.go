@@ -43,7 +43,7 @@ func TestMMV(t *testing.T) {
 	})
 	mmvDir := filepath.Join(pcpVar(t, "PCP_TMP_DIR"), "mmv")
 
-	w := startMMVWriter(t, mmvDir, "hctest", false)
+	w := startMMVWriter(t, mmvDir, "hctest", 42, false)
 	waitFor(t, "hostcache.mmv.hctest, written after the agent started", 15*time.Second, func() bool {
 		return strings.Contains(mmvListing(t), "hostcache.mmv.hctest.requests\n")
 	})
@@ -51,6 +51,26 @@ func TestMMV(t *testing.T) {
 	t.Run("10 s rates and a burst", func(t *testing.T) { testMMVRates(t, w) })
 	t.Run("flight recorder", func(t *testing.T) { testMMVRecorder(t, records) })
 	t.Run("files come and go", func(t *testing.T) { testMMVFiles(t, mmvDir, w) })
+	t.Run("log clean", func(t *testing.T) { testMMVLog(t) })
+}
+
+// testMMVLog: the agent, built with the race detector, logged no race,
+// panic or error while it read the files; what it said of them is logged.
+func testMMVLog(t *testing.T) {
+	log, err := os.ReadFile(filepath.Join(pcpVar(t, "PCP_LOG_DIR"), "pmcd", "hostcache.log"))
+	if err != nil {
+		t.Fatalf("the agent's log: %v", err)
+	}
+	for _, bad := range []string{") Error: ", ") Critical: ", "WARNING: DATA RACE", "panic"} {
+		if strings.Contains(string(log), bad) {
+			t.Errorf("hostcache.log contains %s", bad)
+		}
+	}
+	for _, line := range strings.Split(string(log), "\n") {
+		if strings.Contains(line, "mmv") {
+			t.Logf("hostcache.log: %s", line)
+		}
+	}
 }
 
 // requireMMVWriter skips, outside CI, when PCP's Python MMV binding is
@@ -88,15 +108,17 @@ type mmvWriter struct {
 	exited              chan struct{}
 }
 
-// startMMVWriter starts the writer of $PCP_TMP_DIR/mmv/name, killed and its
-// file removed when the test ends.
-func startMMVWriter(t *testing.T, mmvDir, name string, process bool) *mmvWriter {
+// startMMVWriter starts the writer of $PCP_TMP_DIR/mmv/name, its metrics in
+// cluster (each file's own, as pmdammv wants), killed and its file removed
+// when the test ends.
+func startMMVWriter(t *testing.T, mmvDir, name string, cluster int, process bool) *mmvWriter {
 	t.Helper()
 	w := &mmvWriter{name: name, file: filepath.Join(mmvDir, name), control: t.TempDir(), exited: make(chan struct{})}
-	args := []string{filepath.Join(repoRoot, "integration", "testdata", "mmv_writer.py"), name, w.control}
+	args := []string{filepath.Join(repoRoot, "integration", "testdata", "mmv_writer.py"), "--cluster", strconv.Itoa(cluster)}
 	if process {
 		args = append(args, "--process")
 	}
+	args = append(args, name, w.control)
 	out, err := os.Create(filepath.Join(w.control, "output"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,10 @@
 """A small instrumented program: writes a live MMV file with PCP's pcp.mmv.
 
-Usage: mmv_writer.py NAME CONTROL_DIR [--process]
+Usage: mmv_writer.py [--process] [--cluster N] NAME CONTROL_DIR
 
 Creates $PCP_TMP_DIR/mmv/NAME (MMV_FLAG_PROCESS with --process, so that
-readers drop it once this process exits) holding:
+readers drop it once this process exits; cluster N, 42 unless given: each
+file's own, as pmdammv wants) holding:
 
   requests        u64 counter, grows steadily by RATE a second
   queue.depth     i32 instant, 10-14 by the wall-clock second
@@ -21,8 +22,8 @@ and runs until killed. Two control files in CONTROL_DIR steer it:
 Prints "ready" once the file is in place. Run with /usr/bin/python3,
 whose path has PCP's Python modules.
 """
+import argparse
 import os
-import sys
 import time
 
 import cmmv
@@ -49,7 +50,7 @@ METRICS = [
 ]
 
 
-def start(name, flags):
+def start(name, flags, cluster):
     """Declares the metrics and maps the file."""
     indom = mmv.mmv_indom(serial=1, shorttext="Regions")
     indom.set_instances([mmv.mmv_instance(i, n) for i, n in REGIONS])
@@ -61,7 +62,7 @@ def start(name, flags):
         # one-line help into the long help.
         m.semantics, m.dimension = sem, units
         metrics.append(m)
-    values = mmv.MemoryMappedValues(name, flags=flags, cluster=42)
+    values = mmv.MemoryMappedValues(name, flags=flags, cluster=cluster)
     values.add_indoms([indom])
     values.add_metrics(metrics)
     values.start()
@@ -136,10 +137,14 @@ class Writer:
 
 
 def main():
-    if len(sys.argv) < 3:
-        raise SystemExit(__doc__)
-    flags = cmmv.MMV_FLAG_PROCESS if "--process" in sys.argv[3:] else 0
-    writer = Writer(start(sys.argv[1], flags), sys.argv[2])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--process", action="store_true")
+    parser.add_argument("--cluster", type=int, default=42)
+    parser.add_argument("name")
+    parser.add_argument("control")
+    args = parser.parse_args()
+    flags = cmmv.MMV_FLAG_PROCESS if args.process else 0
+    writer = Writer(start(args.name, flags, args.cluster), args.control)
     print("ready", flush=True)
     writer.run()
 
