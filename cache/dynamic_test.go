@@ -134,3 +134,12 @@ func TestFrontReplace(t *testing.T) {
 		t.Errorf("the dynamic source's new part: %v", v)
 	}
 }
+
+// A second dynamic source is refused: a change of one would move the
+// other's indexes.
+func TestOneDynamicSourceAtMost(t *testing.T) {
+	if _, err := NewSchema(Source{Name: "a", Metrics: []Desc{dLow}, Dynamic: true},
+		Source{Name: "b", Metrics: []Desc{dHigh}, Dynamic: true}); err == nil {
+		t.Error("two dynamic sources accepted")
+	}
+}

@@ -139,6 +139,16 @@ func (s *Schema) Dynamic(id MetricID) bool {
 // two schemas with the same epoch of a source index its metrics alike.
 func (s *Schema) Epoch(i int) uint64 { return s.epochs[i] }
 
+func countDynamic(sources []Source) int {
+	n := 0
+	for _, src := range sources {
+		if src.Dynamic {
+			n++
+		}
+	}
+	return n
+}
+
 // buildSchema checks and indexes the sources' registrations.
 func buildSchema(opts SchemaOptions, sources []Source) (*Schema, error) {
 	s := &Schema{
@@ -149,6 +159,11 @@ func buildSchema(opts SchemaOptions, sources []Source) (*Schema, error) {
 	s.regs = slices.Clone(sources)
 	s.epochs = make([]uint64, len(sources))
 	dynamic := map[int]bool{}
+	if n := countDynamic(sources); n > 1 {
+		// Two would share the end of the index, and one's change would
+		// move the other's indexes under its published parts.
+		return nil, fmt.Errorf("%d dynamic sources; one at most", n)
+	}
 	for i, src := range sources {
 		s.sources = append(s.sources, src.Name)
 		dynamic[i] = src.Dynamic
