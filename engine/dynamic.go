@@ -73,7 +73,7 @@ func (r *Runner) refresh(e *entry, now time.Time) {
 	h.windowed = ws
 	r.reader.mu.Lock()
 	if old := e.hist(); old != nil {
-		h.next.Store(old.next.Load())
+		h.continueFrom(old)
 	}
 	e.histPtr.Store(h)
 	r.reader.clients.clear(e.kBase, e.kBase+DynamicWindowed)

@@ -106,6 +106,9 @@ func TestDynamicSourceChangesItsMetrics(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if h := r.entries[1].hist(); h.held() != 3 {
+		t.Errorf("the new history holds %d samples, want the 3 since the change", h.held())
+	}
 	if v, ok := rateOfName(t, front, "hostcache.rate.dyn.b", 1, at(5)); !ok || v != 20 {
 		t.Errorf("rate of b after the change: %v %v, want 20", v, ok)
 	}

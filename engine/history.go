@@ -92,6 +92,7 @@ type history struct {
 	bytes    atomic.Int64  // memory the ring's samples hold, roughly
 	last     *sample       // the newest sample (the sampler's own)
 	resetsOf atomic.Uint64 // counter instances whose step was a reset
+	first    uint64        // the sequence number of its first sample (continueFrom)
 	// keep is how many of the newest samples are kept, at most the ring's
 	// length: the engine shortens it when the histories of all sources
 	// would outgrow their memory budget.
@@ -230,7 +231,16 @@ func (h *history) perSecond(interval time.Duration) float64 {
 
 // held is how many samples the history holds now.
 func (h *history) held() int {
-	return int(min(h.next.Load(), uint64(h.keep.Load())))
+	return int(min(h.next.Load()-h.first, uint64(h.keep.Load())))
+}
+
+// continueFrom makes h follow old: its sequence numbers go on from old's
+// (so no window spans the two) and its resets count on from old's.
+func (h *history) continueFrom(old *history) {
+	h.first = old.next.Load()
+	h.next.Store(h.first)
+	h.dropFrom = h.first
+	h.resetsOf.Store(old.resetsOf.Load())
 }
 
 // capture copies the tracked values out of p, reusing the last layout
