@@ -18,9 +18,15 @@ type SourceHistory struct {
 	Samples []RecordedSample // oldest first
 	// Computed are the source's rates and derived figures.
 	Computed []cache.Desc
-	figures  []int // their windowed metrics
-	h        *history
-	rd       *reader // its own scratch: writing never waits for a fetch
+	// Schema is the one the history's metrics are placed in; Dynamic says
+	// the source's metrics change while the agent runs, so that its
+	// Schema is the one to describe every source with: the others'
+	// metrics are alike in every schema.
+	Schema  *cache.Schema
+	Dynamic bool
+	figures []int // their windowed metrics
+	h       *history
+	rd      *reader // its own scratch: writing never waits for a fetch
 }
 
 // RecordedSample is a read-only view of one kept sample.
@@ -70,6 +76,7 @@ func (r *Runner) History(since time.Time) []SourceHistory {
 			sh.Metrics = append(sh.Metrics, h.schema.Descs()[i])
 		}
 		sh.InDoms = h.indoms
+		sh.Schema, sh.Dynamic = h.schema, e.dynamic
 		sh.Samples = keptSince(h, since)
 		sh.h, sh.rd = h, &reader{}
 		for k := range h.windowed {

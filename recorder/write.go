@@ -50,7 +50,7 @@ func (r *Recorder) write(now time.Time, hist []engine.SourceHistory) (result, er
 	if err != nil {
 		return result{}, err
 	}
-	a := &assembly{cfg: &r.cfg, schema: r.cfg.schema(), w: w, hist: hist, indoms: map[cache.InDomID]*cache.Instances{}, started: map[int]bool{}}
+	a := &assembly{cfg: &r.cfg, schema: schemaOf(&r.cfg, hist), w: w, hist: hist, indoms: map[cache.InDomID]*cache.Instances{}, started: map[int]bool{}}
 	if err := a.metadata(start); err != nil {
 		w.Abort()
 		return result{}, err
@@ -144,6 +144,18 @@ type assembly struct {
 	// sets are reused from record to record, with their values' arrays,
 	// so writing makes little garbage for the fetch path's collector.
 	sets []archive.ValueSet
+}
+
+// schemaOf is the schema the histories are described with: the dynamic
+// source's history's, whose metrics may have changed since (the other
+// sources' are alike in every schema), else the configuration's.
+func schemaOf(cfg *Config, hist []engine.SourceHistory) *cache.Schema {
+	for _, sh := range hist {
+		if sh.Dynamic && sh.Schema != nil {
+			return sh.Schema
+		}
+	}
+	return cfg.schema()
 }
 
 // nextSet appends a set for metric d, reusing an earlier record's arrays.
