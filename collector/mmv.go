@@ -48,6 +48,7 @@ func mmvLimitsOf(env engine.Env) mmvLimits {
 	if env.MMVValues > 0 {
 		lim.file.MaxValues = env.MMVValues
 	}
+	lim.file.MaxBytes = min(lim.file.MaxBytes, mmvFileBytes(lim.file))
 	return lim
 }
 

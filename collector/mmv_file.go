@@ -19,6 +19,7 @@ type mmvFile struct {
 	fault   mmvFault    // the refusal last reported
 	waiting bool        // told it waits for the files limit
 	plan    *mmvPlan    // what the layout publishes at its cluster
+	size    int64       // the file's size when its layout was last read
 }
 
 // mmvFault is a refusal of a file at one size and generation (-1 and 0
@@ -45,6 +46,42 @@ func (f *mmvFile) refuse(size int64, gen uint64, text string) error {
 // generation is new, dropped while it is in flux, refused while it is
 // bad, shrank under its generation or its process is gone.
 func (f *mmvFile) refresh(lim mmv.Limits) error {
+	if f.unchanged() {
+		return nil
+	}
+	err := f.read(lim)
+	if f.layout == nil {
+		f.reader.Release()
+	}
+	return err
+}
+
+// unchanged says, from the header and size alone, that the file is as
+// last read: in use under the same generation, or refused as it is. Only
+// then is it not read whole.
+func (f *mmvFile) unchanged() bool {
+	head, size, err := f.reader.Head()
+	if err != nil {
+		return false
+	}
+	gen, stable := mmv.Stable(head)
+	if !stable {
+		return false
+	}
+	if f.fault.text != "" && f.fault.size == size && f.fault.gen == gen {
+		return true
+	}
+	return f.layout != nil && f.layout.Gen == gen && f.size == size && !f.ownerGone()
+}
+
+// ownerGone says the process that owns the file in use has exited.
+func (f *mmvFile) ownerGone() bool {
+	pid, ok := f.layout.Owner()
+	return ok && processGone(pid)
+}
+
+// read reads the file whole and keeps its layout current.
+func (f *mmvFile) read(lim mmv.Limits) error {
 	data, err := f.reader.Read()
 	if err != nil {
 		f.layout = nil
@@ -73,6 +110,7 @@ func (f *mmvFile) refresh(lim mmv.Limits) error {
 		f.layout = nil
 		return f.refuse(size, gen, fmt.Sprintf("its process %d is gone", pid))
 	}
+	f.size = size
 	return nil
 }
 

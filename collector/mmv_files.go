@@ -28,6 +28,16 @@ type mmvLimits struct {
 	file  mmv.Limits
 }
 
+// mmvTotalBytes bounds the bytes of the files in use together: each is
+// read every sample, and a sparse file of a valid header costs its size.
+const mmvTotalBytes = 64 << 20
+
+// mmvFileBytes bounds one file by what its metrics and values can take:
+// a metric and its help strings, a value and its string slot, and room.
+func mmvFileBytes(lim mmv.Limits) int64 {
+	return 64<<10 + int64(lim.MaxMetrics)*1024 + int64(lim.MaxValues)*(32+256)
+}
+
 // defaultMMVLimits takes as many files as there are clusters.
 func defaultMMVLimits() mmvLimits {
 	return mmvLimits{files: mmvClusters, file: mmv.DefaultLimits()}
@@ -132,29 +142,30 @@ func (m *mmvFiles) release(f *mmvFile) {
 // first, and takes out of use the files no longer usable.
 func (m *mmvFiles) admit(problems []error) []error {
 	waiting := make([]*mmvFile, 0, len(m.files))
-	inUse := 0
+	inUse, bytes := 0, int64(0)
 	for _, f := range m.files {
 		switch {
 		case !f.usable():
 			m.release(f)
 		case f.cluster != 0:
-			inUse++
+			inUse, bytes = inUse+1, bytes+f.size
 		default:
 			waiting = append(waiting, f)
 		}
 	}
 	sort.Slice(waiting, func(a, b int) bool { return waiting[a].arrival < waiting[b].arrival })
 	for _, f := range waiting {
-		if inUse >= m.lim.files {
+		if inUse >= m.lim.files || bytes+f.size > mmvTotalBytes {
 			if !f.waiting {
-				problems = append(problems, fmt.Errorf("mmv file %s: waits, %d files are in use, the limit", f.name, inUse))
+				problems = append(problems, fmt.Errorf("mmv file %s: waits: %d files of %d bytes in all are in use, the limits %d files and %d bytes",
+					f.name, inUse, bytes, m.lim.files, int64(mmvTotalBytes)))
 			}
 			f.waiting = true
 			continue
 		}
 		cluster, problem := m.clusters.assign(f.name, f.layout.Cluster)
 		f.cluster, f.waiting = cluster, false
-		inUse++
+		inUse, bytes = inUse+1, bytes+f.size
 		if problem != "" {
 			problems = append(problems, fmt.Errorf("mmv file %s: %s", f.name, problem))
 		}

@@ -219,7 +219,7 @@ func TestMMVFilesLimit(t *testing.T) {
 		r.write(name, singleSpec(0, "n", 1, 1))
 	}
 	_, problems := r.scan()
-	if len(problems) != 1 || !hasProblem(problems, "c", "waits, 2 files are in use") || len(r.names()) != 2 {
+	if len(problems) != 1 || !hasProblem(problems, "c", "waits: 2 files of") || len(r.names()) != 2 {
 		t.Fatalf("problems %q, names %q", problems, r.names())
 	}
 	if _, problems := r.scan(); len(problems) != 0 {
@@ -307,5 +307,23 @@ func TestMMVDirectoryMissing(t *testing.T) {
 	r.write("app", singleSpec(0, "n", 1, 1))
 	if !r.scanQuiet() || len(r.names()) != 1 {
 		t.Errorf("names %q", r.names())
+	}
+}
+
+// The files in use take at most mmvTotalBytes together: a file of a valid
+// header and a long (sparse) tail costs its size at every read, so one
+// past the budget waits, told once.
+func TestMMVFilesByteBudget(t *testing.T) {
+	r := newMMVRig(t, defaultMMVLimits())
+	const size = 15 << 20
+	for _, name := range []string{"a", "b", "c", "d", "e"} {
+		r.write(name, singleSpec(0, "n", 1, 1))
+		if err := os.Truncate(filepath.Join(r.dir, name), size); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, problems := r.scan()
+	if len(r.names()) != 4 || len(problems) != 1 || !hasProblem(problems, "e", "waits: 4 files of") {
+		t.Fatalf("problems %q, names %q", problems, r.names())
 	}
 }

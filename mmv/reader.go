@@ -17,6 +17,7 @@ type Reader struct {
 	file *os.File
 	max  int64
 	buf  []byte
+	head []byte // Head's
 }
 
 // Open opens path for reading: only a regular file, never through a
@@ -45,6 +46,28 @@ func Open(path string, lim Limits) (*Reader, error) {
 	}
 	return &Reader{path: path, file: f, max: lim.MaxBytes}, nil
 }
+
+// Head returns the file's first 40 bytes (the header, enough for Stable)
+// and its size, without reading the rest: a caller that already holds the
+// file's layout for that generation and size need not read it whole.
+func (r *Reader) Head() ([]byte, int64, error) {
+	size, err := r.file.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, 0, err
+	}
+	if cap(r.head) < headerSize {
+		r.head = make([]byte, headerSize)
+	}
+	n, err := r.file.ReadAt(r.head[:headerSize], 0)
+	if err != nil && err != io.EOF {
+		return nil, 0, fmt.Errorf("reading %s: %w", r.path, err)
+	}
+	return r.head[:n], size, nil
+}
+
+// Release gives back the buffer of the last Read: a file refused or not
+// in use holds no memory of its size.
+func (r *Reader) Release() { r.buf = nil }
 
 // Path is the path the Reader was opened with.
 func (r *Reader) Path() string { return r.path }
