@@ -82,10 +82,10 @@ func TestEveryMetricHasItsOwnDomain60PMID(t *testing.T) {
 	}
 	// Past the shift a wire PMID names the id a metric placed while the
 	// agent runs would have; the schema says whether one is there.
-	if id, ok := x.Metric(standin.WirePMID(4000, 1)); ok {
-		if _, held := s.Desc(id); held {
-			t.Error("a wire PMID nothing answers names a metric")
-		}
+	if id, ok := x.Metric(standin.WirePMID(4000, 1)); !ok || id != cache.NewMetricID(4000-standin.Shift, 1) {
+		t.Errorf("60.4000.1 names %s %v, want %s", id, ok, cache.NewMetricID(4000-standin.Shift, 1))
+	} else if _, held := s.Desc(id); held {
+		t.Error("a wire PMID nothing answers names a metric")
 	}
 	if _, ok := x.Metric(s.Descs()[0].ID.Cluster()<<10 | s.Descs()[0].ID.Item()); ok {
 		t.Error("a PMID of domain 0 names a metric")
