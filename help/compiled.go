@@ -4,9 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/regularfile"
 )
 
 // Compiled is another agent's help as newhelp compiles it: base.dir, an
@@ -34,11 +34,11 @@ const (
 // ReadCompiled loads base.dir and base.pag. The files are host-endian, as
 // newhelp writes them on the host that reads them.
 func ReadCompiled(base string) (*Compiled, error) {
-	dir, err := readBounded(base+".dir", maxCompiledDir)
+	dir, err := regularfile.Read(base+".dir", maxCompiledDir)
 	if err != nil {
 		return nil, err
 	}
-	pag, err := readBounded(base+".pag", maxCompiledPag)
+	pag, err := regularfile.Read(base+".pag", maxCompiledPag)
 	if err != nil {
 		return nil, err
 	}
@@ -47,22 +47,6 @@ func ReadCompiled(base string) (*Compiled, error) {
 		return nil, fmt.Errorf("%s: %w", base, err)
 	}
 	return c, nil
-}
-
-func readBounded(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, max)
-	}
-	return data, nil
 }
 
 var errCompiled = errors.New("not a compiled help index")

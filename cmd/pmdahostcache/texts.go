@@ -6,25 +6,19 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/pmda"
 )
 
-// collectorTexts is the help of the metrics a collector names while the
-// agent runs (the MMV files'), which the help file cannot hold.
-type collectorTexts interface {
-	MetricText(name string, long bool) (string, bool)
-	InDomText(id cache.InDomID, long bool) (string, bool)
-}
-
 // chainedTexts answers from the help file, then from the collectors that
-// hold help of their own.
+// hold help of their own: of the metrics they name while the agent runs
+// (the MMV files'), which the help file cannot hold.
 type chainedTexts struct {
 	pmda.TextSource
-	more []collectorTexts
+	more []pmda.TextSource
 }
 
 // withCollectorTexts adds the help of the collectors that have their own.
 func withCollectorTexts(base pmda.TextSource, cs []engine.Collector) pmda.TextSource {
 	t := chainedTexts{TextSource: base}
 	for _, c := range cs {
-		if ct, ok := c.(collectorTexts); ok {
+		if ct, ok := c.(pmda.TextSource); ok {
 			t.more = append(t.more, ct)
 		}
 	}

@@ -34,7 +34,7 @@ var allowed = []struct {
 	{"pmda/driver", []string{"pmda", "cache"}},
 	{"pmda", []string{"cache", "internal/pcpenc"}},
 	{"config", []string{"cache", "internal/regularfile"}},
-	{"help", []string{"cache"}},
+	{"help", []string{"cache", "internal/regularfile"}},
 	{"standin", []string{"cache"}},
 	{"mmv/mmvtest", nil},
 	{"mmv", []string{"mmv/mmvtest"}},
