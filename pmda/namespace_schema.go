@@ -32,7 +32,7 @@ func (n *schemaNamespace) current() (*cache.Schema, []string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if schema != n.seen {
-		n.names = n.names[:0]
+		n.names = nil // a slice handed out earlier keeps its names
 		for _, d := range schema.Descs() {
 			if n.rootOf(d.Name) != "" {
 				n.names = append(n.names, d.Name)
@@ -89,13 +89,20 @@ func below(names []string, node string) []string {
 	return names[lo:hi]
 }
 
-func (n *schemaNamespace) Children(name string) ([]Child, bool) {
+// subtree is the sorted names at or below name, and whether name is a
+// node or leaf of the dynamic subtrees: a root always is, even empty.
+func (n *schemaNamespace) subtree(name string) ([]string, bool) {
 	if n.rootOf(name) == "" {
 		return nil, false
 	}
 	_, names := n.current()
 	under := below(names, name)
-	if len(under) == 0 && !slices.Contains(n.roots, name) {
+	return under, len(under) > 0 || slices.Contains(n.roots, name)
+}
+
+func (n *schemaNamespace) Children(name string) ([]Child, bool) {
+	under, ok := n.subtree(name)
+	if !ok {
 		return nil, false
 	}
 	var out []Child
@@ -114,13 +121,6 @@ func (n *schemaNamespace) Children(name string) ([]Child, bool) {
 }
 
 func (n *schemaNamespace) Traverse(name string) ([]string, bool) {
-	if n.rootOf(name) == "" {
-		return nil, false
-	}
-	_, names := n.current()
-	under := below(names, name)
-	if len(under) == 0 && !slices.Contains(n.roots, name) {
-		return nil, false
-	}
-	return slices.Clone(under), true
+	under, ok := n.subtree(name)
+	return slices.Clone(under), ok
 }
