@@ -100,13 +100,21 @@ func (cs *clients) Forget(c int32) {
 	}
 }
 
-// clear forgets every client's marks of metrics lo to hi-1: a dynamic
-// source's figures, placed anew.
-func (cs *clients) clear(lo, hi int) {
+// remap moves every client's marks of metrics lo to lo+n-1 to their new
+// places: a dynamic source's figures, placed anew. New mark lo+i is old
+// mark lo+from[i]; a figure from -1, or past from, starts with none.
+func (cs *clients) remap(lo, n int, from []int) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
+	was := make([]uint64, n)
 	for _, m := range cs.byID {
-		clear(m.seen[lo:hi])
+		copy(was, m.seen[lo:lo+n])
+		clear(m.seen[lo : lo+n])
+		for i, j := range from[:min(len(from), n)] {
+			if j >= 0 && j < n {
+				m.seen[lo+i] = was[j]
+			}
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -10,16 +11,19 @@ import (
 // MMV files of instrumented programs). Before each sample the runner asks
 // Refresh, which looks at the source and reports whether Source would
 // now give other metrics; the runner then places them in a new schema
-// (cache.Front.Replace) with a new history, and the sample publishes
-// them. The collector's other metrics' readers see the change at their
-// next fetch.
+// (cache.Front.Replace) with a new history that carries the unchanged
+// metrics' samples over (carry.go), and the sample publishes them.
+// Readers see the change at their next fetch. A refused placement (the
+// schema cannot take the new metrics) keeps the old ones, with a warning,
+// until Refresh reports the next change.
 type Dynamic interface {
 	Refresh(now time.Time) (changed bool)
 }
 
 // DynamicWindowed is how many figures over client intervals (rates and
 // peaks) a dynamic source may have: each client's marks for them are
-// reserved at start. Figures past it are left out, with a warning.
+// reserved at start. Figures past it (those of the metrics listed last)
+// are left out, with a warning at most once a minute.
 const DynamicWindowed = 4096
 
 // capWindowed bounds a dynamic source's figures by DynamicWindowed.
@@ -27,8 +31,8 @@ func (r *Runner) capWindowed(e *entry, ws []windowed) []windowed {
 	if len(ws) <= DynamicWindowed {
 		return ws
 	}
-	e.log.Warn().Int("figures", len(ws)).Int("kept", DynamicWindowed).
-		Msg("more figures over client intervals than a dynamic source may have; the rest are left out")
+	e.warnOnce(fmt.Errorf("%d figures over client intervals, %d kept", len(ws), DynamicWindowed),
+		"more figures over client intervals than a dynamic source may have; the rest are left out")
 	return ws[:DynamicWindowed]
 }
 
@@ -41,9 +45,10 @@ func (r *Runner) entrySchema(e *entry) *cache.Schema {
 }
 
 // refresh asks a dynamic collector whether its metrics changed and, if
-// they did, places them anew: a new schema, its figures, a history that
-// continues the old one's sequence numbers (so that no window spans the
-// change: the old samples are not in it) and cleared client marks.
+// they did, places them anew: a new schema, its figures and a history
+// that carries the unchanged metrics' samples over (carry.go). Each
+// client's marks follow their figures to their new places; a new
+// figure's start with none.
 func (r *Runner) refresh(e *entry, now time.Time) {
 	if !e.c.(Dynamic).Refresh(now) {
 		return
@@ -58,10 +63,12 @@ func (r *Runner) refresh(e *entry, now time.Time) {
 		own[d.Desc.ID] = true
 	}
 	ws := r.capWindowed(e, windowedOf(src, derived))
+	old := e.hist()
+	gen := old.gen + 1
 	src.Metrics = append([]cache.Desc(nil), src.Metrics...)
 	for i := range ws {
 		wm := &ws[i]
-		wm.desc.Compute = r.reader.compute(e, e.kBase+i, wm)
+		wm.desc.Compute = r.reader.compute(e, e.kBase+i, wm, gen)
 		src.Metrics = append(src.Metrics, wm.desc)
 	}
 	schema, err := r.front.Replace(e.source, src)
@@ -72,14 +79,30 @@ func (r *Runner) refresh(e *entry, now time.Time) {
 	h := r.newHistoryOf(e, schema, own)
 	h.windowed = ws
 	r.reader.mu.Lock()
-	if old := e.hist(); old != nil {
-		h.continueFrom(old)
-	}
+	carried := h.carryFrom(old)
 	e.histPtr.Store(h)
-	r.reader.clients.clear(e.kBase, e.kBase+DynamicWindowed)
+	r.reader.clients.remap(e.kBase, DynamicWindowed, marksFrom(e.windowed, ws))
 	r.reader.mu.Unlock()
 	e.windowed, e.derivedRates, e.schema, e.builder = ws, own, schema, nil
-	e.log.Info().Int("metrics", len(src.Metrics)).Msg("the source's metrics changed")
+	e.log.Info().Int("metrics", len(src.Metrics)).Int("carried", carried).Msg("the source's metrics changed")
+}
+
+// marksFrom maps each new figure to the old figure of the same metric,
+// -1 for a new one.
+func marksFrom(old, now []windowed) []int {
+	at := make(map[cache.MetricID]int, len(old))
+	for j := range old {
+		at[old[j].desc.ID] = j
+	}
+	from := make([]int, len(now))
+	for i := range now {
+		j, ok := at[now[i].desc.ID]
+		if !ok || old[j].kind != now[i].kind || old[j].desc.Name != now[i].desc.Name {
+			j = -1
+		}
+		from[i] = j
+	}
+	return from
 }
 
 // newHistoryOf is a history of e's metrics in schema.

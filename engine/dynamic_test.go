@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -65,7 +66,8 @@ func rateOfName(t *testing.T, front *cache.Front, name string, client int32, now
 
 // A dynamic source's new metric and its rate appear at the sample after
 // Refresh says so; a static source beside it keeps its values, history
-// and rates throughout; no window spans the change.
+// and rates throughout; the unchanged metric keeps its samples, so a
+// window spans the change.
 func TestDynamicSourceChangesItsMetrics(t *testing.T) {
 	dyn := &dynamicSource{}
 	static := &scripted{name: "static"}
@@ -98,16 +100,16 @@ func TestDynamicSourceChangesItsMetrics(t *testing.T) {
 	if _, ok := front.Schema().Lookup("hostcache.rate.dyn.b"); !ok {
 		t.Fatal("no rate of b after the change")
 	}
-	if _, ok := rateOfName(t, front, "hostcache.rate.dyn.a", 1, at(3)); ok {
-		t.Error("a rate over a window that spans the change")
+	if v, ok := rateOfName(t, front, "hostcache.rate.dyn.a", 1, at(3)); !ok || v != 10 {
+		t.Errorf("rate of a over the window that spans the change: %v %v, want 10", v, ok)
 	}
 	for i := 4; i < 6; i++ {
 		if err := r.SampleAt(at(i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if h := r.entries[1].hist(); h.held() != 3 {
-		t.Errorf("the new history holds %d samples, want the 3 since the change", h.held())
+	if h := r.entries[1].hist(); h.held() != 6 {
+		t.Errorf("the new history holds %d samples, want the 3 before the change and the 3 since", h.held())
 	}
 	if v, ok := rateOfName(t, front, "hostcache.rate.dyn.b", 1, at(5)); !ok || v != 20 {
 		t.Errorf("rate of b after the change: %v %v, want 20", v, ok)
@@ -174,5 +176,72 @@ func TestDynamicSourceReadsDoNotAllocate(t *testing.T) {
 	read()
 	if n := testing.AllocsPerRun(100, read); n != 0 {
 		t.Errorf("%v allocations per read of a dynamic source's metrics", n)
+	}
+}
+
+// manySource places n counters at its first Refresh.
+type manySource struct {
+	n      int
+	placed bool
+}
+
+func (w *manySource) Name() string { return "many" }
+func (w *manySource) Source() cache.Source {
+	src := cache.Source{Name: "many"}
+	if w.placed {
+		for i := range w.n {
+			src.Metrics = append(src.Metrics, Metric(fmt.Sprintf("hostcache.many.c%d", i), manyCluster(i), uint32(i%500), cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone))
+		}
+	}
+	return src
+}
+func (w *manySource) Refresh(time.Time) bool {
+	changed := !w.placed
+	w.placed = true
+	return changed
+}
+func (w *manySource) Sample(b *cache.Builder, now time.Time) error {
+	if w.placed {
+		for i := range w.n {
+			b.SetU64(cache.NewMetricID(manyCluster(i), uint32(i%500)), cache.InstNone, uint64(now.Unix())*uint64(i+1))
+		}
+	}
+	return nil
+}
+
+// manyCluster is counter i's cluster: 500 a cluster, below their rates.
+func manyCluster(i int) uint32 { return 920 + uint32(i/500) }
+
+// A dynamic source with more figures than DynamicWindowed keeps the
+// figures of the metrics it lists first and leaves the rest out; its
+// metrics all publish.
+func TestDynamicSourceFiguresAreBounded(t *testing.T) {
+	n := DynamicWindowed/3 + 10 // a rate and its two peaks each
+	r := NewRunner(zerolog.Nop(), []Collector{&manySource{n: n}}, Schedule{Default: time.Second})
+	schema, err := cache.NewSchema(r.Sources()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := cache.NewFront(schema)
+	if err := r.Attach(front); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Unix(1000, 0)
+	for i := range 3 {
+		if err := r.SampleAt(t0.Add(time.Duration(i) * time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last := (DynamicWindowed - 1) / 3 // its rate is the last figure kept
+	if v, ok := rateOfName(t, front, fmt.Sprintf("hostcache.rate.many.c%d", last), 1, t0.Add(2*time.Second)); !ok || v != float64(last+1) {
+		t.Errorf("rate of the last metric with figures: %v %v", v, ok)
+	}
+	for _, name := range []string{fmt.Sprintf("hostcache.max.rate.many.c%d", last), fmt.Sprintf("hostcache.rate.many.c%d", last+1)} {
+		if _, ok := front.Schema().Lookup(name); ok {
+			t.Errorf("%s past the bound", name)
+		}
+	}
+	if _, ok := front.Schema().Lookup(fmt.Sprintf("hostcache.many.c%d", n-1)); !ok {
+		t.Error("the last metric itself is missing")
 	}
 }

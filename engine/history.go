@@ -42,17 +42,23 @@ type sample struct {
 }
 
 // layout says which instance each value of a sample belongs to: tracked
-// metric t holds vals[ends[t-1]:ends[t]] (from 0 for t = 0). Consecutive
-// samples share one layout while their instances do not change, so most
-// lookups find an instance at the same position in both.
+// metric t holds vals[ends[t-1]:ends[t]] (from 0 for t = 0), or
+// vals[starts[t]:ends[t]] when starts is set: a sample carried across a
+// dynamic source's change keeps its values where they were (carry.go).
+// Consecutive samples share one layout while their instances do not
+// change, so most lookups find an instance at the same position in both.
 type layout struct {
-	ends  []int32
-	insts []uint32
+	starts []int32
+	ends   []int32
+	insts  []uint32
 }
 
 // span returns the positions of tracked metric t's values.
 func (l *layout) span(t int) (lo, hi int) {
-	if t > 0 {
+	switch {
+	case l.starts != nil:
+		lo = int(l.starts[t])
+	case t > 0:
 		lo = int(l.ends[t-1])
 	}
 	return lo, int(l.ends[t])
@@ -92,7 +98,10 @@ type history struct {
 	bytes    atomic.Int64  // memory the ring's samples hold, roughly
 	last     *sample       // the newest sample (the sampler's own)
 	resetsOf atomic.Uint64 // counter instances whose step was a reset
-	first    uint64        // the sequence number of its first sample (continueFrom)
+	first    uint64        // the sequence number of its first sample (carryFrom)
+	// gen counts the dynamic source's changes this history follows: a
+	// figure placed for another one gives no value from it.
+	gen uint64
 	// keep is how many of the newest samples are kept, at most the ring's
 	// length: the engine shortens it when the histories of all sources
 	// would outgrow their memory budget.
@@ -234,15 +243,6 @@ func (h *history) held() int {
 	return int(min(h.next.Load()-h.first, uint64(h.keep.Load())))
 }
 
-// continueFrom makes h follow old: its sequence numbers go on from old's
-// (so no window spans the two) and its resets count on from old's.
-func (h *history) continueFrom(old *history) {
-	h.first = old.next.Load()
-	h.next.Store(h.first)
-	h.dropFrom = h.first
-	h.resetsOf.Store(old.resetsOf.Load())
-}
-
 // capture copies the tracked values out of p, reusing the last layout
 // while the instances are the same.
 func (h *history) capture(p *cache.Part) ([]uint64, *layout) {
@@ -252,7 +252,7 @@ func (h *history) capture(p *cache.Part) ([]uint64, *layout) {
 	}
 	vals := make([]uint64, n)
 	var old *layout
-	if h.last != nil && len(h.last.layout.insts) == n {
+	if h.last != nil && h.last.layout.starts == nil && len(h.last.layout.insts) == n {
 		old = h.last.layout
 	}
 	same := old != nil

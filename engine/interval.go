@@ -61,14 +61,20 @@ func (rd *reader) bounds(q *cache.Request, e *entry, h *history, k int) (start, 
 	return start, end, part
 }
 
-// compute returns the Compute function of windowed metric k of entry e.
-func (rd *reader) compute(e *entry, k int, wm *windowed) func(q *cache.Request, dst []cache.Value) []cache.Value {
+// compute returns the Compute function of windowed metric k of entry e,
+// placed with its source's history generation gen: a read through an
+// older or newer schema than the history's gives no value, as k may be
+// another figure's there.
+func (rd *reader) compute(e *entry, k int, wm *windowed, gen uint64) func(q *cache.Request, dst []cache.Value) []cache.Value {
 	return func(q *cache.Request, dst []cache.Value) []cache.Value {
 		rd.mu.Lock()
 		defer rd.mu.Unlock()
 		// One history for the whole read: a dynamic source's is replaced
 		// under rd.mu when its metrics change.
 		h := e.hist()
+		if h == nil || h.gen != gen {
+			return dst
+		}
 		start, end, part := rd.bounds(q, e, h, k)
 		if end == nil {
 			return dst

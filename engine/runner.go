@@ -240,7 +240,7 @@ func (r *Runner) Sources() []cache.Source {
 		src.Metrics = append([]cache.Desc(nil), src.Metrics...)
 		for i := range e.windowed {
 			wm := &e.windowed[i]
-			wm.desc.Compute = r.reader.compute(e, k, wm)
+			wm.desc.Compute = r.reader.compute(e, k, wm, 0)
 			src.Metrics = append(src.Metrics, wm.desc)
 			k++
 		}
