@@ -57,8 +57,10 @@ func (c *mmvCollector) Name() string { return "mmv" }
 func (c *mmvCollector) Source() cache.Source { return c.files.source() }
 
 // Refresh looks at the directory and its files: a new, changed, removed
-// or dead program's file changes the metrics. Each problem of a file is
-// told once, until the file changes.
+// or dead program's file changes the metrics, at once on a quiet host and
+// at most once a gap while changes come fast (mmvPace), since each change
+// rebuilds the schema and tells every pmcd client the names changed. Each
+// problem of a file is told once, until the file changes.
 func (c *mmvCollector) Refresh(now time.Time) bool {
 	if c.files.dir == "" {
 		return false

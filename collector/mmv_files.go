@@ -21,11 +21,12 @@ const mmvClusters = clusterMMVLast - clusterMMVFirst + 1
 // scan looks at: room for temporary, foreign and refused entries.
 const mmvSpareEntries = 64
 
-// mmvLimits bound what the directory can cost: files in use (at most one
-// a cluster) and what one file may hold.
+// mmvLimits bound what the directory can cost: entries looked at, files
+// in use (at most one a cluster) and what one file may hold.
 type mmvLimits struct {
-	files int
-	file  mmv.Limits
+	entries int
+	files   int
+	file    mmv.Limits
 }
 
 // mmvTotalBytes bounds the bytes of the files in use together: each is
@@ -40,7 +41,7 @@ func mmvFileBytes(lim mmv.Limits) int64 {
 
 // defaultMMVLimits takes as many files as there are clusters.
 func defaultMMVLimits() mmvLimits {
-	return mmvLimits{files: mmvClusters, file: mmv.DefaultLimits()}
+	return mmvLimits{entries: mmvMaxEntries, files: mmvClusters, file: mmv.DefaultLimits()}
 }
 
 // mmvFiles is the catalog: every regular file of the directory it looks
@@ -51,22 +52,29 @@ func defaultMMVLimits() mmvLimits {
 type mmvFiles struct {
 	dir      string
 	lim      mmvLimits
-	files    map[string]*mmvFile // by file name
-	refused  map[string]string   // names not opened, and why (reported once)
-	arrivals uint64              // the next file's arrival number
+	files    map[string]*mmvFile   // by file name
+	refused  map[string]mmvRefusal // entries not opened, and why (reported once)
+	listings uint64                // the listings so far
+	arrivals uint64                // the next file's arrival number
 	clusters mmvClusterTable
 	listFail string // the directory's last listing problem, reported once
+	unnamed  bool   // more entries are refused than are named, reported once
+	crowded  bool   // more files than a scan looks at, reported once
 	cat      mmvCatalog
 	strBuf   []byte // the string values' buffer, reused by publish
 }
 
 // newMMVFiles catalogs dir. A files limit outside 1 to the number of
-// clusters is the number of clusters.
+// clusters is the number of clusters; an entries limit of 0 or less,
+// mmvMaxEntries.
 func newMMVFiles(dir string, lim mmvLimits) *mmvFiles {
 	if lim.files <= 0 || lim.files > mmvClusters {
 		lim.files = mmvClusters
 	}
-	return &mmvFiles{dir: dir, lim: lim, files: map[string]*mmvFile{}, refused: map[string]string{}}
+	if lim.entries <= 0 {
+		lim.entries = mmvMaxEntries
+	}
+	return &mmvFiles{dir: dir, lim: lim, files: map[string]*mmvFile{}, refused: map[string]mmvRefusal{}}
 }
 
 // scan looks at the directory once: new files are opened, removed and
@@ -75,13 +83,9 @@ func newMMVFiles(dir string, lim mmvLimits) *mmvFiles {
 // descriptors differ from the last scan's. Each problem names its file
 // and is reported once, when it arises.
 func (m *mmvFiles) scan(now time.Time) (changed bool, problems []error) {
-	names, problems := m.list(problems)
-	listed := make(map[string]bool, len(names))
-	for _, name := range names {
-		listed[name] = true
-	}
-	m.dropUnlisted(listed)
-	for _, name := range names {
+	l, problems := m.list(problems)
+	m.setAside(&l)
+	for _, name := range l.chosen {
 		f, problem := m.file(name)
 		if problem == nil && f != nil {
 			problem = f.refresh(m.lim.file)
@@ -91,22 +95,34 @@ func (m *mmvFiles) scan(now time.Time) (changed bool, problems []error) {
 		}
 	}
 	problems = m.admit(problems)
-	return m.cat.assemble(m.inUse(), &problems), problems
+	changed = m.cat.assemble(m.inUse(), now, &problems)
+	return changed, problems
 }
 
-// dropUnlisted closes the files no longer in the directory.
-func (m *mmvFiles) dropUnlisted(listed map[string]bool) {
+// setAside closes the files the scan does not look at. One still in the
+// directory that was refused or told it waits keeps what it was told, so
+// that it is not told again when it is looked at again; the others are
+// forgotten.
+func (m *mmvFiles) setAside(l *mmvListing) {
 	for name, f := range m.files {
-		if !listed[name] {
-			m.release(f)
-			f.close()
+		if l.chose(name) {
+			continue
+		}
+		m.release(f)
+		waiting := f.waiting
+		f.close()
+		if l.has(name) && (f.fault.text != "" || waiting) {
+			f.waiting = waiting
+		} else {
 			delete(m.files, name)
 		}
 	}
 }
 
 // file is the entry of a listed name, opened when new or replaced. A file
-// that cannot be opened is retried at each scan and reported once.
+// that cannot be opened is retried at each scan and reported once. A
+// file set aside and looked at again keeps its refusal (mmvFault), so it
+// is read again only once its size or generation changed.
 func (m *mmvFiles) file(name string) (*mmvFile, error) {
 	f := m.files[name]
 	if f == nil {
@@ -117,6 +133,7 @@ func (m *mmvFiles) file(name string) (*mmvFile, error) {
 	if f.reader != nil && f.reader.Replaced() {
 		m.release(f)
 		f.close()
+		f.fault = mmvFault{} // another file: its refusals are its own
 	}
 	if f.reader != nil {
 		return f, nil
@@ -125,7 +142,10 @@ func (m *mmvFiles) file(name string) (*mmvFile, error) {
 	if err != nil {
 		return nil, f.refuse(-1, 0, fmt.Sprintf("cannot be opened: %v", err))
 	}
-	f.reader, f.fault = r, mmvFault{}
+	f.reader = r
+	if f.fault.size < 0 {
+		f.fault = mmvFault{} // it opens now
+	}
 	return f, nil
 }
 
@@ -183,4 +203,51 @@ func (m *mmvFiles) inUse() []*mmvFile {
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].cluster < out[b].cluster })
 	return out
+}
+
+// The gaps between changes of the metrics served: each change makes
+// every pmcd client walk the names again and the engine rebuild the
+// schema, so a writer that flaps costs one change a mmvChangeGapMax at
+// most.
+const (
+	mmvChangeGapMin = 2 * time.Second
+	mmvChangeGapMax = 64 * time.Second
+)
+
+// mmvPace spaces the changes of the metrics served. A change applies at
+// once when none applied lately; one that follows the last within twice
+// the gap doubles the gap, up to mmvChangeGapMax; a later one takes it
+// back to mmvChangeGapMin. The next change waits for the gap.
+type mmvPace struct {
+	gap     time.Duration // from the last change to the earliest next one
+	applied time.Time     // the last change; zero before the first
+	told    time.Time     // the end of the last hold reported
+}
+
+// hold says whether a change at now waits, and, once a hold, the problem
+// that says so.
+func (p *mmvPace) hold(now time.Time) (bool, error) {
+	if p.applied.IsZero() {
+		return false, nil
+	}
+	due := p.applied.Add(p.gap)
+	if !now.Before(due) {
+		return false, nil
+	}
+	if due.Equal(p.told) {
+		return true, nil
+	}
+	p.told = due
+	return true, fmt.Errorf("mmv: the files' metrics changed again within %d s; the change applies at %s (changes are held back while they come fast)",
+		p.gap/time.Second, due.Format("15:04:05"))
+}
+
+// apply records a change applied at now.
+func (p *mmvPace) apply(now time.Time) {
+	if !p.applied.IsZero() && now.Sub(p.applied) < 2*p.gap {
+		p.gap = min(2*p.gap, mmvChangeGapMax)
+	} else {
+		p.gap = mmvChangeGapMin
+	}
+	p.applied = now
 }

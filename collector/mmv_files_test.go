@@ -264,8 +264,8 @@ func TestMMVEntriesThatAreNotFiles(t *testing.T) {
 	}
 }
 
-// The directory is read up to the files limit and a margin, said once.
-// Empty files are files being made: no problem.
+// A scan looks at no more files than the files limit and a margin, said
+// once. Empty files are files being made: no problem.
 func TestMMVDirectoryIsReadBounded(t *testing.T) {
 	lim := defaultMMVLimits()
 	lim.files = 1
@@ -278,7 +278,7 @@ func TestMMVDirectoryIsReadBounded(t *testing.T) {
 	_, problems := r.scan()
 	said := 0
 	for _, p := range problems {
-		if p == "mmv directory "+r.dir+": 65 entries looked at, the limit; any others are not" {
+		if p == "mmv directory "+r.dir+": more than 65 files; a scan looks at the files in use and the first others by name, 65 in all" {
 			said++
 		}
 	}
@@ -294,7 +294,7 @@ func TestMMVDirectoryIsReadBounded(t *testing.T) {
 // used once it does.
 func TestMMVDirectoryMissing(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "mmv")
-	r := &mmvRig{t: t, dir: dir, files: newMMVFiles(dir, defaultMMVLimits())}
+	r := &mmvRig{t: t, dir: dir, files: newMMVFiles(dir, defaultMMVLimits()), step: mmvQuietStep}
 	if _, problems := r.scan(); len(problems) != 1 {
 		t.Errorf("problems %q", problems)
 	}

@@ -5,71 +5,210 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
 
-// list reads the directory's names, at most the files limit and the spare
-// entries, without a stat of each (the entry's type comes with it):
-// regular files not hidden (writers and editors use dot names for files
-// in the making), in name order, as pmdammv takes them. Other entries are
+// mmvMaxEntries is the default entries limit: the directory entries a
+// scan looks at, of any kind, so a directory of junk costs at most this
+// many a scan.
+const mmvMaxEntries = 16384
+
+// mmvDirChunk is how many entries one read of the directory asks for.
+const mmvDirChunk = 1024
+
+// mmvNamedRefusals bounds the refused entries told by name: past them,
+// one line says there are more.
+const mmvNamedRefusals = mmvSpareEntries
+
+// mmvRefusal is why an entry is refused, and the listing that last saw
+// it.
+type mmvRefusal struct {
+	why     string
+	listing uint64
+}
+
+// mmvListing is the directory as one scan sees it.
+type mmvListing struct {
+	names  []string // the regular files of PMNS names, sorted
+	chosen []string // those the scan looks at, sorted
+}
+
+func (l *mmvListing) has(name string) bool {
+	_, ok := slices.BinarySearch(l.names, name)
+	return ok
+}
+
+func (l *mmvListing) chose(name string) bool {
+	_, ok := slices.BinarySearch(l.chosen, name)
+	return ok
+}
+
+// list reads the directory, at most the entries limit, without a stat of
+// each (the entry's type comes with it), and chooses the files the scan
+// looks at. Files are regular files not hidden (writers and editors use
+// dot names for files in the making) of PMNS names; other entries are
 // refused once each.
-func (m *mmvFiles) list(problems []error) ([]string, []error) {
-	entries, err := readDirBounded(m.dir, m.lim.files+mmvSpareEntries)
+func (m *mmvFiles) list(problems []error) (mmvListing, []error) {
+	entries, capped, err := readDirCapped(m.dir, m.lim.entries)
+	problems = m.tellListing(err, capped, problems)
+	var l mmvListing
+	l.names, problems = m.candidates(entries, problems)
+	if capped {
+		l.names = m.withUnseenInUse(l.names)
+	}
+	l.chosen, problems = m.choose(l.names, problems)
+	return l, problems
+}
+
+// tellListing reports a directory that cannot be read or has more
+// entries than a scan looks at, once until that changes.
+func (m *mmvFiles) tellListing(err error, capped bool, problems []error) []error {
 	text := ""
-	if err != nil {
+	switch {
+	case err != nil:
 		text = fmt.Sprintf("mmv directory %s: %v", m.dir, err)
-	} else if len(entries) == m.lim.files+mmvSpareEntries {
-		text = fmt.Sprintf("mmv directory %s: %d entries looked at, the limit; any others are not", m.dir, len(entries))
+	case capped:
+		text = fmt.Sprintf("mmv directory %s: %d entries looked at, the limit; any others are not, but for the files in use", m.dir, m.lim.entries)
 	}
 	if text != "" && text != m.listFail {
-		problems = append(problems, fmt.Errorf("%s", text))
+		problems = append(problems, errors.New(text))
 	}
 	m.listFail = text
-	var names []string
-	seen := map[string]bool{}
+	return problems
+}
+
+// candidates are the entries' names that may be files, sorted; the
+// others are refused, each told once while it stays, at most
+// mmvNamedRefusals by name.
+func (m *mmvFiles) candidates(entries []os.DirEntry, problems []error) ([]string, []error) {
+	m.listings++
+	names := make([]string, 0, len(entries))
+	unnamed := false
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
 			continue
 		}
-		seen[name] = true
-		why := mmvRefusal(name, e.Type())
-		if why == "" {
+		if why := mmvRefusalOf(name, e.Type()); why == "" {
 			names = append(names, name)
-			delete(m.refused, name)
-			continue
+		} else if !m.refuseEntry(name, why, &problems) {
+			unnamed = true
 		}
-		if m.refused[name] != why {
-			problems = append(problems, fmt.Errorf("mmv file %s: %s, ignored", name, why))
-		}
-		m.refused[name] = why
 	}
-	for name := range m.refused {
-		if !seen[name] {
+	for name, r := range m.refused {
+		if r.listing != m.listings {
 			delete(m.refused, name)
 		}
 	}
+	if unnamed && !m.unnamed {
+		problems = append(problems, fmt.Errorf("mmv directory %s: more than %d entries are not regular files or have no PMNS name; the others are ignored unnamed",
+			m.dir, mmvNamedRefusals))
+	}
+	m.unnamed = unnamed
 	sort.Strings(names)
 	return names, problems
 }
 
-// readDirBounded reads at most n entries of dir.
-func readDirBounded(dir string, n int) ([]os.DirEntry, error) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil, err
+// refuseEntry tells why an entry is refused, once while it stays; false
+// when the entries named are already mmvNamedRefusals.
+func (m *mmvFiles) refuseEntry(name, why string, problems *[]error) bool {
+	r, known := m.refused[name]
+	if !known && len(m.refused) >= mmvNamedRefusals {
+		return false
 	}
-	defer d.Close()
-	entries, err := d.ReadDir(n)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
+	if r.why != why {
+		*problems = append(*problems, fmt.Errorf("mmv file %s: %s, ignored", name, why))
 	}
-	return entries, nil
+	m.refused[name] = mmvRefusal{why, m.listings}
+	return true
 }
 
-// mmvRefusal says why an entry is not opened, or "" when it may be.
-func mmvRefusal(name string, mode os.FileMode) string {
+// withUnseenInUse adds to a listing cut at the entries limit the files in
+// use it did not reach, while they are regular files, so that no number
+// of entries pushes them out.
+func (m *mmvFiles) withUnseenInUse(names []string) []string {
+	var unseen []string
+	for _, f := range m.inUse() {
+		if _, seen := slices.BinarySearch(names, f.name); seen {
+			continue
+		}
+		if st, err := os.Lstat(filepath.Join(m.dir, f.name)); err == nil && st.Mode().IsRegular() {
+			unseen = append(unseen, f.name)
+		}
+	}
+	if len(unseen) == 0 {
+		return names
+	}
+	names = append(names, unseen...)
+	sort.Strings(names)
+	return names
+}
+
+// choose takes at most the files limit and the spare entries of names:
+// the files in use first, so that no number of other names pushes them
+// out, then the others in name order, as pmdammv takes them. More files
+// than that is told once until there are fewer again.
+func (m *mmvFiles) choose(names []string, problems []error) ([]string, []error) {
+	limit := m.lim.files + mmvSpareEntries
+	crowded := len(names) > limit
+	if crowded && !m.crowded {
+		problems = append(problems, fmt.Errorf("mmv directory %s: more than %d files; a scan looks at the files in use and the first others by name, %d in all",
+			m.dir, limit, limit))
+	}
+	m.crowded = crowded
+	if !crowded {
+		return names, problems
+	}
+	chosen := make([]string, 0, limit)
+	for _, name := range names {
+		if m.inUseAs(name) {
+			chosen = append(chosen, name)
+		}
+	}
+	for _, name := range names {
+		if len(chosen) == limit {
+			break
+		}
+		if !m.inUseAs(name) {
+			chosen = append(chosen, name)
+		}
+	}
+	sort.Strings(chosen)
+	return chosen, problems
+}
+
+// inUseAs says a file of that name is in use.
+func (m *mmvFiles) inUseAs(name string) bool {
+	f := m.files[name]
+	return f != nil && f.cluster != 0
+}
+
+// readDirCapped reads the entries of dir in chunks, at most max; capped
+// says there may be more.
+func readDirCapped(dir string, max int) (entries []os.DirEntry, capped bool, err error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, false, err
+	}
+	defer d.Close()
+	for len(entries) < max {
+		chunk, err := d.ReadDir(min(mmvDirChunk, max-len(entries)))
+		entries = append(entries, chunk...)
+		if errors.Is(err, io.EOF) {
+			return entries, false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	return entries, true, nil
+}
+
+// mmvRefusalOf says why an entry is not opened, or "" when it may be.
+func mmvRefusalOf(name string, mode os.FileMode) string {
 	if !mode.IsRegular() {
 		return "not a regular file"
 	}

@@ -12,18 +12,24 @@ import (
 )
 
 // mmvRig is a catalog of a private directory into which tests write MMV
-// files, scan and publish as the collector will.
+// files, scan and publish as the collector will. Its clock moves step a
+// scan: by default the scans of a quiet host, far enough apart that no
+// change of the metrics is held back.
 type mmvRig struct {
 	t     *testing.T
 	dir   string
 	files *mmvFiles
 	now   time.Time
+	step  time.Duration
 }
+
+// mmvQuietStep is the default step: twice the longest gap.
+const mmvQuietStep = 2 * mmvChangeGapMax
 
 func newMMVRig(t *testing.T, lim mmvLimits) *mmvRig {
 	t.Helper()
 	dir := t.TempDir()
-	return &mmvRig{t: t, dir: dir, files: newMMVFiles(dir, lim), now: time.Unix(1795320600, 0)}
+	return &mmvRig{t: t, dir: dir, files: newMMVFiles(dir, lim), now: time.Unix(1795320600, 0), step: mmvQuietStep}
 }
 
 // write builds s and writes it as name, replacing any file there.
@@ -61,9 +67,9 @@ func (r *mmvRig) remove(name string) {
 	}
 }
 
-// scan scans once and returns the problems' texts.
+// scan scans once, step after the last, and returns the problems' texts.
 func (r *mmvRig) scan() (bool, []string) {
-	r.now = r.now.Add(time.Second)
+	r.now = r.now.Add(r.step)
 	changed, problems := r.files.scan(r.now)
 	texts := make([]string, len(problems))
 	for i, p := range problems {
