@@ -114,6 +114,12 @@ type Builder struct {
 	prevOK    bool
 	built     bool // this sample's Part succeeded
 	again     bool // the collector asked to repeat prev (Again)
+	// skipUnknown leaves out a value or table that the schema does not
+	// give this source, instead of failing the sample (SkipUnknown);
+	// skipped counts them this sample and skipWhy says why the first was.
+	skipUnknown bool
+	skipped     int
+	skipWhy     error
 }
 
 // pair is one value of one metric (by its index in the schema), as set:
@@ -145,6 +151,29 @@ func (b *Builder) Reset(sampled time.Time) {
 	clear(b.indoms) // and the tables
 	b.indoms = b.indoms[:0]
 	b.err = nil
+	b.skipped, b.skipWhy = 0, nil
+}
+
+// SkipUnknown makes b leave out, and count, the values and tables that
+// its schema does not give the source, where it would fail the sample: a
+// dynamic source whose new metrics the schema refused keeps publishing
+// those it had.
+func (b *Builder) SkipUnknown() { b.skipUnknown = true }
+
+// Skipped is how many values and tables this sample left out
+// (SkipUnknown), and why the first was.
+func (b *Builder) Skipped() (int, error) { return b.skipped, b.skipWhy }
+
+// fail makes err the sample's failure, or with SkipUnknown counts it.
+func (b *Builder) fail(err error) {
+	if !b.skipUnknown {
+		b.err = err
+		return
+	}
+	if b.skipped == 0 {
+		b.skipWhy = err
+	}
+	b.skipped++
 }
 
 // Again makes this sample's part repeat the previous sample's values,
@@ -168,19 +197,21 @@ func (b *Builder) check(id MetricID, want, alt Type) (*Desc, int, bool) {
 	}
 	i, ok := b.schema.index(id)
 	if !ok {
-		b.err = fmt.Errorf("metric %s is not in the schema", id)
+		b.fail(fmt.Errorf("metric %s is not in the schema", id))
 		return nil, 0, false
 	}
 	d := &b.schema.descs[i]
 	switch {
 	case b.schema.srcOf[i] != b.source:
-		b.err = fmt.Errorf("metric %s belongs to source %s", d.Name, b.schema.sources[b.schema.srcOf[i]])
+		b.fail(fmt.Errorf("metric %s belongs to source %s", d.Name, b.schema.sources[b.schema.srcOf[i]]))
+		return nil, 0, false
 	case d.Type != want && d.Type != alt:
 		// Two plain parameters, not a variadic slice: a slice passed on to
 		// Errorf would escape, costing an allocation on every value set.
-		b.err = fmt.Errorf("metric %s is %s, set as %s or %s", d.Name, d.Type, want, alt)
+		b.fail(fmt.Errorf("metric %s is %s, set as %s or %s", d.Name, d.Type, want, alt))
+		return nil, 0, false
 	}
-	return d, i, b.err == nil
+	return d, i, true
 }
 
 // SetU64 adds an unsigned value to a U64 or U32 metric.
@@ -262,7 +293,7 @@ func (b *Builder) SetInDom(id InDomID, in *Instances) {
 	}
 	owner, ok := b.schema.indomOwn[id]
 	if !ok || owner != b.source {
-		b.err = fmt.Errorf("indom %d does not belong to source %s", id, b.schema.sources[b.source])
+		b.fail(fmt.Errorf("indom %d does not belong to source %s", id, b.schema.sources[b.source]))
 		return
 	}
 	for k := range b.indoms {

@@ -14,6 +14,9 @@ var (
 	carryCount32 = Metric("hostcache.carry.count", 910, 5, cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
 	carryLevel   = WithPeaks(Metric("hostcache.carry.level", 910, 6, cache.TypeU64, cache.SemInstant, cache.UnitsCount, cache.InDomNone))
 	carryNew     = Metric("hostcache.carry.new", 910, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	// carryClash takes the static scripted source's PMID: no schema can
+	// hold it beside that source.
+	carryClash = Metric("hostcache.carry.clash", scriptedValue.ID.Cluster(), scriptedValue.ID.Item(), cache.TypeU64, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
 )
 
 // growing is a dynamic source whose counter grows by 10 times the
@@ -22,7 +25,7 @@ var (
 // what want says: a new counter listed first (so every figure of the
 // others moves), or the counter as a U32 (a changed descriptor).
 type growing struct {
-	want, placed struct{ withNew, count32 bool }
+	want, placed struct{ withNew, count32, clash bool }
 	levels       map[int]uint64
 	i            int
 	count        uint64
@@ -38,6 +41,9 @@ func (g *growing) Source() cache.Source {
 	ms := []cache.Desc{count, carryLevel}
 	if g.placed.withNew {
 		ms = append([]cache.Desc{carryNew}, ms...)
+	}
+	if g.placed.clash {
+		ms = append(ms, carryClash)
 	}
 	return cache.Source{Name: "carry", Metrics: ms}
 }
@@ -60,6 +66,9 @@ func (g *growing) Sample(b *cache.Builder, _ time.Time) error {
 	if g.placed.withNew {
 		b.SetU64(carryNew.ID, cache.InstNone, 3*g.count)
 	}
+	if g.placed.clash {
+		b.SetU64(carryClash.ID, cache.InstNone, 7)
+	}
 	return nil
 }
 
@@ -72,9 +81,9 @@ type carryRig struct {
 	t0    time.Time
 }
 
-func newCarryRig(t *testing.T) *carryRig {
+func newCarryRig(t *testing.T, others ...Collector) *carryRig {
 	g := &growing{levels: map[int]uint64{}}
-	r := NewRunner(zerolog.Nop(), []Collector{g}, Schedule{Default: time.Second})
+	r := NewRunner(zerolog.Nop(), append(others, g), Schedule{Default: time.Second})
 	schema, err := cache.NewSchema(r.Sources()...)
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +104,9 @@ func (c *carryRig) sample(i int) {
 		c.t.Fatal(err)
 	}
 }
+
+// entry is the growing source's runner entry.
+func (c *carryRig) entry() *entry { return c.r.entries[len(c.r.entries)-1] }
 
 // fetch reads name for client at sample i's time: its one value, or
 // false for none.
@@ -164,7 +176,7 @@ func TestCarryDropsAChangedMetric(t *testing.T) {
 	if v, ok := c.fetch("hostcache.max.carry.level", 1, 5); !ok || v.Bits != 1 {
 		t.Errorf("the unchanged level: %v %v", v.Bits, ok)
 	}
-	h := c.r.entries[0].hist()
+	h := c.entry().hist()
 	if h.held() != 5 {
 		t.Errorf("the history holds %d samples, want 5", h.held())
 	}
@@ -223,12 +235,36 @@ func TestCarryRecorderAndMemory(t *testing.T) {
 			}
 		}
 	}
-	h := c.r.entries[0].hist()
+	h := c.entry().hist()
 	var sum int64
 	for seq := h.first; seq < h.next.Load(); seq++ {
 		sum += sampleBytes(h.at(seq))
 	}
 	if got := h.bytes.Load(); got != sum {
 		t.Errorf("the history counts %d bytes, its samples hold %d", got, sum)
+	}
+}
+
+// A change the schema refuses keeps the source's old metrics, which go
+// on publishing fresh values and rates; the value of the metric refused
+// is left out, not the whole sample.
+func TestCarryRefusedChangeKeepsPublishing(t *testing.T) {
+	c := newCarryRig(t, &scripted{name: "static"})
+	c.sample(1)
+	c.sample(2)
+	c.g.want.clash = true
+	c.sample(3)
+	c.sample(4)
+	if _, ok := c.front.Schema().Lookup(carryClash.Name); ok {
+		t.Fatal("the refused metric is in the schema")
+	}
+	if v, ok := c.fetch(carryCount.Name, 1, 4); !ok || v.Bits != 100 {
+		t.Errorf("the counter after a refused change: %v %v, want 100", v.Bits, ok)
+	}
+	if v, ok := c.fetch("hostcache.rate.carry.count", 1, 4); !ok || v.Double() != 40 {
+		t.Errorf("its rate: %v %v, want 40", v.Double(), ok)
+	}
+	if n, _ := c.entry().builder.Skipped(); n != 1 {
+		t.Errorf("%d values left out, want the refused metric's 1", n)
 	}
 }

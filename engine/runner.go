@@ -616,6 +616,11 @@ func (r *Runner) collect(e *entry, now time.Time, extra bool) (err error) {
 	}
 	if e.builder == nil {
 		e.builder = r.entrySchema(e).NewBuilder(e.source, now)
+		if e.dynamic {
+			// After a refused change (refresh) the collector sets metrics
+			// the schema does not have: they are left out, not the sample.
+			e.builder.SkipUnknown()
+		}
 	}
 	b := e.builder
 	b.Reset(now)
@@ -634,6 +639,9 @@ func (r *Runner) collect(e *entry, now time.Time, extra bool) (err error) {
 			err = sampleErr // published what it had; the failure still counts
 		}
 	}()
+	if n, why := b.Skipped(); n > 0 {
+		e.warnOnce(fmt.Errorf("%d values left out: %w", n, why), "values of metrics the schema does not hold were left out")
+	}
 	part, err := b.Part()
 	if err != nil {
 		return err
