@@ -28,8 +28,11 @@ const systemPython = "/usr/bin/python3"
 //     in max.rate while the 10 s rates show the average;
 //   - the flight recorder's archive holds the counter at 1 s with the
 //     burst as a single-second step;
-//   - a file whose program exits (MMV_FLAG_PROCESS) and a removed file
-//     leave hostcache.mmv.
+//   - a file whose program exits (MMV_FLAG_PROCESS) leaves
+//     hostcache.mmv;
+//   - a file that appears and goes every 1.25 s costs the other file's
+//     10 s rates nothing, and changes the names a few times only;
+//   - a removed file leaves hostcache.mmv.
 func TestMMV(t *testing.T) {
 	requirePCP(t)
 	requireTools(t, "pmrep", "pmdumplog", "pmstore")
@@ -51,6 +54,8 @@ func TestMMV(t *testing.T) {
 	t.Run("10 s rates and a burst", func(t *testing.T) { testMMVRates(t, w) })
 	t.Run("flight recorder", func(t *testing.T) { testMMVRecorder(t, records) })
 	t.Run("files come and go", func(t *testing.T) { testMMVFiles(t, mmvDir, w) })
+	t.Run("another file flaps", func(t *testing.T) { testMMVFlap(t, mmvDir, w) })
+	t.Run("a removed file goes", func(t *testing.T) { testMMVRemoved(t, w) })
 	t.Run("log clean", func(t *testing.T) { testMMVLog(t) })
 }
 
