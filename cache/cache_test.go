@@ -286,3 +286,27 @@ func TestSchemaIndexByClusterAndItem(t *testing.T) {
 		}
 	}
 }
+
+// A builder that skips what its schema lacks says why for the first
+// value only: the others are counted without an allocation.
+func TestSkipUnknownCountsWithoutAllocating(t *testing.T) {
+	b := testSchema(t).NewBuilder(0, time.Now())
+	b.SkipUnknown()
+	sample := func() {
+		b.Reset(time.Now())
+		b.SetU64(dA.ID, InstNone, 1)
+		for i := range 1000 {
+			b.SetU64(NewMetricID(9, uint32(i)), InstNone, 1)
+		}
+	}
+	sample()
+	if n, why := b.Skipped(); n != 1000 || why == nil {
+		t.Fatalf("skipped %d (%v), want 1000 with a reason", n, why)
+	}
+	if p, err := b.Part(); err != nil || len(p.AppendValues(nil, 0)) != 1 {
+		t.Fatalf("the known value: %v", err)
+	}
+	if n := testing.AllocsPerRun(10, sample); n > 10 { // the part, the first reason
+		t.Errorf("%v allocations a sample of 1000 values skipped", n)
+	}
+}

@@ -164,6 +164,16 @@ func (b *Builder) SkipUnknown() { b.skipUnknown = true }
 // (SkipUnknown), and why the first was.
 func (b *Builder) Skipped() (int, error) { return b.skipped, b.skipWhy }
 
+// skipAgain counts a failure without saying why when SkipUnknown has
+// already kept the first reason: formatting each would allocate.
+func (b *Builder) skipAgain() bool {
+	if b.skipUnknown && b.skipped > 0 {
+		b.skipped++
+		return true
+	}
+	return false
+}
+
 // fail makes err the sample's failure, or with SkipUnknown counts it.
 func (b *Builder) fail(err error) {
 	if !b.skipUnknown {
@@ -197,11 +207,15 @@ func (b *Builder) check(id MetricID, want, alt Type) (*Desc, int, bool) {
 	}
 	i, ok := b.schema.index(id)
 	if !ok {
-		b.fail(fmt.Errorf("metric %s is not in the schema", id))
+		if !b.skipAgain() {
+			b.fail(fmt.Errorf("metric %s is not in the schema", id))
+		}
 		return nil, 0, false
 	}
 	d := &b.schema.descs[i]
 	switch {
+	case (b.schema.srcOf[i] != b.source || (d.Type != want && d.Type != alt)) && b.skipAgain():
+		return nil, 0, false
 	case b.schema.srcOf[i] != b.source:
 		b.fail(fmt.Errorf("metric %s belongs to source %s", d.Name, b.schema.sources[b.schema.srcOf[i]]))
 		return nil, 0, false
@@ -292,6 +306,9 @@ func (b *Builder) SetInDom(id InDomID, in *Instances) {
 		return
 	}
 	owner, ok := b.schema.indomOwn[id]
+	if (!ok || owner != b.source) && b.skipAgain() {
+		return
+	}
 	if !ok || owner != b.source {
 		b.fail(fmt.Errorf("indom %d does not belong to source %s", id, b.schema.sources[b.source]))
 		return

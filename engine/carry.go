@@ -46,6 +46,8 @@ func (h *history) carryFrom(old *history) (carried int) {
 		return 0
 	}
 	h.first, h.dropFrom, h.last = c.first, c.first, c.last
+	// The rings are as long (both keep tracked metrics at one interval):
+	// the memory budget's shortening of the old one holds for the new.
 	h.keep.Store(min(old.keep.Load(), int64(len(h.slots))))
 	return carried
 }

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,8 +84,13 @@ type carryRig struct {
 }
 
 func newCarryRig(t *testing.T, others ...Collector) *carryRig {
+	return newCarryRigLog(t, zerolog.Nop(), others...)
+}
+
+// newCarryRigLog is newCarryRig with the runner logging to log.
+func newCarryRigLog(t *testing.T, log zerolog.Logger, others ...Collector) *carryRig {
 	g := &growing{levels: map[int]uint64{}}
-	r := NewRunner(zerolog.Nop(), append(others, g), Schedule{Default: time.Second})
+	r := NewRunner(log, append(others, g), Schedule{Default: time.Second})
 	schema, err := cache.NewSchema(r.Sources()...)
 	if err != nil {
 		t.Fatal(err)
@@ -247,9 +254,10 @@ func TestCarryRecorderAndMemory(t *testing.T) {
 
 // A change the schema refuses keeps the source's old metrics, which go
 // on publishing fresh values and rates; the value of the metric refused
-// is left out, not the whole sample.
+// is left out, not the whole sample, and said once, not every sample.
 func TestCarryRefusedChangeKeepsPublishing(t *testing.T) {
-	c := newCarryRig(t, &scripted{name: "static"})
+	var logged bytes.Buffer
+	c := newCarryRigLog(t, zerolog.New(&logged), &scripted{name: "static"})
 	c.sample(1)
 	c.sample(2)
 	c.g.want.clash = true
@@ -266,5 +274,15 @@ func TestCarryRefusedChangeKeepsPublishing(t *testing.T) {
 	}
 	if n, _ := c.entry().builder.Skipped(); n != 1 {
 		t.Errorf("%d values left out, want the refused metric's 1", n)
+	}
+	for i := 5; i <= 12; i++ {
+		// As the loop samples: a sample that succeeds clears warnOnce's
+		// memory of the last failure.
+		c.r.sampleOnce(c.entry(), time.Now(), false)
+	}
+	for _, said := range []string{"values of metrics the schema does not hold were left out", "the source's new metrics were refused"} {
+		if n := strings.Count(logged.String(), said); n != 1 {
+			t.Errorf("%q logged %d times over 10 samples, want once", said, n)
+		}
 	}
 }

@@ -31,7 +31,7 @@ func (r *Runner) capWindowed(e *entry, ws []windowed) []windowed {
 	if len(ws) <= DynamicWindowed {
 		return ws
 	}
-	e.warnOnce(fmt.Errorf("%d figures over client intervals, %d kept", len(ws), DynamicWindowed),
+	e.warnEvery(fmt.Errorf("%d figures over client intervals, %d kept", len(ws), DynamicWindowed),
 		"more figures over client intervals than a dynamic source may have; the rest are left out")
 	return ws[:DynamicWindowed]
 }
@@ -62,8 +62,11 @@ func (r *Runner) refresh(e *entry, now time.Time) {
 	for _, d := range derived {
 		own[d.Desc.ID] = true
 	}
-	ws := r.capWindowed(e, windowedOf(src, derived))
 	old := e.hist()
+	if old == nil {
+		return // not attached yet
+	}
+	ws := r.capWindowed(e, windowedOf(src, derived))
 	gen := old.gen + 1
 	src.Metrics = append([]cache.Desc(nil), src.Metrics...)
 	for i := range ws {
@@ -73,13 +76,15 @@ func (r *Runner) refresh(e *entry, now time.Time) {
 	}
 	schema, err := r.front.Replace(e.source, src)
 	if err != nil {
-		e.warnOnce(err, "the source's new metrics were refused; it keeps its old ones")
+		e.warnEvery(err, "the source's new metrics were refused; it keeps its old ones")
 		return
 	}
 	h := r.newHistoryOf(e, schema, own)
 	h.windowed = ws
-	r.reader.mu.Lock()
+	// The new history is no one else's yet, and only this loop adds to
+	// the old one: fetches wait on the lock only for the swap.
 	carried := h.carryFrom(old)
+	r.reader.mu.Lock()
 	e.histPtr.Store(h)
 	r.reader.clients.remap(e.kBase, DynamicWindowed, marksFrom(e.windowed, ws))
 	r.reader.mu.Unlock()
@@ -88,7 +93,9 @@ func (r *Runner) refresh(e *entry, now time.Time) {
 }
 
 // marksFrom maps each new figure to the old figure of the same metric,
-// -1 for a new one.
+// -1 for a new one. A figure whose counter changed its descriptor keeps
+// its marks: its counter has no value before the change (carry.go), so
+// the window counts only the steps since.
 func marksFrom(old, now []windowed) []int {
 	at := make(map[cache.MetricID]int, len(old))
 	for j := range old {

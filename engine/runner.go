@@ -50,6 +50,9 @@ type entry struct {
 	// lastErr and lastErrAt are the failure logged last (the loop's own).
 	lastErr   string
 	lastErrAt time.Time
+	// warned is when each condition of warnEvery was last logged (the
+	// loop's own, and Sources' before the loops start).
+	warned map[string]time.Time
 	// builder is reused from sample to sample (only the entry's loop uses
 	// it), so its buffers are not allocated again each time.
 	builder *cache.Builder
@@ -640,7 +643,7 @@ func (r *Runner) collect(e *entry, now time.Time, extra bool) (err error) {
 		}
 	}()
 	if n, why := b.Skipped(); n > 0 {
-		e.warnOnce(fmt.Errorf("%d values left out: %w", n, why), "values of metrics the schema does not hold were left out")
+		e.warnEvery(fmt.Errorf("%d values left out: %w", n, why), "values of metrics the schema does not hold were left out")
 	}
 	part, err := b.Part()
 	if err != nil {
@@ -781,6 +784,21 @@ func PartialOf(errs []error, sources int) error {
 		return errors.Join(errs...)
 	}
 	return Partial(errors.Join(errs...))
+}
+
+// warnEvery logs a condition of the source's metrics (a refused change,
+// figures past their bound, values left out) at most once a minute for
+// each msg: these persist across samples that succeed, which clear
+// warnOnce's memory.
+func (e *entry) warnEvery(err error, msg string) {
+	if at, ok := e.warned[msg]; ok && time.Since(at) < time.Minute {
+		return
+	}
+	if e.warned == nil {
+		e.warned = map[string]time.Time{}
+	}
+	e.warned[msg] = time.Now()
+	e.log.Warn().Err(err).Msg(msg)
 }
 
 // warnOnce logs a failure when it differs from the last one logged, or a
