@@ -185,7 +185,7 @@ func (v *mmvView) freshened(next *mmvView) *mmvView {
 // staleTwinOf says q is the same file's part, read anew, serving the
 // same metrics at the same cluster.
 func (p *mmvPart) staleTwinOf(q *mmvPart) bool {
-	return p.file == q.file && p.cluster == q.cluster && (p.reader != q.reader || p.layout != q.layout) &&
+	return p.file.name == q.file.name && p.cluster == q.cluster && (p.reader != q.reader || p.layout != q.layout) &&
 		slices.EqualFunc(p.descs, q.descs, sameMMVDesc) && slices.EqualFunc(p.indoms, q.indoms, sameMMVInDom)
 }
 

@@ -49,6 +49,11 @@ func (f *mmvFile) refresh(lim mmv.Limits) error {
 	if f.unchanged() {
 		return nil
 	}
+	if f.inTheMaking() {
+		f.layout = nil // looked at again next scan, from its header
+		f.reader.Release()
+		return nil
+	}
 	err := f.read(lim)
 	if f.layout == nil {
 		f.reader.Release()
@@ -72,6 +77,18 @@ func (f *mmvFile) unchanged() bool {
 		return true
 	}
 	return f.layout != nil && f.layout.Gen == gen && f.size == size && !f.ownerGone()
+}
+
+// inTheMaking says, from the header alone, that the file is being
+// written: its generations disagree or are zero and it may still become
+// an MMV file. It is not read whole until its header is stable.
+func (f *mmvFile) inTheMaking() bool {
+	head, _, err := f.reader.Head()
+	if err != nil {
+		return false
+	}
+	_, stable := mmv.Stable(head)
+	return !stable && !mmvForeign(head)
 }
 
 // ownerGone says the process that owns the file in use has exited.

@@ -60,6 +60,7 @@ type mmvFiles struct {
 	listFail string // the directory's last listing problem, reported once
 	unnamed  bool   // more entries are refused than are named, reported once
 	crowded  bool   // more files than a scan looks at, reported once
+	turn     string // the last name a crowded scan looked at (choose)
 	cat      mmvCatalog
 	strBuf   []byte // the string values' buffer, reused by publish
 }

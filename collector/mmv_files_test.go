@@ -278,7 +278,7 @@ func TestMMVDirectoryIsReadBounded(t *testing.T) {
 	_, problems := r.scan()
 	said := 0
 	for _, p := range problems {
-		if p == "mmv directory "+r.dir+": more than 65 files; a scan looks at the files in use and the first others by name, 65 in all" {
+		if p == "mmv directory "+r.dir+": more than 65 files; a scan looks at 65: the files in use, and the others in turn" {
 			said++
 		}
 	}

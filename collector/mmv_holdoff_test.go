@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -206,5 +207,75 @@ func TestMMVHeldViewPublishesNothingStale(t *testing.T) {
 	want := []string{"hostcache.mmv.anew.other", "hostcache.mmv.inplace.other", "hostcache.mmv.keep.n", "hostcache.mmv.late.n"}
 	if got := sorted(r.names()); !slices.Equal(got, want) {
 		t.Errorf("names %q, want %q", got, want)
+	}
+}
+
+// holdRig is a rig with file "a" in use and a change held back for at
+// least 16 s: file "b" flapped until the gap grew that long.
+func holdRig(t *testing.T, a mmvtest.Spec) *mmvRig {
+	t.Helper()
+	r := newMMVRig(t, defaultMMVLimits())
+	r.write("a", a)
+	r.scanQuiet()
+	r.step = time.Second
+	for i := 0; r.files.cat.pace.gap < 16*time.Second; i++ {
+		if i%2 == 0 {
+			r.write("b", singleSpec(0, "n", 1, 2))
+		} else {
+			r.remove("b")
+		}
+		for r.scan(); r.files.cat.next != nil; r.scan() {
+		}
+	}
+	r.write("c", singleSpec(0, "n", 1, 3))
+	if changed, _ := r.scan(); changed || r.files.cat.next == nil {
+		t.Fatal("the rig's change is not held")
+	}
+	return r
+}
+
+// stillHeld fails the test once the rig's held change has applied.
+func stillHeld(t *testing.T, r *mmvRig) {
+	t.Helper()
+	if r.files.cat.next == nil {
+		t.Fatal("the held change applied: the test no longer tests a hold")
+	}
+}
+
+// A file whose process exits while a change is held publishes nothing
+// from then on: its last values are no longer true.
+func TestMMVDeadProcessDuringAHoldPublishesNothing(t *testing.T) {
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	a := singleSpec(0, "n", 1, 7)
+	a.Flags, a.PID = mmvtest.FlagProcess, int32(cmd.Process.Pid)
+	r := holdRig(t, a)
+	if v, ok := r.publish().one("hostcache.mmv.a.n"); !ok || v.Bits != 7 {
+		t.Fatalf("a.n = %d, %v while its process runs", v.Bits, ok)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	r.scan()
+	stillHeld(t, r)
+	if v, ok := r.publish().one("hostcache.mmv.a.n"); ok {
+		t.Errorf("a.n = %d during the hold though its process is gone", v.Bits)
+	}
+}
+
+// A file removed and written again with the same metrics while a change
+// is held publishes its new values at once.
+func TestMMVRecreatedDuringAHoldPublishes(t *testing.T) {
+	r := holdRig(t, singleSpec(0, "n", 1, 1))
+	r.remove("a")
+	r.scan()
+	s := singleSpec(0, "n", 1, 5)
+	s.Gen = 2
+	r.write("a", s)
+	r.scan()
+	stillHeld(t, r)
+	if v, ok := r.publish().one("hostcache.mmv.a.n"); !ok || v.Bits != 5 {
+		t.Errorf("a.n = %d, %v during the hold after it came back", v.Bits, ok)
 	}
 }

@@ -149,13 +149,15 @@ func (m *mmvFiles) withUnseenInUse(names []string) []string {
 
 // choose takes at most the files limit and the spare entries of names:
 // the files in use first, so that no number of other names pushes them
-// out, then the others in name order, as pmdammv takes them. More files
-// than that is told once until there are fewer again.
+// out, then as many others, in name order (pmdammv's) from where the
+// last scan stopped, so that files that never become usable cannot keep
+// a new one from being looked at. More files than that is told once
+// until there are fewer again.
 func (m *mmvFiles) choose(names []string, problems []error) ([]string, []error) {
 	limit := m.lim.files + mmvSpareEntries
 	crowded := len(names) > limit
 	if crowded && !m.crowded {
-		problems = append(problems, fmt.Errorf("mmv directory %s: more than %d files; a scan looks at the files in use and the first others by name, %d in all",
+		problems = append(problems, fmt.Errorf("mmv directory %s: more than %d files; a scan looks at %d: the files in use, and the others in turn",
 			m.dir, limit, limit))
 	}
 	m.crowded = crowded
@@ -163,21 +165,35 @@ func (m *mmvFiles) choose(names []string, problems []error) ([]string, []error) 
 		return names, problems
 	}
 	chosen := make([]string, 0, limit)
+	var others []string
 	for _, name := range names {
 		if m.inUseAs(name) {
 			chosen = append(chosen, name)
+		} else {
+			others = append(others, name)
 		}
 	}
-	for _, name := range names {
-		if len(chosen) == limit {
-			break
-		}
-		if !m.inUseAs(name) {
-			chosen = append(chosen, name)
-		}
-	}
+	chosen = append(chosen, m.inTurn(others, limit-len(chosen))...)
 	sort.Strings(chosen)
 	return chosen, problems
+}
+
+// inTurn takes n of others (sorted), starting after the name the last
+// scan stopped at, round the list.
+func (m *mmvFiles) inTurn(others []string, n int) []string {
+	n = min(n, len(others))
+	start, _ := slices.BinarySearch(others, m.turn)
+	if m.turn != "" && start < len(others) && others[start] == m.turn {
+		start++
+	}
+	out := make([]string, 0, n)
+	for i := range n {
+		out = append(out, others[(start+i)%len(others)])
+	}
+	if n > 0 {
+		m.turn = out[n-1]
+	}
+	return out
 }
 
 // inUseAs says a file of that name is in use.

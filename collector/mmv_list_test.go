@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -80,7 +81,7 @@ func TestMMVFilesInUseStayWhenCrowded(t *testing.T) {
 	crowd := func(i int) string { return fmt.Sprintf("a%03d", i) }
 	junk(t, r.dir, 400, crowd, emptyFile)
 	changed, problems := r.scan()
-	if changed || len(problems) != 1 || countProblems(problems, "a scan looks at the files in use and the first others by name") != 1 {
+	if changed || len(problems) != 1 || countProblems(problems, "the files in use, and the others in turn") != 1 {
 		t.Fatalf("crowded: changed %v, problems %q", changed, problems)
 	}
 	if r.files.files["notes"].reader != nil {
@@ -126,5 +127,45 @@ func TestMMVEntriesLimitIsToldOnce(t *testing.T) {
 	}
 	if _, problems := r.scan(); len(problems) != 0 {
 		t.Errorf("told again: %q", problems)
+	}
+}
+
+// In a directory of more files than a scan looks at, files that never
+// become usable and sort first cannot keep a new file from being looked
+// at: the others are taken in turn.
+func TestMMVCrowdedDirectoryStillFindsANewFile(t *testing.T) {
+	r := newMMVRig(t, defaultMMVLimits())
+	junk(t, r.dir, 400, func(i int) string { return fmt.Sprintf("a%03d", i) },
+		func(p string) error { return os.WriteFile(p, make([]byte, 64), 0o644) }) // zeros: in the making
+	r.write("zeta", singleSpec(0, "n", 1, 1))
+	for range 3 {
+		r.scan()
+	}
+	if !slices.Contains(r.names(), "hostcache.mmv.zeta.n") {
+		t.Errorf("zeta is not served after 3 scans: %d names", len(r.names()))
+	}
+}
+
+// A file in the making (its header zeros) is not read whole at each
+// scan: its header says it is not ready.
+func TestMMVFileInTheMakingIsNotReadWhole(t *testing.T) {
+	r := newMMVRig(t, defaultMMVLimits())
+	f, err := os.Create(filepath.Join(r.dir, "making"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(16 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	r.scan()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 3 {
+		r.scan()
+	}
+	runtime.ReadMemStats(&after)
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 1<<20 {
+		t.Errorf("3 scans of a 16 MB file in the making allocated %d bytes", grown)
 	}
 }

@@ -20,8 +20,12 @@ func (m *mmvFiles) publish(b *cache.Builder, now time.Time) {
 }
 
 // publish sets one file's values; text is the string values' buffer,
-// returned for reuse.
+// returned for reuse. A part the file no longer matches (a view held by
+// the pace while the file went, was refused or changed) sets nothing.
 func (p *mmvPart) publish(b *cache.Builder, now time.Time, text []byte) []byte {
+	if f := p.file; f == nil || f.reader != p.reader || f.layout != p.layout || f.cluster != p.cluster {
+		return text
+	}
 	data, err := p.reader.Read()
 	if err != nil {
 		return text
