@@ -90,15 +90,7 @@ func newCarryRig(t *testing.T, others ...Collector) *carryRig {
 // newCarryRigLog is newCarryRig with the runner logging to log.
 func newCarryRigLog(t *testing.T, log zerolog.Logger, others ...Collector) *carryRig {
 	g := &growing{levels: map[int]uint64{}}
-	r := NewRunner(log, append(others, g), Schedule{Default: time.Second})
-	schema, err := cache.NewSchema(r.Sources()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := cache.NewFront(schema)
-	if err := r.Attach(front); err != nil {
-		t.Fatal(err)
-	}
+	r, front := attachedRunner(t, log, time.Second, append(others, g)...)
 	return &carryRig{t: t, g: g, r: r, front: front, t0: time.Now()}
 }
 

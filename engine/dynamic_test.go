@@ -71,15 +71,7 @@ func rateOfName(t *testing.T, front *cache.Front, name string, client int32, now
 func TestDynamicSourceChangesItsMetrics(t *testing.T) {
 	dyn := &dynamicSource{}
 	static := &scripted{name: "static"}
-	r := NewRunner(zerolog.Nop(), []Collector{static, dyn}, Schedule{Default: time.Second})
-	schema, err := cache.NewSchema(r.Sources()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := cache.NewFront(schema)
-	if err := r.Attach(front); err != nil {
-		t.Fatal(err)
-	}
+	r, front := attachedRunner(t, zerolog.Nop(), time.Second, static, dyn)
 	t0 := time.Now()
 	at := func(i int) time.Time { return t0.Add(time.Duration(i) * time.Second) }
 	for i := range 3 {
@@ -142,15 +134,7 @@ func TestDynamicSourceChangesItsMetrics(t *testing.T) {
 func TestDynamicSourceReadsDoNotAllocate(t *testing.T) {
 	dyn := &dynamicSource{}
 	dyn.withB.Store(true)
-	r := NewRunner(zerolog.Nop(), []Collector{dyn}, Schedule{Default: time.Second})
-	schema, err := cache.NewSchema(r.Sources()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := cache.NewFront(schema)
-	if err := r.Attach(front); err != nil {
-		t.Fatal(err)
-	}
+	r, front := newTestRunner(t, dyn, time.Second)
 	t0 := time.Now()
 	for i := range 5 {
 		if err := r.SampleAt(t0.Add(time.Duration(i) * time.Second)); err != nil {
@@ -217,15 +201,7 @@ func manyCluster(i int) uint32 { return 920 + uint32(i/500) }
 // metrics all publish.
 func TestDynamicSourceFiguresAreBounded(t *testing.T) {
 	n := DynamicWindowed/3 + 10 // a rate and its two peaks each
-	r := NewRunner(zerolog.Nop(), []Collector{&manySource{n: n}}, Schedule{Default: time.Second})
-	schema, err := cache.NewSchema(r.Sources()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := cache.NewFront(schema)
-	if err := r.Attach(front); err != nil {
-		t.Fatal(err)
-	}
+	r, front := newTestRunner(t, &manySource{n: n}, time.Second)
 	t0 := time.Unix(1000, 0)
 	for i := range 3 {
 		if err := r.SampleAt(t0.Add(time.Duration(i) * time.Second)); err != nil {

@@ -45,7 +45,14 @@ func (s *scripted) Sample(b *cache.Builder, now time.Time) error {
 
 func newTestRunner(t *testing.T, c Collector, interval time.Duration) (*Runner, *cache.Front) {
 	t.Helper()
-	r := NewRunner(zerolog.Nop(), []Collector{c}, Schedule{Default: interval})
+	return attachedRunner(t, zerolog.Nop(), interval, c)
+}
+
+// attachedRunner is a runner of cs at interval, logging to log, attached
+// to a front of its schema.
+func attachedRunner(t *testing.T, log zerolog.Logger, interval time.Duration, cs ...Collector) (*Runner, *cache.Front) {
+	t.Helper()
+	r := NewRunner(log, cs, Schedule{Default: interval})
 	schema, err := cache.NewSchema(r.Sources()...)
 	if err != nil {
 		t.Fatal(err)
