@@ -89,6 +89,7 @@ var emptyInstances = NewInstances(nil)
 type Front struct {
 	mu      sync.Mutex // serialises publishers only
 	current atomic.Pointer[Snapshot]
+	fresh   freshPtr // samples sources for a fetch (fresh.go)
 }
 
 // NewFront starts with an empty snapshot.

@@ -78,6 +78,11 @@ type Config struct {
 	// its periodic readers' fetches fresh, its grid's included; 0 keeps
 	// every source on the fixed grid.
 	ReaderPhases int
+	// FreshWithin is how old the samples a fetch is answered from may be:
+	// an older source is sampled for the fetch, which waits up to
+	// FetchWait for it. 0 answers from the samples already taken.
+	FreshWithin time.Duration
+	FetchWait   time.Duration
 	// Processors is how many processors the Go runtime runs the agent's
 	// goroutines on (two at least while an archive is written), unless
 	// the GOMAXPROCS environment variable says.

@@ -113,6 +113,22 @@ func scheduleKeys() []Key {
 			"Other readers are served by the grid as it falls. 0 samples every source half a second past each whole second.",
 		field: single[int]{func(c *Config) *int { return &c.ReaderPhases }, whole(0, 16, "", "fixed grid")},
 	}, {
+		Name: "fresh_within", Default: "20", OnReload: Applied,
+		Help: "milliseconds old a fetch's samples may be",
+		Note: "PCP's clients compute rates from the counters and pmcd's time of each fetch, so a fetch is answered " +
+			"from samples at most this old: a source whose newest sample is older is sampled for the fetch. " +
+			"Fetches that arrive together share one sample, and no source is sampled for fetches more than once in this time. " +
+			"0 answers every fetch from the samples already taken.",
+		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.FreshWithin },
+			scaled(whole(0, 1000, "milliseconds", "off"), time.Millisecond)},
+	}, {
+		Name: "fetch_wait", Default: "100", OnReload: Applied,
+		Help: "milliseconds a fetch waits for fresh samples",
+		Note: "Past this a fetch is answered from the samples already taken and counted in hostcache.control.fresh.misses. " +
+			"A source that misses it is not waited for again until it publishes a sample, so a blocked read costs one fetch this long, once.",
+		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.FetchWait },
+			scaled(whole(1, 2000, "milliseconds", ""), time.Millisecond)},
+	}, {
 		Name: "processors", Default: "1", OnReload: Applied,
 		Help: "Go processors (2 while an archive is written)",
 		Note: "The Go runtime runs the agent's goroutines on this many. The GOMAXPROCS environment variable, when set, stands over it. " +

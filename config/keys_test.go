@@ -32,6 +32,8 @@ func keyCases() []keyCase {
 		{"idle_after", []string{"0", "86400"}, []string{"-1", "86401"}, "idle_after: want whole seconds from 0 (never) to 86400, got"},
 		{"idle_factor", []string{"2", "1000"}, []string{"1", "1001"}, "idle_factor: want a whole number from 2 to 1000, got"},
 		{"reader_phases", []string{"0", "16"}, []string{"-1", "17", "four"}, "reader_phases: want a whole number from 0 (fixed grid) to 16, got"},
+		{"fresh_within", []string{"0", "1000"}, []string{"-1", "1001", "20ms"}, "fresh_within: want whole milliseconds from 0 (off) to 1000, got"},
+		{"fetch_wait", []string{"1", "2000"}, []string{"0", "2001"}, "fetch_wait: want whole milliseconds from 1 to 2000, got"},
 		{"processors", []string{"1", "1024"}, []string{"0", "1025", "two"}, "processors: want a whole number from 1 to 1024, got"},
 		{"log_format", []string{"pcp", "json"}, []string{"JSON", "xml"}, "log_format: want pcp or json, got"},
 		{"proc_root", []string{"/proc", "/tmp/p"}, nil, ""},

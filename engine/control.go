@@ -122,8 +122,9 @@ func (r *Runner) controlSource() cache.Source {
 			perEntry(ctlExtras, always(func(e *entry) int64 { return int64(e.extras.Load()) })),
 			computed(ctlPhases, r.appendReaderPhases),
 			computed(ctlGoroutines, appendGoroutines),
-		}, r.recordMetrics()...),
-		InDoms: []cache.InDomDesc{{ID: indomCollectors, Name: "collectors", Labels: []cache.Label{cache.StringLabel("indom_name", "per collector")}}},
+		}, append(r.recordMetrics(), r.freshMetrics(computed, perEntry)...)...),
+		InDoms: append([]cache.InDomDesc{{ID: indomCollectors, Name: "collectors",
+			Labels: []cache.Label{cache.StringLabel("indom_name", "per collector")}}}, freshInDoms()...),
 	}
 }
 
@@ -167,6 +168,9 @@ func appendGoroutines(_ *cache.Request, dst []cache.Value) []cache.Value {
 func (r *Runner) publishControl() {
 	b := r.schema.NewBuilder(r.controlIndex, time.Now())
 	b.SetInDom(indomCollectors, r.instances)
+	buckets, shares := freshInstances()
+	b.SetInDom(indomAgeBuckets, buckets)
+	b.SetInDom(indomAgeShares, shares)
 	p, err := b.Part()
 	if err != nil {
 		r.log.Error().Err(err).Msg("building control metrics")

@@ -87,6 +87,9 @@ type entry struct {
 	nReaders    atomic.Uint32
 	readerAgeMS atomic.Int64
 	extras      atomic.Uint64
+	// fresh is the source's part in answering fetches with fresh samples
+	// (fresh.go).
+	fresh fetchFresh
 }
 
 // Runner runs every collector on its own ticker and publishes into the cache's front.
@@ -117,6 +120,16 @@ type Runner struct {
 	idleFactor     atomic.Int64  // by this factor
 	readerPhases   atomic.Int64  // distinct phases a source samples at; 0: the fixed grid only
 	started        time.Time     // reads are counted from here
+	// Fetches answered with fresh samples (fresh.go): the bound and the
+	// deadline in ns, each source's entry by source index, the fetches'
+	// scratch, and what the self-metrics show.
+	freshNS      atomic.Int64
+	waitNS       atomic.Int64
+	bySource     []*entry
+	waits        sync.Pool
+	fetchSampled atomic.Uint64 // fetches that had a source sampled
+	fetchMisses  atomic.Uint64 // fetches that waited their deadline out
+	ages         servedAges
 }
 
 // Schedule says how often collectors sample and when their data is stale.
@@ -151,6 +164,12 @@ type Schedule struct {
 	// samples every source on the fixed grid, half a second past the
 	// second.
 	ReaderPhases int
+	// FreshWithin is how old the samples a fetch is answered from may be:
+	// a fetch has its sources sampled when their newest sample is older,
+	// and waits for them up to FetchWait (DefaultFetchWait when 0). 0
+	// answers fetches from the samples already taken.
+	FreshWithin time.Duration
+	FetchWait   time.Duration
 }
 
 // DefaultIdleFactor is how much less often an unread source samples.
@@ -171,6 +190,7 @@ const DefaultStaleIntervals = 5
 // NewRunner prepares collectors to run on sched.
 func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
 	r := &Runner{log: log, ids: sched.IDs, history: sched.History, started: time.Now()}
+	r.waits.New = func() any { return &fetchWait{} }
 	r.staleIntervals.Store(int64(sched.StaleIntervals))
 	r.setPacing(sched)
 	if r.history <= 0 {
@@ -191,7 +211,7 @@ func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
 	r.startDefaultMS = defaultInterval.Milliseconds()
 	list := make([]cache.Instance, len(cs))
 	for i, c := range cs {
-		e := &entry{c: c, log: log.With().Str("collector", c.Name()).Logger(), wake: make(chan struct{}, 1)}
+		e := &entry{c: c, log: log.With().Str("collector", c.Name()).Logger(), wake: make(chan struct{}, 1), fresh: newFetchFresh()}
 		e.paced, _ = c.(Paced)
 		e.staller, _ = c.(interface{ Stalls() uint64 })
 		iv, own := intervals[c.Name()]
@@ -286,10 +306,12 @@ func (r *Runner) Attach(front *cache.Front) error {
 		return fmt.Errorf("schema has no %s source", ControlSourceName)
 	}
 	r.controlIndex = idx
+	r.bySource = make([]*entry, len(r.schema.Sources()))
 	for _, e := range r.entries {
 		if e.source, ok = r.schema.SourceIndex(e.c.Name()); !ok {
 			return fmt.Errorf("schema has no source for collector %s", e.c.Name())
 		}
+		r.bySource[e.source] = e
 		tracked := trackedOf(r.schema, e.source)
 		depth := int(r.history/e.interval()) + 1
 		if len(tracked) == 0 {
@@ -302,6 +324,7 @@ func (r *Runner) Attach(front *cache.Front) error {
 		e.histPtr.Store(h)
 	}
 	r.publishControl()
+	front.SetFreshener(r)
 	return nil
 }
 
@@ -388,6 +411,8 @@ func (r *Runner) loop(ctx context.Context, e *entry) {
 				r.setEntryIdle(e, false)
 				cd.next = onGrid(time.Now(), e.interval(), cd.plan.phase%e.interval())
 			}
+		case <-e.fresh.demand:
+			r.sampleForFetch(e)
 		case <-timer.C:
 			r.tick(e, &cd)
 		}
@@ -504,6 +529,12 @@ func (r *Runner) setPacing(sched Schedule) {
 	}
 	r.idleFactor.Store(int64(f))
 	r.readerPhases.Store(int64(max(0, sched.ReaderPhases)))
+	r.freshNS.Store(int64(max(0, sched.FreshWithin)))
+	wait := sched.FetchWait
+	if wait <= 0 {
+		wait = DefaultFetchWait
+	}
+	r.waitNS.Store(int64(wait))
 }
 
 // pace tells a Paced collector how much slower than its interval it
@@ -602,6 +633,7 @@ func (r *Runner) sampleOnce(e *entry, planned time.Time, extra bool) (panicked b
 	if err == nil || isPartial(err) {
 		e.pubLog.add(planned, start, e.published)
 	}
+	e.fresh.sampled(start, time.Since(start))
 	return e.panics.Load() != panicsBefore
 }
 

@@ -1,6 +1,8 @@
 package pmda
 
 import (
+	"time"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -14,6 +16,11 @@ type fetchState struct {
 	// schema is the one the last fetch read: a fetch that finds another
 	// tells pmcd the names and labels changed (a dynamic source's).
 	schema *cache.Schema
+	// sources are the fetch's sources, each once: marks[i] is the stamp
+	// of the last fetch that listed source i.
+	sources []int
+	marks   []uint32
+	stamp   uint32
 }
 
 // Result flags pmcd takes from the timestamp word of a fetch's reply and
@@ -53,8 +60,12 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 		return nil, err
 	}
 	// The request names the client: rates and peaks are computed over the
-	// interval since this client's previous fetch of each metric.
-	f.read = cache.Request{Snap: s.cfg.Front.Load(), Now: s.cfg.Now(), Client: h.From}
+	// interval since this client's previous fetch of each metric. Its time
+	// is the fetch's arrival, before any wait for fresh samples: a source
+	// learns its readers' phases from it.
+	now := s.cfg.Now()
+	s.freshen(s.cfg.Front.Schema(), now)
+	f.read = cache.Request{Snap: s.cfg.Front.Load(), Now: now, Client: h.From}
 	prof := s.profiles.lookup(h.From, f.req.Ctx)
 	f.values, f.sets, f.spans = f.values[:0], f.sets[:0], f.spans[:0]
 	for _, pmid := range f.req.PMIDs {
@@ -75,6 +86,36 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 		f.sets[i].Values = f.values[f.spans[i][0]:f.spans[i][1]]
 	}
 	return AppendResult(s.out[:0], f.changeFlags(f.read.Snap.Schema), f.sets), nil
+}
+
+// freshen has the sources of the fetch's metrics sampled for it when their
+// newest samples are older than the agent's freshness bound: pmcd stamps
+// the reply with its own time, and clients rate the counters over it.
+func (s *Server) freshen(schema *cache.Schema, now time.Time) {
+	f := &s.fetch
+	f.sources = f.sources[:0]
+	if f.stamp++; f.stamp == 0 {
+		clear(f.marks) // wrapped: no mark may look current
+		f.stamp = 1
+	}
+	for _, pmid := range f.req.PMIDs {
+		d, ok := s.metricIn(schema, pmid)
+		if !ok {
+			continue
+		}
+		src, ok := schema.SourceOfID(d.ID)
+		if !ok {
+			continue
+		}
+		if src >= len(f.marks) {
+			f.marks = append(f.marks, make([]uint32, src+1-len(f.marks))...)
+		}
+		if f.marks[src] != f.stamp {
+			f.marks[src] = f.stamp
+			f.sources = append(f.sources, src)
+		}
+	}
+	s.cfg.Front.Freshen(f.sources, now)
 }
 
 // limitToHolder drops from values[start:] the instances that the holder

@@ -73,6 +73,7 @@ func schedule(cfg config.Config) engine.Schedule {
 		Default: cfg.Interval, Intervals: collectorIntervals(cfg), StaleIntervals: cfg.StaleIntervals,
 		History: cfg.History, HistoryBudget: cfg.HistoryBudget,
 		IdleAfter: cfg.IdleAfter, IdleFactor: cfg.IdleFactor, ReaderPhases: cfg.ReaderPhases,
+		FreshWithin: cfg.FreshWithin, FetchWait: cfg.FetchWait,
 	}
 }
 

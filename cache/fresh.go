@@ -1,0 +1,50 @@
+package cache
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// Freshener samples sources for a fetch. PCP's clients compute rates from
+// the counters and pmcd's time of each fetch, so the values a fetch gets
+// must be as of the fetch, not as of a sample up to an interval before it.
+type Freshener interface {
+	// Freshen returns once each of sources has published a sample taken
+	// at most the freshness bound before now, or when the fetch may wait
+	// no longer. Fetches answer from the front after it returns.
+	Freshen(sources []int, now time.Time)
+}
+
+// front's freshener, kept apart so a Front without one costs a fetch one
+// atomic load.
+type freshHook struct{ f Freshener }
+
+// SetFreshener makes f sample the sources a fetch reads before the fetch
+// loads its snapshot (nil: fetches read what is published).
+func (st *Front) SetFreshener(f Freshener) {
+	if f == nil {
+		st.fresh.Store(nil)
+		return
+	}
+	st.fresh.Store(&freshHook{f: f})
+}
+
+// Freshen asks the front's freshener, if any, for fresh samples of
+// sources as of now.
+func (st *Front) Freshen(sources []int, now time.Time) {
+	if h := st.fresh.Load(); h != nil && len(sources) > 0 {
+		h.f.Freshen(sources, now)
+	}
+}
+
+// freshPtr is the Front's field type.
+type freshPtr = atomic.Pointer[freshHook]
+
+// SourceOfID returns the index of the source that publishes metric id.
+func (s *Schema) SourceOfID(id MetricID) (int, bool) {
+	i, ok := s.index(id)
+	if !ok {
+		return 0, false
+	}
+	return s.srcOf[i], true
+}

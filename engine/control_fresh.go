@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// The instance domains of the fetch freshness metrics: the age buckets
+// and the percentiles. 4000 on are the engine's, below the MMV files'
+// 4096 (collector/clusters.go).
+const (
+	indomAgeBuckets cache.InDomID = 4000
+	indomAgeShares  cache.InDomID = 4001
+)
+
+// The self-metrics of fetch freshness (fresh.go), in the control cluster.
+var (
+	ctlFreshWithin  = Metric("hostcache.control.fresh.within", clusterControl, 5, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
+	ctlFetchWait    = Metric("hostcache.control.fresh.wait", clusterControl, 6, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
+	ctlFreshMisses  = Metric("hostcache.control.fresh.misses", clusterControl, 7, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	ctlFreshAge     = Metric("hostcache.control.fresh.age", clusterControl, 8, cache.TypeU64, cache.SemInstant, cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0), indomAgeShares)
+	ctlFreshAges    = Metric("hostcache.control.fresh.ages", clusterControl, 9, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomAgeBuckets)
+	ctlFreshSampled = Metric("hostcache.control.fresh.sampled", clusterControl, 27, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	ctlFetchSamples = Metric("hostcache.control.collector.fetch_samples", clusterControl, 28, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlFetchMisses  = Metric("hostcache.control.collector.fetch_misses", clusterControl, 29, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+)
+
+// freshInDoms are the freshness metrics' instance domains.
+func freshInDoms() []cache.InDomDesc {
+	return []cache.InDomDesc{
+		{ID: indomAgeBuckets, Name: "fetch sample ages", Labels: []cache.Label{cache.StringLabel("indom_name", "per age bucket")}},
+		{ID: indomAgeShares, Name: "fetch age percentiles", Labels: []cache.Label{cache.StringLabel("indom_name", "per percentile")}},
+	}
+}
+
+// freshInstances are the members of the freshness instance domains, which
+// never change.
+func freshInstances() (buckets, shares *cache.Instances) {
+	b := make([]cache.Instance, len(ageBucketNames))
+	for i, name := range ageBucketNames {
+		b[i] = cache.Instance{ID: uint32(i), Name: name}
+	}
+	s := make([]cache.Instance, len(agePercentiles))
+	for i, p := range agePercentiles {
+		s[i] = cache.Instance{ID: uint32(i), Name: p.name}
+	}
+	return cache.NewInstances(b), cache.NewInstances(s)
+}
+
+// freshMetrics computes the freshness self-metrics when read.
+func (r *Runner) freshMetrics(computed func(cache.Desc, func(*cache.Request, []cache.Value) []cache.Value) cache.Desc,
+	perEntry func(cache.Desc, func(*entry) (int64, bool)) cache.Desc) []cache.Desc {
+	ms := func(ns int64) int32 { return int32(time.Duration(ns).Milliseconds()) }
+	return []cache.Desc{
+		computed(ctlFreshWithin, func(_ *cache.Request, dst []cache.Value) []cache.Value {
+			return append(dst, cache.I32Value(cache.InstNone, ms(r.freshNS.Load())))
+		}),
+		computed(ctlFetchWait, func(_ *cache.Request, dst []cache.Value) []cache.Value {
+			return append(dst, cache.I32Value(cache.InstNone, ms(r.waitNS.Load())))
+		}),
+		computed(ctlFreshMisses, func(_ *cache.Request, dst []cache.Value) []cache.Value {
+			return append(dst, cache.U64Value(cache.InstNone, r.fetchMisses.Load()))
+		}),
+		computed(ctlFreshSampled, func(_ *cache.Request, dst []cache.Value) []cache.Value {
+			return append(dst, cache.U64Value(cache.InstNone, r.fetchSampled.Load()))
+		}),
+		computed(ctlFreshAges, func(_ *cache.Request, dst []cache.Value) []cache.Value {
+			for i := range r.ages.buckets {
+				dst = append(dst, cache.U64Value(uint32(i), r.ages.buckets[i].Load()))
+			}
+			return dst
+		}),
+		computed(ctlFreshAge, func(_ *cache.Request, dst []cache.Value) []cache.Value {
+			r.ages.percentiles(func(i int, us int64) { dst = append(dst, cache.U64Value(uint32(i), uint64(us))) })
+			return dst
+		}),
+		perEntry(ctlFetchSamples, func(e *entry) (int64, bool) { return int64(e.fresh.taken.Load()), true }),
+		perEntry(ctlFetchMisses, func(e *entry) (int64, bool) { return int64(e.fresh.misses.Load()), true }),
+	}
+}

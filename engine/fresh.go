@@ -1,0 +1,204 @@
+package engine
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// PCP's clients compute rates from the counters and pmcd's time of each
+// fetch, so the sample a fetch is answered from must be as of the fetch:
+// a client's interval of counter time must be the interval its time
+// stamps say. Reader phases (phase.go) have a sample waiting for the
+// fetches of periodic readers; a fetch that finds its sources' newest
+// samples older than the freshness bound (a new client, an erratic one,
+// one at a phase not served) has them sampled, and waits for them up to
+// the fetch deadline.
+
+// DefaultFreshWithin and DefaultFetchWait are the freshness bound and the
+// fetch deadline when the schedule gives none.
+const (
+	DefaultFreshWithin = 20 * time.Millisecond
+	DefaultFetchWait   = 100 * time.Millisecond
+)
+
+// fetchFresh is one source's part in answering fetches with fresh samples.
+type fetchFresh struct {
+	demand chan struct{} // a fetch asks the source's loop for a sample
+	mu     sync.Mutex
+	at     time.Time     // when the newest sample was taken, or tried
+	wanted time.Time     // the latest fetch that asked for a sample
+	done   chan struct{} // closed at the next sample; nil while no fetch waits
+	// stuck is set when the source missed a fetch's deadline (a blocked
+	// read): no fetch waits for it again until it completes a sample.
+	stuck atomic.Bool
+	// took is how long the last sample no fetch missed its deadline for
+	// took: a source slower than the deadline is not waited for, while
+	// one that was blocked is waited for again once it recovers.
+	took   atomic.Int64
+	taken  atomic.Uint64 // samples taken for fetches
+	misses atomic.Uint64 // fetches that waited their deadline out for it
+}
+
+func newFetchFresh() fetchFresh { return fetchFresh{demand: make(chan struct{}, 1)} }
+
+// await returns what a fetch at now waits on for a fresh sample, and
+// asks the source's loop for one: nil when the newest sample is at most
+// bound old, or the source is stuck.
+func (ff *fetchFresh) await(now time.Time, bound time.Duration) <-chan struct{} {
+	if ff.stuck.Load() {
+		return nil
+	}
+	ff.mu.Lock()
+	defer ff.mu.Unlock()
+	if !ff.at.IsZero() && now.Sub(ff.at) <= bound {
+		return nil
+	}
+	if ff.done == nil {
+		ff.done = make(chan struct{}) // made only when a fetch waits
+	}
+	if now.After(ff.wanted) {
+		ff.wanted = now
+	}
+	ff.ask()
+	return ff.done
+}
+
+// due reports whether a fetch wants a sample newer than bound before it:
+// the bound is also how often fetches may have the source sampled.
+func (ff *fetchFresh) due(bound time.Duration) bool {
+	ff.mu.Lock()
+	defer ff.mu.Unlock()
+	return ff.at.IsZero() || ff.wanted.Sub(ff.at) > bound
+}
+
+// ask wakes the source's loop for a sample, unless it is asked already.
+func (ff *fetchFresh) ask() {
+	select {
+	case ff.demand <- struct{}{}:
+	default:
+	}
+}
+
+// sampled records a sample taken at at in took, whatever it gave, and
+// releases the fetches waiting for it.
+func (ff *fetchFresh) sampled(at time.Time, took time.Duration) {
+	if !ff.stuck.Load() {
+		ff.took.Store(int64(took))
+	}
+	ff.mu.Lock()
+	ff.at = at
+	if ff.done != nil {
+		close(ff.done)
+		ff.done = nil
+	}
+	ff.mu.Unlock()
+	ff.stuck.Store(false)
+}
+
+// newest is when the newest sample was taken.
+func (ff *fetchFresh) newest() time.Time {
+	ff.mu.Lock()
+	defer ff.mu.Unlock()
+	return ff.at
+}
+
+// fetchWait is one fetch's scratch while it waits: kept in a pool, so a
+// fetch allocates nothing.
+type fetchWait struct {
+	entries []*entry
+	chans   []<-chan struct{}
+	timer   *time.Timer
+}
+
+// Freshen has each of sources sampled whose newest sample is older than
+// the freshness bound at now, and waits for them up to the fetch
+// deadline. A source whose samples take longer than the deadline is not
+// waited for: its fetch could not have it in time. Then it records the
+// age of the oldest sample the fetch is served.
+func (r *Runner) Freshen(sources []int, now time.Time) {
+	if bound := time.Duration(r.freshNS.Load()); bound > 0 {
+		w := r.waits.Get().(*fetchWait)
+		r.waitFresh(w, sources, now, bound)
+		r.waits.Put(w)
+	}
+	r.noteServed(sources)
+}
+
+// waitFresh asks for and waits for the samples of sources a fetch at
+// now needs.
+func (r *Runner) waitFresh(w *fetchWait, sources []int, now time.Time, bound time.Duration) {
+	wait := time.Duration(r.waitNS.Load())
+	w.entries, w.chans = w.entries[:0], w.chans[:0]
+	for _, src := range sources {
+		e := r.entryOf(src)
+		if e == nil || time.Duration(e.fresh.took.Load()) > wait {
+			continue
+		}
+		if ch := e.fresh.await(now, bound); ch != nil {
+			w.entries, w.chans = append(w.entries, e), append(w.chans, ch)
+		}
+	}
+	if len(w.chans) == 0 {
+		return
+	}
+	r.fetchSampled.Add(1)
+	if w.timer == nil {
+		w.timer = time.NewTimer(wait)
+	} else {
+		w.timer.Reset(wait)
+	}
+	defer w.timer.Stop()
+	if r.awaitAll(w) {
+		r.fetchMisses.Add(1)
+	}
+}
+
+// awaitAll waits for every channel of w until its timer fires, and marks
+// the sources that missed it stuck. It reports whether any did.
+func (r *Runner) awaitAll(w *fetchWait) (missed bool) {
+	expired := false
+	for i, ch := range w.chans {
+		if !expired {
+			select {
+			case <-ch:
+				continue
+			case <-w.timer.C:
+				expired = true
+			}
+		}
+		select {
+		case <-ch:
+		default:
+			e := w.entries[i]
+			e.fresh.stuck.Store(true)
+			e.fresh.misses.Add(1)
+			e.log.Warn().Dur("waited", time.Duration(r.waitNS.Load())).
+				Msg("a fetch waited its deadline out for this collector; its metrics answer from the cache until it samples again")
+			missed = true
+		}
+	}
+	return missed
+}
+
+// entryOf returns the collector entry that publishes source src, or nil
+// (the control source, computed when read).
+func (r *Runner) entryOf(src int) *entry {
+	if src < 0 || src >= len(r.bySource) {
+		return nil
+	}
+	return r.bySource[src]
+}
+
+// sampleForFetch takes the sample a fetch asked for, unless the newest
+// is within the freshness bound of that fetch already, or the collector
+// has yet to take its first sample or rests after a panic.
+func (r *Runner) sampleForFetch(e *entry) {
+	bound := time.Duration(r.freshNS.Load())
+	if e.samples.Load() == 0 || e.panicStreak > 0 || bound <= 0 || !e.fresh.due(bound) {
+		e.fresh.sampled(e.fresh.newest(), time.Duration(e.fresh.took.Load())) // release any waiter: nothing newer comes now
+		return
+	}
+	r.sampleOnce(e, time.Time{}, true)
+	e.fresh.taken.Add(1)
+}

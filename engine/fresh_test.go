@@ -1,0 +1,251 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+)
+
+// gated is a collector whose samples wait while its gate is closed: a
+// read that blocks, opened by the test.
+type gated struct {
+	calls atomic.Int64
+	mu    sync.Mutex
+	gate  chan struct{} // nil: open
+}
+
+func (g *gated) Name() string { return "gated" }
+func (g *gated) Source() cache.Source {
+	return cache.Source{Name: "gated", Metrics: []cache.Desc{scriptedValue}}
+}
+func (g *gated) Sample(b *cache.Builder, _ time.Time) error {
+	g.mu.Lock()
+	gate := g.gate
+	g.mu.Unlock()
+	if gate != nil {
+		<-gate
+	}
+	b.SetU64(scriptedValue.ID, cache.InstNone, uint64(g.calls.Add(1)))
+	return nil
+}
+
+func (g *gated) close() {
+	g.mu.Lock()
+	g.gate = make(chan struct{})
+	g.mu.Unlock()
+}
+
+func (g *gated) open() {
+	g.mu.Lock()
+	if g.gate != nil {
+		close(g.gate)
+		g.gate = nil
+	}
+	g.mu.Unlock()
+}
+
+// freshRunner runs c at an hour's interval, so that after its first
+// sample only fetches have it sampled, with the given freshness bound
+// and fetch deadline. It returns the runner, its front and c's source.
+func freshRunner(t *testing.T, c Collector, within, wait time.Duration) (*Runner, *cache.Front, int) {
+	t.Helper()
+	r := NewRunner(zerolog.Nop(), []Collector{c}, Schedule{Default: time.Hour, FreshWithin: within, FetchWait: wait})
+	schema, err := cache.NewSchema(r.Sources()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := cache.NewFront(schema)
+	if err := r.Attach(front); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	<-r.Ready()
+	src, _ := schema.SourceIndex(c.Name())
+	return r, front, src
+}
+
+// published is the value of scriptedValue the front serves.
+func published(t *testing.T, front *cache.Front) uint64 {
+	t.Helper()
+	snap := front.Load()
+	d, _ := snap.Schema.Desc(scriptedValue.ID)
+	v := snap.AppendValues(nil, d, time.Now())
+	if len(v) != 1 {
+		t.Fatalf("%d values published", len(v))
+	}
+	return v[0].Bits
+}
+
+func TestFreshenSamplesForAFetch(t *testing.T) {
+	g := &gated{}
+	r, front, src := freshRunner(t, g, 20*time.Millisecond, time.Minute)
+	if got := published(t, front); got != 1 {
+		t.Fatalf("first sample published %d, want 1", got)
+	}
+	// A fetch past the bound of the newest sample has the source sampled,
+	// and is answered from that sample.
+	time.Sleep(30 * time.Millisecond)
+	r.Freshen([]int{src}, time.Now())
+	if got := published(t, front); got != 2 {
+		t.Fatalf("after a stale fetch the front serves sample %d, want 2", got)
+	}
+	if n := controlValue(t, front, ctlFetchSamples); n != 1 {
+		t.Errorf("fetch_samples %d, want 1", n)
+	}
+	if n := controlValue(t, front, ctlFreshSampled); n != 1 {
+		t.Errorf("fresh.sampled %d, want 1", n)
+	}
+	if n := controlValue(t, front, ctlFreshMisses); n != 0 {
+		t.Errorf("fresh.misses %d, want 0", n)
+	}
+	// The sample for a fetch is an extra one: no step's end in the peaks.
+	if h := r.entries[0].hist(); !h.newest().extra {
+		t.Error("the sample taken for a fetch is not marked extra in the history")
+	}
+}
+
+func TestFreshenTakesNoSampleWithinTheBound(t *testing.T) {
+	g := &gated{}
+	r, front, src := freshRunner(t, g, time.Minute, time.Minute)
+	// Back to back fetches within the bound of the newest sample, however
+	// many, sample nothing: the bound is how often fetches may sample.
+	for range 100 {
+		r.Freshen([]int{src}, time.Now())
+	}
+	if n := g.calls.Load(); n != 1 {
+		t.Fatalf("%d samples, want the first only", n)
+	}
+	if n := controlValue(t, front, ctlFreshSampled); n != 0 {
+		t.Errorf("fresh.sampled %d, want 0", n)
+	}
+}
+
+func TestFreshenSharesOneSample(t *testing.T) {
+	g := &gated{}
+	r, front, src := freshRunner(t, g, 20*time.Millisecond, time.Minute)
+	g.close() // every fetch below arrives before the sample is done
+	time.Sleep(30 * time.Millisecond)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.Freshen([]int{src}, time.Now())
+		}()
+	}
+	for controlValue(t, front, ctlFreshSampled) < 8 {
+		time.Sleep(time.Millisecond) // until all eight wait
+	}
+	g.open()
+	wg.Wait()
+	if n := g.calls.Load(); n != 2 {
+		t.Fatalf("%d samples for eight fetches together, want the first and one shared", n)
+	}
+	if got := published(t, front); got != 2 {
+		t.Errorf("front serves sample %d, want 2", got)
+	}
+}
+
+func TestFreshenBlockedSourceCostsOneDeadline(t *testing.T) {
+	g := &gated{}
+	r, front, src := freshRunner(t, g, 20*time.Millisecond, 50*time.Millisecond)
+	g.close()
+	defer g.open()
+	time.Sleep(30 * time.Millisecond)
+	start := time.Now()
+	r.Freshen([]int{src}, start)
+	if waited := time.Since(start); waited < 50*time.Millisecond {
+		t.Fatalf("a fetch of a blocked source returned after %v, before its deadline", waited)
+	}
+	if n := controlValue(t, front, ctlFreshMisses); n != 1 {
+		t.Fatalf("fresh.misses %d, want 1", n)
+	}
+	if got := published(t, front); got != 1 {
+		t.Fatalf("the front serves sample %d, want the cached 1", got)
+	}
+	// Later fetches do not wait for it: they are not counted as waiting.
+	for range 5 {
+		r.Freshen([]int{src}, time.Now())
+	}
+	if n := controlValue(t, front, ctlFreshSampled); n != 1 {
+		t.Fatalf("fresh.sampled %d after the miss, want 1: later fetches waited for a blocked source", n)
+	}
+	if n := controlValue(t, front, ctlFetchMisses); n != 1 {
+		t.Fatalf("collector.fetch_misses %d, want 1", n)
+	}
+	// Once the read returns, fetches wait for the source again.
+	g.open()
+	for r.entries[0].fresh.stuck.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(30 * time.Millisecond)
+	r.Freshen([]int{src}, time.Now())
+	if got := published(t, front); got != 3 {
+		t.Fatalf("after recovery the front serves sample %d, want 3", got)
+	}
+	if n := controlValue(t, front, ctlFreshMisses); n != 1 {
+		t.Errorf("fresh.misses %d after recovery, want 1", n)
+	}
+}
+
+func TestFreshenOffTakesNoSample(t *testing.T) {
+	g := &gated{}
+	r, front, src := freshRunner(t, g, 0, time.Minute)
+	r.Freshen([]int{src}, time.Now().Add(time.Hour))
+	if n := g.calls.Load(); n != 1 {
+		t.Fatalf("%d samples with the bound off, want 1", n)
+	}
+	if n := controlValue(t, front, ctlFreshWithin); n != 0 {
+		t.Errorf("fresh.within %d, want 0", n)
+	}
+}
+
+func TestFreshenOfFreshSourcesAllocatesNothing(t *testing.T) {
+	g := &gated{}
+	r, _, src := freshRunner(t, g, time.Minute, time.Minute)
+	sources := []int{src, 0} // 0 is the control source: no collector
+	if n := testing.AllocsPerRun(100, func() { r.Freshen(sources, time.Now()) }); n != 0 {
+		t.Fatalf("a fetch of fresh sources allocates %v times", n)
+	}
+}
+
+func TestServedAges(t *testing.T) {
+	var a servedAges
+	got := map[int]int64{}
+	a.percentiles(func(i int, us int64) { got[i] = us })
+	if len(got) != 0 {
+		t.Fatalf("percentiles before any fetch: %v", got)
+	}
+	for i := 1; i <= 100; i++ {
+		a.add(time.Duration(i) * time.Millisecond)
+	}
+	a.percentiles(func(i int, us int64) { got[i] = us })
+	want := map[int]int64{0: 51000, 1: 91000, 2: 100000, 3: 100000}
+	for i, us := range want {
+		if got[i] != us {
+			t.Errorf("%s = %d us, want %d", agePercentiles[i].name, got[i], us)
+		}
+	}
+	// 1 ms is in 0-1ms; 100 ms in 50-100ms; 51..100 ms are 50 ages.
+	if n := a.buckets[0].Load(); n != 1 {
+		t.Errorf("0-1ms holds %d, want 1", n)
+	}
+	if n := a.buckets[6].Load(); n != 50 {
+		t.Errorf("50-100ms holds %d, want 50", n)
+	}
+}
