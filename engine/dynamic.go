@@ -115,11 +115,8 @@ func marksFrom(old, now []windowed) []int {
 // newHistoryOf is a history of e's metrics in schema.
 func (r *Runner) newHistoryOf(e *entry, schema *cache.Schema, own map[cache.MetricID]bool) *history {
 	tracked := trackedOf(schema, e.source)
-	depth := int(r.history/e.interval()) + 1
-	if len(tracked) == 0 {
-		depth = 2
-	}
-	h := newHistory(schema, tracked, depth, own)
+	h := newHistory(schema, tracked, r.ringDepth(e, len(tracked)), own)
+	h.reach(r.history, e.interval())
 	h.indoms = schema.InDomsOf(e.source)
 	h.boundBy(e.c)
 	return h

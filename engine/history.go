@@ -107,7 +107,23 @@ type history struct {
 	// would outgrow their memory budget.
 	keep     atomic.Int64
 	dropFrom uint64 // the oldest sample not yet dropped (the sampler's)
+	// span, when set, is how far back in time the history reaches: the
+	// ring has room for the samples taken between grid samples (for
+	// readers' phases and fetches), and samples older than span go.
+	span time.Duration
+	// oldest is dropFrom (or first) as readers outside the sampler see
+	// it, and rate the samples a second the history holds, as float64
+	// bits: both are the sampler's, published for the budget and the
+	// self-metrics.
+	oldest atomic.Uint64
+	rate   atomic.Uint64
 }
+
+// ringSlack is how many times the samples of the grid the ring of a
+// source with figures has room for: samples taken for readers' phases and
+// for fetches come between grid samples, and must not shorten the history
+// the rates and peaks of pmlogger's long intervals are computed over.
+const ringSlack = 4
 
 // newHistory keeps depth samples of the tracked metrics (schema indexes,
 // ascending). A counter whose rate a collector derives itself (ownRate)
@@ -201,7 +217,59 @@ func (h *history) add(p *cache.Part, at time.Time, extra bool) uint64 {
 	h.next.Store(s.seq + 1)
 	h.last = s
 	h.dropBeyondKeep(s.seq)
+	h.dropBeyondSpan(s)
+	h.oldest.Store(max(h.first, h.dropFrom))
+	h.measureRate(s)
 	return s.seq
+}
+
+// dropBeyondSpan frees the samples older than span before newest's.
+func (h *history) dropBeyondSpan(newest *sample) {
+	if h.span <= 0 {
+		return
+	}
+	cutoff := newest.at.Add(-h.span)
+	seq := max(h.dropFrom, h.first)
+	for ; seq < newest.seq; seq++ {
+		slot := &h.slots[seq%uint64(len(h.slots))]
+		old := slot.Load()
+		if old == nil || old.seq != seq {
+			continue // gone already
+		}
+		if !old.at.Before(cutoff) {
+			break
+		}
+		if slot.CompareAndSwap(old, nil) {
+			h.release(old)
+		}
+	}
+	h.dropFrom = seq
+}
+
+// reach makes the history keep span of samples taken every interval, and
+// those taken between them: the ring gets ringSlack times the room of
+// the grid's samples, and samples go once older than span (and half an
+// interval, so a window of exactly span keeps its start).
+func (h *history) reach(span, interval time.Duration) {
+	h.span = span + interval/2
+}
+
+// measureRate publishes how many samples a second the history holds: the
+// memory budget shares out seconds of history, and a source sampled
+// between grid samples costs more a second.
+func (h *history) measureRate(newest *sample) {
+	oldest := h.at(h.oldest.Load())
+	if oldest == nil || !newest.at.After(oldest.at) {
+		return
+	}
+	rate := float64(newest.seq-oldest.seq) / newest.at.Sub(oldest.at).Seconds()
+	h.rate.Store(math.Float64bits(rate))
+}
+
+// samplesPerSecond is the measured rate of the samples held, at least one
+// an interval.
+func (h *history) samplesPerSecond(interval time.Duration) float64 {
+	return max(math.Float64frombits(h.rate.Load()), 1/interval.Seconds())
 }
 
 // dropBeyondKeep frees the samples older than the newest keep, so the
@@ -235,12 +303,13 @@ func (h *history) release(old *sample) {
 // for sharing the memory budget.
 func (h *history) perSecond(interval time.Duration) float64 {
 	n := max(h.held(), 1)
-	return float64(h.bytes.Load()) / float64(n) / interval.Seconds()
+	return float64(h.bytes.Load()) / float64(n) * h.samplesPerSecond(interval)
 }
 
 // held is how many samples the history holds now.
 func (h *history) held() int {
-	return int(min(h.next.Load()-h.first, uint64(h.keep.Load())))
+	next := h.next.Load()
+	return int(min(next-min(next, h.oldest.Load()), uint64(h.keep.Load())))
 }
 
 // capture copies the tracked values out of p, reusing the last layout

@@ -313,11 +313,9 @@ func (r *Runner) Attach(front *cache.Front) error {
 		}
 		r.bySource[e.source] = e
 		tracked := trackedOf(r.schema, e.source)
-		depth := int(r.history/e.interval()) + 1
-		if len(tracked) == 0 {
-			depth = 2 // nothing to compute figures from (uptime): keep no history
-		}
+		depth := r.ringDepth(e, len(tracked))
 		h := newHistory(r.schema, tracked, depth, e.derivedRates)
+		h.reach(r.history, e.interval())
 		h.indoms = r.schema.InDomsOf(e.source)
 		h.windowed = e.windowed
 		h.boundBy(e.c)
@@ -377,6 +375,16 @@ func (r *Runner) SampleAll() {
 	for _, e := range r.entries {
 		r.sampleOnce(e, time.Time{}, false)
 	}
+}
+
+// ringDepth is how many samples e's history has room for: the grid's over
+// the history at e's interval, ringSlack times over for the samples taken
+// between; 2 with no figures to compute (uptime): no history kept.
+func (r *Runner) ringDepth(e *entry, tracked int) int {
+	if tracked == 0 {
+		return 2
+	}
+	return (int(r.history/e.interval()) + 1) * ringSlack
 }
 
 // hist is the source's history: nil before the runner is attached.
@@ -743,7 +751,13 @@ func (r *Runner) budgetHistory() time.Duration {
 	shortest := r.history
 	for i, e := range live {
 		shortest = min(shortest, spans[i])
-		keep := min(int64(e.hist().depth()), max(2, int64(spans[i]/r.effectiveInterval(e))+1))
+		// A whole span is kept by time (history.reach); a shorter one by
+		// the count of samples its share of the budget holds.
+		keep := int64(e.hist().depth())
+		if spans[i] < r.history {
+			rate := e.hist().samplesPerSecond(r.effectiveInterval(e))
+			keep = min(keep, max(2, int64(spans[i].Seconds()*rate)+1))
+		}
 		e.hist().keep.Store(keep)
 	}
 	if old := r.span.Swap(shortest.Milliseconds()); old/1000 != shortest.Milliseconds()/1000 && shortest < r.history {
