@@ -125,13 +125,20 @@ func run(agent, linux, loop, cFloor, ticker string, n, e2eN, clients int, idle t
 		return "", err
 	}
 	defer os.Remove(quiet)
+	cacheOnly, err := cacheOnlyConfig()
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(cacheOnly)
 	self, err := os.Executable()
 	if err != nil {
 		return "", err
 	}
-	// Five agents, measured in interleaved rounds so that a noisy neighbour
+	// Six agents, measured in interleaved rounds so that a noisy neighbour
 	// on a shared machine hits them alike; each row is its median round.
-	//  - pmdahostcache as installed;
+	//  - pmdahostcache as installed: a fetch older than fresh_within (20
+	//    ms) has its collectors sampled;
+	//  - the same answering from the cache as it is (fresh_within = 0);
 	//  - the same with sampling parked (an hour's interval after the first
 	//    samples): the fetch path alone, nothing to subtract;
 	//  - a Go agent that does nothing, over the same transport as ours;
@@ -145,6 +152,7 @@ func run(agent, linux, loop, cFloor, ticker string, n, e2eN, clients int, idle t
 		n          int
 	}{
 		{"pmdahostcache", agent, []string{"-d", "396", "-l", "LOG", "-U", "root"}, ourPMIDs, n},
+		{"pmdahostcache (fresh_within = 0)", agent, []string{"-d", "396", "-l", "LOG", "-U", "root", "-c", cacheOnly}, ourPMIDs, n},
 		{"pmdahostcache (sampling parked)", agent, []string{"-d", "396", "-l", "LOG", "-U", "root", "-c", quiet}, ourPMIDs, n},
 		{"Go agent doing nothing", self, []string{"echo-agent"}, ourPMIDs, n},
 		{"C agent doing nothing (floor)", cFloor, nil, ourPMIDs, n},
@@ -195,7 +203,8 @@ func run(agent, linux, loop, cFloor, ticker string, n, e2eN, clients int, idle t
 			results[i] = append(results[i], r)
 		}
 	}
-	hc, hcQuiet, goFloor, cFloorRes, lx := median(results[0]), median(results[1]), median(results[2]), median(results[3]), median(results[4])
+	hc, hcCache, hcQuiet := median(results[0]), median(results[1]), median(results[2])
+	goFloor, cFloorRes, lx := median(results[3]), median(results[4]), median(results[5])
 	var e e2e
 	if e.floor, err = fetchloop(loop, 1, e2eN, []string{"sample.long.one"}); err != nil {
 		return "", err
@@ -214,7 +223,7 @@ func run(agent, linux, loop, cFloor, ticker string, n, e2eN, clients int, idle t
 	}
 	slices.Sort(tickerCPU)
 	slices.Sort(goTickerCPU)
-	return format(hc, hcQuiet, goFloor, cFloorRes, lx, tickerCPU[len(tickerCPU)/2], goTickerCPU[len(goTickerCPU)/2], e), nil
+	return format(pduRows{hc, hcCache, hcQuiet, goFloor, cFloorRes, lx}, tickerCPU[len(tickerCPU)/2], goTickerCPU[len(goTickerCPU)/2], e), nil
 }
 
 // median returns the round with the median CPU per fetch, carrying the
@@ -235,12 +244,25 @@ func quietConfig() (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	// Every registered collector, so that one added later is parked too.
-	text := "interval = 3600000\n"
+	// Every registered collector, so that one added later is parked too;
+	// and no sample for a fetch.
+	text := "interval = 3600000\nfresh_within = 0\n"
 	for _, reg := range collector.Registry() {
 		text += "collector." + reg.Name + ".interval = 3600000\n"
 	}
 	_, err = f.WriteString(text)
+	return f.Name(), err
+}
+
+// cacheOnlyConfig writes a config that answers fetches from the cache as
+// it is: the collectors at their intervals, none sampled for a fetch.
+func cacheOnlyConfig() (string, error) {
+	f, err := os.CreateTemp("", "hostcache-cache-only-*.conf")
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	_, err = f.WriteString("fresh_within = 0\n")
 	return f.Name(), err
 }
 
