@@ -38,6 +38,16 @@ type fetchFresh struct {
 	took   atomic.Int64
 	taken  atomic.Uint64 // samples taken for fetches
 	misses atomic.Uint64 // fetches that waited their deadline out for it
+	warned atomic.Int64  // when a miss was last logged, ns since the epoch
+}
+
+// missWarnGap is how often a source's missed deadlines are logged at most.
+const missWarnGap = time.Minute
+
+// shouldWarn reports whether a miss at now is logged: one a minute at most.
+func (ff *fetchFresh) shouldWarn(now time.Time) bool {
+	last := ff.warned.Load()
+	return now.UnixNano()-last >= int64(missWarnGap) && ff.warned.CompareAndSwap(last, now.UnixNano())
 }
 
 func newFetchFresh() fetchFresh { return fetchFresh{demand: make(chan struct{}, 1)} }
@@ -172,9 +182,10 @@ func (r *Runner) awaitAll(w *fetchWait) (missed bool) {
 		default:
 			e := w.entries[i]
 			e.fresh.stuck.Store(true)
-			e.fresh.misses.Add(1)
-			e.log.Warn().Dur("waited", time.Duration(r.waitNS.Load())).
-				Msg("a fetch waited its deadline out for this collector; its metrics answer from the cache until it samples again")
+			if e.fresh.misses.Add(1); e.fresh.shouldWarn(time.Now()) {
+				e.log.Warn().Dur("waited", time.Duration(r.waitNS.Load())).Uint64("misses", e.fresh.misses.Load()).
+					Msg("a fetch waited its deadline out for this collector; its metrics answer from the cache until it samples again")
+			}
 			missed = true
 		}
 	}
