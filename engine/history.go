@@ -123,7 +123,7 @@ type history struct {
 // source with figures has room for: samples taken for readers' phases and
 // for fetches come between grid samples, and must not shorten the history
 // the rates and peaks of pmlogger's long intervals are computed over.
-const ringSlack = 4
+const ringSlack = 3
 
 // newHistory keeps depth samples of the tracked metrics (schema indexes,
 // ascending). A counter whose rate a collector derives itself (ownRate)
