@@ -38,7 +38,8 @@ const (
 // fetch, and pmrep prints hostcache's own rates; then the same standing
 // in for pmdalinux, with pmdalinux's names. Every interval's CPU total
 // must be within 15% of the CPUs' whole second, unless pmdalinux's own
-// was off in the same interval (the machine stalled the client).
+// was off in the same interval (the machine stalled the client). And each
+// fetch of a network counter lies between the kernel's readings around it.
 func TestShortClients(t *testing.T) {
 	requirePCP(t)
 	client := ffBuildClient(t)
@@ -51,6 +52,7 @@ func TestShortClients(t *testing.T) {
 	t.Run("beside", func(t *testing.T) {
 		names := append(scNames("hostcache.kernel.all.cpu."), scNames("kernel.all.cpu.")...)
 		scJudge(t, client, names, "hostcache.kernel.all.cpu.")
+		afAsOfTheFetch(t, "hostcache.network.tcp.insegs", "Tcp", "InSegs")
 	})
 	t.Run("standing_in", func(t *testing.T) {
 		pmdaDir := filepath.Join(pcpVar(t, "PCP_PMDAS_DIR"), "hostcache")
@@ -62,6 +64,8 @@ func TestShortClients(t *testing.T) {
 		})
 		time.Sleep(3 * time.Second) // a few samples of every collector
 		scJudge(t, client, scNames("kernel.all.cpu."), "kernel.all.cpu.")
+		afAsOfTheFetch(t, "network.tcp.insegs", "Tcp", "InSegs")
+		afAsOfTheFetch(t, "network.ip.inreceives", "Ip", "InReceives")
 	})
 }
 
