@@ -15,6 +15,7 @@ type Errno int32
 const (
 	ErrGeneric      Errno = -12345
 	ErrText         Errno = -12349
+	ErrAppVersion   Errno = -12350
 	ErrName         Errno = -12357
 	ErrPMID         Errno = -12358
 	ErrInDom        Errno = -12359
@@ -33,7 +34,7 @@ const (
 )
 
 var errnoNames = map[Errno]string{
-	ErrGeneric: "PM_ERR_GENERIC", ErrText: "PM_ERR_TEXT", ErrName: "PM_ERR_NAME",
+	ErrGeneric: "PM_ERR_GENERIC", ErrText: "PM_ERR_TEXT", ErrAppVersion: "PM_ERR_APPVERSION", ErrName: "PM_ERR_NAME",
 	ErrPMID: "PM_ERR_PMID", ErrInDom: "PM_ERR_INDOM", ErrInst: "PM_ERR_INST",
 	ErrConv: "PM_ERR_CONV", ErrSign: "PM_ERR_SIGN", ErrIPC: "PM_ERR_IPC",
 	ErrPermission: "PM_ERR_PERMISSION", ErrAgain: "PM_ERR_AGAIN",
