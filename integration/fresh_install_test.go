@@ -18,7 +18,8 @@ import (
 // hostcache prints no error. Each MMV dynamic root lists names below it
 // (its control metrics), never itself: pmcd 6.0.3 lists a dynamic node
 // with nothing below it as if it were a metric, which every client
-// walking the namespace then fails to look up.
+// walking the namespace then fails to look up. Beside pmdalinux, a client
+// in a container that does not exist gets pmdalinux's error.
 func TestFreshInstall(t *testing.T) {
 	requirePCP(t)
 	bin := buildPMDA(t)
@@ -98,4 +99,12 @@ func TestFreshInstall(t *testing.T) {
 			t.Errorf("%s is %q with no MMV file, want 0", m, v)
 		}
 	}
+	// Beside pmdalinux, a container that does not exist gets pmdalinux's
+	// error (PCP's QA test 767): the agent asks pmdaroot, as pmdalinux does.
+	t.Run("a container that does not exist", func(t *testing.T) {
+		checkQABeside(t, readQAAnswers(t, "hostcache."))
+		if v := values(t, "hostcache.pmda.version")[""]; !strings.Contains(v, " hostcache") {
+			t.Errorf("hostcache.pmda.version %s, want PCP's release, then hostcache", v)
+		}
+	})
 }
