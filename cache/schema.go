@@ -29,6 +29,10 @@ type Desc struct {
 	// of this instant metric: its highest and lowest sample inside each
 	// client's interval.
 	Peaks bool
+	// Unsupported marks a name kept for its descriptor only: no source
+	// provides its values on this kernel, and a fetch answers
+	// PM_ERR_APPVERSION for it, as pmdalinux does for swap.in.
+	Unsupported bool
 }
 
 // InDomDesc names an instance domain; Name is used in logs and help keys.

@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"os"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -13,10 +14,12 @@ import (
 // The agent's own identity, with pmdalinux's items of its uname cluster.
 // pmda.uname is the uname(2) string of the host the agent runs on, as
 // pmdalinux gives it: the same host, so the same answer. pmda.version
-// names the agent that answers: pmdalinux gives the PCP release it was
-// built from; hostcache is not part of PCP, so it gives its own build
-// ("hostcache" and the commit it was built from), which tells an
-// administrator which agent serves pmdalinux's names in the stand-in mode.
+// says which version and which agent: pmdalinux gives the PCP release
+// alone ("6.0.3"); hostcache gives the same release first, then
+// "hostcache" and its own build ("6.0.3 hostcache v1.2.0 0123456789ab").
+// A tool that reads the version number from the front reads PCP's, as
+// from pmdalinux, and an administrator sees which agent serves
+// pmdalinux's names in the stand-in mode.
 var (
 	pmdaUname   = engine.Metric("hostcache.pmda.uname", clusterAgent, 5, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
 	pmdaVersion = engine.Metric("hostcache.pmda.version", clusterAgent, 6, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
@@ -31,7 +34,46 @@ type agentCollector struct {
 
 // NewAgentCollector needs no files.
 func NewAgentCollector(engine.Env) (engine.Collector, error) {
-	return &agentCollector{uname: unameString, version: agentVersion()}, nil
+	return &agentCollector{uname: unameString, version: withPCPVersion(pcpVersion(), agentVersion())}, nil
+}
+
+// withPCPVersion puts PCP's release, when known, before the agent's
+// version: pmdalinux's pmda.version is that release alone.
+func withPCPVersion(pcp, agent string) string {
+	if pcp == "" {
+		return agent
+	}
+	return pcp + " " + agent
+}
+
+// pcpVersion is the PCP release installed, as pmdalinux gives it
+// (pmGetConfig("PCP_VERSION")): pmcd passes $PCP_VERSION to its agents;
+// else PCP_VERSION of $PCP_CONF or /etc/pcp.conf; "" when neither says.
+func pcpVersion() string {
+	if v := os.Getenv("PCP_VERSION"); v != "" {
+		return v
+	}
+	conf := os.Getenv("PCP_CONF")
+	if conf == "" {
+		conf = "/etc/pcp.conf"
+	}
+	data, err := os.ReadFile(conf)
+	if err != nil {
+		return ""
+	}
+	return pcpConfValue(string(data), "PCP_VERSION")
+}
+
+// pcpConfValue is the value of key in pcp.conf's text: "KEY=value" lines,
+// "#" comments, the value maybe quoted.
+func pcpConfValue(text, key string) string {
+	for _, line := range strings.Split(text, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if ok && k == key {
+			return strings.Trim(strings.TrimSpace(v), `"'`)
+		}
+	}
+	return ""
 }
 
 func (c *agentCollector) Name() string { return "agent" }

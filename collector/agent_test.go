@@ -2,6 +2,8 @@ package collector
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -18,8 +20,33 @@ func TestAgentUname(t *testing.T) {
 	if f := strings.Fields(v.Str); len(f) < 5 || f[0] != "Linux" {
 		t.Errorf("pmda.uname %q: want sysname nodename release version machine", v.Str)
 	}
-	if v := h.mustValue("pmda.version", cache.InstNone); !strings.HasPrefix(v.Str, "hostcache") {
-		t.Errorf("pmda.version %q", v.Str)
+	if v := h.mustValue("pmda.version", cache.InstNone); !strings.HasPrefix(v.Str, pcpVersion()+" hostcache") {
+		t.Errorf("pmda.version %q, want PCP's release then hostcache", v.Str)
+	}
+}
+
+// pmda.version starts with PCP's release, as pmdalinux's is, then names
+// the agent and its build.
+func TestAgentVersionHasPCPs(t *testing.T) {
+	t.Setenv("PCP_VERSION", "6.0.3")
+	c, err := NewAgentCollector(engine.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := c.(*agentCollector).version
+	if f := strings.Fields(v); len(f) < 2 || f[0] != "6.0.3" || f[1] != "hostcache" {
+		t.Errorf("pmda.version %q, want \"6.0.3 hostcache ...\"", v)
+	}
+	t.Setenv("PCP_VERSION", "")
+	conf := filepath.Join(t.TempDir(), "pcp.conf")
+	os.WriteFile(conf, []byte("# PCP's configuration\nPCP_VAR_DIR=/var/lib/pcp\nPCP_VERSION=7.1.0\n"), 0o644)
+	t.Setenv("PCP_CONF", conf)
+	if got := pcpVersion(); got != "7.1.0" {
+		t.Errorf("PCP_VERSION from pcp.conf: %q", got)
+	}
+	t.Setenv("PCP_CONF", filepath.Join(t.TempDir(), "none"))
+	if got := withPCPVersion(pcpVersion(), "hostcache abc"); got != "hostcache abc" {
+		t.Errorf("with no PCP release known: %q", got)
 	}
 }
 

@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strconv"
@@ -30,6 +31,7 @@ type buddyinfoCollector struct {
 	names  []string // instance names last built, in file order
 	insts  []uint32 // their ids
 	list   *cache.Instances
+	orders int // orders published per zone, pmdalinux's count; -1 until read
 }
 
 // NewBuddyinfoCollector names /proc/buddyinfo below env.Proc.
@@ -39,7 +41,7 @@ func NewBuddyinfoCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("buddyinfo: %w", err)
 	}
 	return &buddyinfoCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), ids: env.IDMap(indomBuddy),
-		pageKB: uint64(os.Getpagesize() / 1024)}, nil
+		pageKB: uint64(os.Getpagesize() / 1024), orders: -1}, nil
 }
 
 func (c *buddyinfoCollector) Name() string { return "buddyinfo" }
@@ -60,6 +62,12 @@ func (c *buddyinfoCollector) Sample(b *cache.Builder, _ time.Time) error {
 	c.zones, bad = kernel.ParseBuddyinfo(c.buf, c.zones)
 	if len(c.zones) == 0 {
 		return fmt.Errorf("%s: no zone read (%d lines malformed)", c.file.Path, bad)
+	}
+	if c.orders < 0 {
+		c.orders = pmdalinuxOrders(c.buf)
+	}
+	for i := range c.zones {
+		c.zones[i].Free = c.zones[i].Free[:min(len(c.zones[i].Free), c.orders)]
 	}
 	b.SetInDom(indomBuddy, c.instances())
 	k := 0
@@ -97,6 +105,21 @@ func (c *buddyinfoCollector) instances() *cache.Instances {
 	}
 	c.list = cache.NewInstances(list)
 	return c.list
+}
+
+// pmdalinuxOrders is how many orders pmdalinux reads from each zone,
+// counted once from the file's first line (its proc_buddyinfo.c): the
+// blank-separated words less five, the end of the line making a word of
+// its own only after a blank. The kernel ends every line with a blank, so
+// that is every order it prints; a copy whose lines lost their trailing
+// blank loses the last order in pmdalinux, and so here.
+func pmdalinuxOrders(data []byte) int {
+	line, _, _ := bytes.Cut(data, []byte{'\n'})
+	words := len(bytes.Fields(line))
+	if bytes.HasSuffix(line, []byte{' '}) {
+		words++
+	}
+	return max(words-5, 0)
 }
 
 // buddyName is pmdalinux's instance name: "Normal::order3::node0".

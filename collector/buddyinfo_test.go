@@ -2,6 +2,8 @@ package collector
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -45,4 +47,34 @@ func TestBuddyinfoMalformed(t *testing.T) {
 	if err := h.sample(t0); err == nil {
 		t.Error("a malformed buddyinfo is accepted")
 	}
+}
+
+// pmdalinux counts the orders once, from the first line's words, and a
+// line that lost the kernel's trailing blank loses its last order there:
+// the stand-in publishes the orders pmdalinux does.
+func TestBuddyinfoOrdersAsPmdalinux(t *testing.T) {
+	for text, want := range map[string]int{
+		"Node 0, zone      DMA      3      1      2      2      2      1      0      0      1      1      3 \n": 11,
+		"Node 0, zone      DMA      3      1      2      2      2      1      0      0      1      1      3\n":  10,
+		"Node 0, zone   Normal      1      2 \nNode 0, zone Movable 1 2 3 4 5\n":                                2,
+		"": 0,
+	} {
+		if got := pmdalinuxOrders([]byte(text)); got != want {
+			t.Errorf("pmdalinuxOrders(%q) = %d, want %d", text, got, want)
+		}
+	}
+	h := newHarness(t, NewBuddyinfoCollector, "proc-t0")
+	os.WriteFile(filepath.Join(h.proc, "buddyinfo"), []byte(
+		"Node 0, zone      DMA      3      1      2      2      2      1      0      0      1      1      3\n"+
+			"Node 0, zone   Normal   1249    100     50     20     10      5      2      1      0      0      0\n"), 0o644)
+	h.mustSample(t0)
+	if n := len(h.hostInstances(indomBuddy)); n != 20 {
+		t.Errorf("%d instances, want 2 zones x 10 orders, pmdalinux's", n)
+	}
+	for _, in := range h.hostInstances(indomBuddy) {
+		if strings.Contains(in.Name, "order10") {
+			t.Errorf("instance %s, an order pmdalinux leaves out", in.Name)
+		}
+	}
+	h.wantU64("mem.buddyinfo.pages", h.hostInstanceID(indomBuddy, "DMA::order9::node0"), 1)
 }

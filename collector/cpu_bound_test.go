@@ -2,7 +2,6 @@ package collector
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,17 +13,7 @@ import (
 
 // twoNodes is a /sys root with NUMA nodes 0 (cpu0) and 1 (cpu1).
 func twoNodes(t *testing.T) string {
-	sys := t.TempDir()
-	for node, cpus := range map[string]string{"node0": "0\n", "node1": "1\n"} {
-		dir := filepath.Join(sys, "devices", "system", "node", node)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "cpulist"), []byte(cpus), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return sys
+	return nodeTree(t, map[string][]string{"node0": {"cpu0"}, "node1": {"cpu1"}})
 }
 
 // fetchAs reads metric d for client c (over c's own interval), by instance.

@@ -1,11 +1,8 @@
 package collector
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/engine"
@@ -34,40 +31,19 @@ var (
 	statNNode = engine.Metric("hostcache.hinv.nnode", clusterStat, 19, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
 )
 
-// cpuNodes maps CPUs to their NUMA nodes, from /sys/devices/system/node,
+// cpuNodes maps CPUs to their NUMA nodes as pmdalinux does (linuxNodes),
 // read once: CPUs that come online later belong to no node until restart.
 type cpuNodes struct {
-	nodeOf map[int64]int // CPU id to node id
-	nodes  []int         // node ids, ascending
-	insts  *cache.Instances
-	sums   [][]uint64 // per node, per cpuTimes entry: ticks, reused
-	cpus   []uint64   // per node: how many CPUs its cpulist names
+	linuxNodes
+	insts *cache.Instances
+	sums  [][]uint64 // per node, per cpuTimes entry: ticks, reused
+	cpus  []uint64   // per node: how many CPUs it has; 0 when unknown
 }
 
-// loadCPUNodes reads each node's cpulist below sys; a kernel without NUMA
-// information gives no nodes (and no per-node values).
+// loadCPUNodes lists the nodes below sys as pmdalinux does; without a
+// node directory, node 0 holds every CPU.
 func loadCPUNodes(sys string) *cpuNodes {
-	n := &cpuNodes{nodeOf: map[int64]int{}}
-	dirs, _ := filepath.Glob(filepath.Join(sys, "devices", "system", "node", "node[0-9]*"))
-	for _, d := range dirs {
-		id, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), "node"))
-		if err != nil {
-			continue
-		}
-		list, err := os.ReadFile(filepath.Join(d, "cpulist"))
-		if err != nil {
-			continue
-		}
-		cpus, ok := kernel.ParseCPUList(list)
-		if !ok {
-			continue
-		}
-		for _, cpu := range cpus {
-			n.nodeOf[int64(cpu)] = id
-		}
-		n.nodes = append(n.nodes, id)
-	}
-	slices.Sort(n.nodes)
+	n := &cpuNodes{linuxNodes: readLinuxNodes(sys)}
 	n.cpus = make([]uint64, len(n.nodes))
 	for _, node := range n.nodeOf {
 		i, _ := slices.BinarySearch(n.nodes, node)
@@ -97,7 +73,7 @@ func (n *cpuNodes) publish(b *cache.Builder, cpus []kernel.CPUStat) {
 		clear(n.sums[i])
 	}
 	for _, cpu := range cpus {
-		node, ok := n.nodeOf[cpu.ID]
+		node, ok := n.node(cpu.ID)
 		if !ok {
 			continue
 		}
@@ -114,7 +90,8 @@ func (n *cpuNodes) publish(b *cache.Builder, cpus []kernel.CPUStat) {
 }
 
 // cpusOf is how many CPUs node inst has (its time's engine.Bound): 0 for
-// a node it does not know, whose steps are then not checked.
+// a node it does not know, or node 0 holding every CPU for want of a node
+// directory, whose steps are then not checked.
 func (n *cpuNodes) cpusOf(inst uint32) uint64 {
 	i, ok := slices.BinarySearch(n.nodes, int(inst))
 	if !ok {

@@ -10,15 +10,32 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
 
+// nodeTree writes a /sys root with the node directories given, each
+// with the cpuN entries pmdalinux reads its CPUs from (as the kernel's
+// links), and a cpulist that says otherwise, which pmdalinux ignores.
+func nodeTree(t *testing.T, nodes map[string][]string) string {
+	t.Helper()
+	sys := t.TempDir()
+	for node, cpus := range nodes {
+		dir := filepath.Join(sys, "devices", "system", "node", node)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, cpu := range cpus {
+			if err := os.Mkdir(filepath.Join(dir, cpu), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		os.WriteFile(filepath.Join(dir, "cpulist"), []byte("0-63\n"), 0o644)
+	}
+	os.WriteFile(filepath.Join(sys, "devices", "system", "node", "online"), []byte("0-63\n"), 0o644)
+	return sys
+}
+
 // Two NUMA nodes of one CPU each (proc-t0/stat: cpu0 user 2500 ticks,
 // cpu1 3400): each node's times are its CPUs'.
 func TestPerNodeTimes(t *testing.T) {
-	sys := t.TempDir()
-	for node, cpus := range map[string]string{"node0": "0\n", "node1": "1\n"} {
-		dir := filepath.Join(sys, "devices", "system", "node", node)
-		os.MkdirAll(dir, 0o755)
-		os.WriteFile(filepath.Join(dir, "cpulist"), []byte(cpus), 0o644)
-	}
+	sys := nodeTree(t, map[string][]string{"node0": {"cpu0"}, "node1": {"cpu1"}})
 	h := newHarness(t, NewCPUCollector, "proc-t0")
 	h.attach(NewCPUCollector, engine.Env{Proc: h.proc, Sys: sys})
 	h.mustSample(t0)
@@ -31,12 +48,40 @@ func TestPerNodeTimes(t *testing.T) {
 	}
 }
 
-// Without NUMA information there are no nodes and no per-node values.
+// Without a node directory, pmdalinux has one node, 0, of every CPU.
 func TestPerNodeWithoutSys(t *testing.T) {
 	h := newHarness(t, NewCPUCollector, "proc-t0")
+	h.attach(NewCPUCollector, engine.Env{Proc: h.proc, Sys: t.TempDir()})
 	h.mustSample(t0)
-	h.wantU64("hinv.nnode", cache.InstNone, 0)
-	h.wantAbsent("kernel.pernode.cpu.user", 0)
+	h.wantU64("hinv.nnode", cache.InstNone, 1)
+	h.wantU64("kernel.pernode.cpu.user", 0, 59000)
+	if got := len(h.hostInstances(indomNode)); got != 1 {
+		t.Errorf("%d nodes, want node0", got)
+	}
+}
+
+// A node directory with no cpuN entry is a node of no CPU, with zero
+// times, as pmdalinux lists it (a fixture tree with only each node's
+// meminfo and numastat); entries that only start like nodes or CPUs
+// count by their number, as sscanf reads them.
+func TestPerNodeWithoutCPUEntries(t *testing.T) {
+	sys := nodeTree(t, map[string][]string{"node0": nil, "node2": {"cpu0", "cpu1"}, "nodeX": nil})
+	h := newHarness(t, NewCPUCollector, "proc-t0")
+	h.attach(NewCPUCollector, engine.Env{Proc: h.proc, Sys: sys})
+	h.mustSample(t0)
+	h.wantU64("hinv.nnode", cache.InstNone, 2)
+	h.wantU64("kernel.pernode.cpu.user", 0, 0)
+	h.wantU64("kernel.pernode.cpu.user", 2, 59000)
+	for name, want := range map[string]int{"node12": 12, "node3abc": 3, "cpulist": -1, "cpu": -1, "node": -1, "cpu7": 7} {
+		prefix := "cpu"
+		if name[0] == 'n' {
+			prefix = "node"
+		}
+		got, ok := numberAfter(name, prefix)
+		if (want < 0) == ok || ok && got != want {
+			t.Errorf("numberAfter(%q) = %d, %v", name, got, ok)
+		}
+	}
 }
 
 func TestParseCPUList(t *testing.T) {

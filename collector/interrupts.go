@@ -112,7 +112,7 @@ func (c *interruptsCollector) Sample(b *cache.Builder, _ time.Time) error {
 		f.publish(b, intrTotal, intrPerCPU, intrCPUSum)
 		for _, s := range f.table.Single {
 			switch string(s.Name) {
-			case "ERR":
+			case "ERR", "Err", "BAD":
 				b.SetU64(intrErrors.ID, cache.InstNone, uint64(uint32(s.Count)))
 			case "MIS":
 				b.SetU64(intrMissed.ID, cache.InstNone, uint64(uint32(s.Count)))

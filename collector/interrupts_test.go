@@ -128,4 +128,20 @@ func TestParseIRQTable(t *testing.T) {
 	if err := kernel.ParseIRQTable([]byte("  0: 1 2\n"), &tab); err == nil {
 		t.Error("a table without a header is accepted")
 	}
+	// A host of 1000 IRQs or more pads the labels to four places: " ERR:"
+	// and " MIS:" are indented, pmdalinux lists them as interrupts (its
+	// sscanf wants "ERR:" first), and so does the table, ERR's one count
+	// in the first column; the count of errors is still read.
+	wide := "            CPU0       CPU1       CPU2\n   0:         44          0          0   IO-APIC   2-edge      timer\n" +
+		" NMI:          1          2          3   Non-maskable interrupts\n ERR:          7\n MIS:          0\n"
+	if err := kernel.ParseIRQTable([]byte(wide), &tab); err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Names) != 4 || string(tab.Names[2]) != "ERR" || string(tab.Names[3]) != "MIS" ||
+		tab.Line(2)[0] != 7 || tab.Line(2)[1] != 0 || tab.Line(2)[2] != 0 {
+		t.Errorf("indented ERR and MIS: lines %q, counts %v", tab.Names, tab.Counts)
+	}
+	if len(tab.Single) != 2 || string(tab.Single[0].Name) != "ERR" || tab.Single[0].Count != 7 {
+		t.Errorf("indented ERR's count: %+v", tab.Single)
+	}
 }

@@ -22,8 +22,9 @@ func DynamicRoots() []string {
 // with the engine's rates and peaks, and change as files come and go
 // (engine.Dynamic).
 type mmvCollector struct {
-	files *mmvFiles
-	warn  func(error)
+	files   *mmvFiles
+	warn    func(error)
+	control mmvControl
 }
 
 // NewMMVCollector reads the MMV files of env.MMVDir; with none set it has
@@ -54,7 +55,13 @@ func mmvLimitsOf(env engine.Env) mmvLimits {
 
 func (c *mmvCollector) Name() string { return "mmv" }
 
-func (c *mmvCollector) Source() cache.Source { return c.files.source() }
+// Source is the files' metrics after the control metrics, which are there
+// with no file at all.
+func (c *mmvCollector) Source() cache.Source {
+	src := c.files.source()
+	src.Metrics = append(mmvControlDescs(), src.Metrics...)
+	return src
+}
 
 // Refresh looks at the directory and its files: a new, changed, removed
 // or dead program's file changes the metrics, at once on a quiet host and
@@ -69,17 +76,24 @@ func (c *mmvCollector) Refresh(now time.Time) bool {
 	for _, p := range problems {
 		c.warn(p)
 	}
+	if changed {
+		c.control.changes.Add(1)
+	}
 	return changed
 }
 
 func (c *mmvCollector) Sample(b *cache.Builder, now time.Time) error {
 	c.files.publish(b, now)
+	c.control.publish(b, c.files.cat.load())
 	return nil
 }
 
-// MetricText is the help of an MMV metric, from its file, or of its rate
-// or peak.
+// MetricText is the help of an MMV metric, from its file (or the control
+// metrics' own), or of its rate or peak.
 func (c *mmvCollector) MetricText(name string, long bool) (string, bool) {
+	if text, ok := mmvControlText(name, long); ok {
+		return text, true
+	}
 	if text, ok := c.files.text(name, long); ok {
 		return text, true
 	}

@@ -231,6 +231,9 @@ func mmvRefusalOf(name string, mode os.FileMode) string {
 	if !validPMNSComponent(name) {
 		return "its name is no PMNS name (a letter, then letters, digits and _)"
 	}
+	if name == mmvControlName {
+		return "its name is the agent's own (hostcache.mmv.control)"
+	}
 	return ""
 }
 

@@ -76,19 +76,21 @@ var numaAlloc = []numaField{
 	{engine.Metric("hostcache.mem.numa.alloc.other_node", clusterNUMA, 37, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomNUMA), "other_node"},
 }
 
-// numaOnline is 1 for every node the kernel lists online, the nodes this
-// collector's instances are: pmdalinux's hinv.node.online (its item 1 of
-// cluster 55; ours is free item 42 of this cluster).
+// numaOnline is 1 for every node, the nodes this collector's instances
+// are: pmdalinux's hinv.node.online (its item 1 of cluster 55; ours is
+// free item 42 of this cluster), which reads a node's own online file
+// and finds none on Linux's sysfs, so says 1.
 var numaOnline = engine.Metric("hostcache.hinv.node.online", clusterNUMA, 42, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomNUMA)
 
 // numaFiles are one node's two files, opened once.
 type numaFiles struct{ meminfo, numastat *kernel.File }
 
-// numaCollector reads every online node's files. A node without memory
-// (CPUs only) prints zeros, as the kernel has them.
+// numaCollector reads the files of every node pmdalinux lists
+// (linuxNodes, read once). A node without memory (CPUs only) prints
+// zeros, as the kernel has them.
 type numaCollector struct {
 	sys, dir  string
-	online    *kernel.File
+	list      []int // the nodes, as pmdalinux lists them
 	nodes     numbered[*numaFiles]
 	hugeBytes uint64         // the default huge page size, 0 when unknown
 	keys      map[string]int // meminfo line -> numaMeminfo or numaHuge (len(numaMeminfo)+i)
@@ -104,7 +106,7 @@ func NewNUMACollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("numa: sys root: %w", err)
 	}
 	dir := filepath.Join(env.Sys, "devices", "system", "node")
-	c := &numaCollector{sys: env.Sys, dir: dir, online: kernel.NewFileKept(env.Sys, filepath.Join(dir, "online"), env.KeepFiles),
+	c := &numaCollector{sys: env.Sys, dir: dir, list: readLinuxNodes(env.Sys).nodes,
 		keys: map[string]int{}, nodes: numbered[*numaFiles]{prefix: "node"}, bandwidth: newNUMABandwidth()}
 	for i, f := range numaMeminfo {
 		c.keys[f.key] = i
@@ -146,18 +148,10 @@ func (c *numaCollector) Source() cache.Source {
 		{ID: indomNUMA, Name: "numa nodes", Labels: indomLabels(`"numa_node"`, "per numa_node"), IDLabel: "numa_node"}}}
 }
 
-// Sample reads the online list, then each node's files; a node whose
-// files cannot be read loses its own values only.
+// Sample reads each node's files; a node whose files cannot be read
+// loses its own values only.
 func (c *numaCollector) Sample(b *cache.Builder, now time.Time) error {
-	var err error
-	if c.buf, err = c.online.Read(c.buf); err != nil {
-		return err
-	}
-	line, _ := kernel.AttrLine(c.buf)
-	nodes, ok := kernel.ParseCPUList(line)
-	if !ok {
-		return fmt.Errorf("%s: not a node list: %q", c.online.Path, line)
-	}
+	nodes := c.list
 	b.SetInDom(indomNUMA, c.nodes.update(nodes, c.openNode))
 	c.bandwidth.publish(b, now, nodes)
 	var errs []error
@@ -167,7 +161,10 @@ func (c *numaCollector) Sample(b *cache.Builder, now time.Time) error {
 			errs = append(errs, err)
 		}
 	}
-	return engine.PartialOf(errs, len(nodes))
+	// The node list and hinv.node.online come from no file: they are
+	// published even when no node's files can be read (pmdalinux lists
+	// node 0 of a host without a node directory).
+	return engine.PartialOf(errs, len(nodes)+1)
 }
 
 func (c *numaCollector) sampleNode(b *cache.Builder, node uint32, f *numaFiles) error {

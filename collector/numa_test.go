@@ -1,6 +1,8 @@
 package collector
 
 import (
+	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -35,14 +37,38 @@ func TestNUMAValues(t *testing.T) {
 	}
 }
 
-// A kernel without NUMA information has no node directory: the sample
-// fails and nothing is published.
+// A kernel without NUMA information has no node directory: pmdalinux
+// lists node 0 all the same, online, with no memory figures. The sample
+// says which files failed and publishes the rest.
 func TestNUMAMissing(t *testing.T) {
 	h := &harness{t: t, proc: t.TempDir()}
 	h.use("proc-t0")
 	h.attach(NewNUMACollector, engine.Env{Proc: h.proc, Sys: t.TempDir()})
-	if err := h.sample(t0); err == nil {
-		t.Error("no error without /sys/devices/system/node")
+	var partial *engine.PartialError
+	if err := h.sample(t0); !errors.As(err, &partial) {
+		t.Errorf("sample: %v, want a partial error naming node0's files", err)
 	}
 	h.wantAbsent("mem.numa.util.total", 0)
+	h.wantU64("hinv.node.online", 0, 1)
+	if got := h.hostInstances(indomNUMA); len(got) != 1 || got[0].Name != "node0" {
+		t.Errorf("nodes %v, want node0", got)
+	}
+}
+
+// The nodes are the node directories, as pmdalinux lists them, with or
+// without the kernel's online list (fixture trees often have only each
+// node's meminfo and numastat).
+func TestNUMANodesAreTheDirectories(t *testing.T) {
+	sys := t.TempDir()
+	replaceTree(t, filepath.Join(testdataDir, "sys-t0"), sys)
+	os.Remove(filepath.Join(sys, "devices", "system", "node", "online"))
+	h := &harness{t: t, proc: t.TempDir()}
+	h.use("proc-t0")
+	h.attach(NewNUMACollector, engine.Env{Proc: h.proc, Sys: sys})
+	h.mustSample(t0)
+	h.wantU64("mem.numa.util.total", 0, 4000000)
+	h.wantU64("hinv.node.online", 1, 1)
+	if got := len(h.hostInstances(indomNUMA)); got != 2 {
+		t.Errorf("%d nodes, want 2", got)
+	}
 }

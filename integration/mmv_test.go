@@ -99,7 +99,7 @@ func mmvSamples(t *testing.T) int {
 }
 
 // mmvListing is pminfo's list of the names below hostcache.mmv, one a
-// line; with no file there, pminfo's error.
+// line; with no file there, the control metrics'.
 func mmvListing(t *testing.T) string {
 	t.Helper()
 	out, _ := run(t, 20*time.Second, "pminfo", "hostcache.mmv")

@@ -48,22 +48,49 @@ type pmieRun struct {
 }
 
 var (
-	ruleState = regexp.MustCompile(`^(\S+): (true|false|unknown)$`)
-	pmieOwn   = regexp.MustCompile(`^(Log for pmie|Log finished|pmie: PID = |\[[^\]]*\] pmie\(\d+\) Info: )`)
+	// ruleState is a rule's line in pmie -V's log (src/pmie/src/eval.c
+	// and show.c, showAnnotatedValue): its name, the time in parentheses
+	// with -e or an archive, then true, false, unknown or "?" (no value,
+	// read as unknown), or nothing when the value is annotated per host
+	// and instance on the lines after it (ruleInstance).
+	ruleState = regexp.MustCompile(`^(\S+)(?: \([^)]*\))?:(?: (true|false|unknown|\?))?$`)
+	// ruleInstance is one host and instance of an annotated value:
+	// "host: [inst] true", with no instance for a host-wide value.
+	ruleInstance = regexp.MustCompile(`^\S+: (?:\[.*\] )?(true|false|unknown)$`)
+	pmieOwn      = regexp.MustCompile(`^(Log for pmie|Log finished|pmie: PID = |\[[^\]]*\] pmie\(\d+\) Info: )`)
 	// A message's time and process id differ between runs.
 	pmieStamp = regexp.MustCompile(`^\[[^\]]*\] pmie\(\d+\) `)
 )
 
 // parsePmieLog reads rounds of "rule: state" lines, a blank line after
-// each, and the other lines.
+// each, and the other lines. An annotated rule is true when one of its
+// instances is, unknown when all are, and false otherwise.
 func parsePmieLog(log string) pmieRun {
 	r := pmieRun{final: map[string]string{}}
 	round := map[string]string{}
 	var complaints strings.Builder
+	annotated := ""
 	for _, line := range strings.Split(log, "\n") {
 		line = strings.TrimSpace(line)
+		if m := ruleInstance.FindStringSubmatch(line); m != nil && annotated != "" {
+			switch was := round[annotated]; {
+			case m[1] == "true" || was == "true":
+				round[annotated] = "true"
+			case m[1] == "false" || was == "false":
+				round[annotated] = "false"
+			}
+			continue
+		}
+		annotated = ""
 		if m := ruleState.FindStringSubmatch(line); m != nil {
-			round[m[1]] = m[2]
+			switch m[2] {
+			case "":
+				annotated, round[m[1]] = m[1], "unknown"
+			case "?":
+				round[m[1]] = "unknown"
+			default:
+				round[m[1]] = m[2]
+			}
 			continue
 		}
 		if len(round) > 0 {

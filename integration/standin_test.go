@@ -21,8 +21,9 @@ import (
 // that hostcache has a twin of has values from the stand-in, the same
 // descriptor (PMID, type, instance domain, semantics, units) and the same
 // instance ids for the same instance names. pmdalinux names hostcache
-// has no twin of yet are counted and listed. Remove then puts pmdalinux
-// back, and it serves again.
+// has no twin of yet are counted and listed. It gives the answers PCP's
+// QA tests 003 and 767 expect, as pmdalinux does, and pmda.version starts
+// with pmdalinux's. Remove then puts pmdalinux back, and it serves again.
 func TestStandIn(t *testing.T) {
 	requirePCP(t)
 	bin := buildPMDA(t)
@@ -37,6 +38,7 @@ func TestStandIn(t *testing.T) {
 	if before["kernel.all.load"].numval != 3 {
 		t.Fatalf("pmdalinux gives kernel.all.load %d values before the switch", before["kernel.all.load"].numval)
 	}
+	qaBefore := readQAAnswers(t, "")
 	restoreBeside(t, pmdaDir)
 
 	out := mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin, "-S", "linux")
@@ -52,6 +54,7 @@ func TestStandIn(t *testing.T) {
 	time.Sleep(3 * time.Second) // rates need two samples of every collector
 	after := listMetrics(t, names)
 	compareStandIn(t, before, after, twinNames(t))
+	t.Run("PCP QA 003 and 767", func(t *testing.T) { checkQAAnswers(t, qaBefore, readQAAnswers(t, "")) })
 
 	mustRun(t, 2*time.Minute, "sh", "-c", "cd "+pmdaDir+" && ./Remove </dev/null")
 	waitFor(t, "pmdalinux's kernel.all.load after Remove", 30*time.Second, func() bool {

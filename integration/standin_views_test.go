@@ -65,7 +65,10 @@ func (s viewSample) clean() bool { return s.figures > 0 && s.missing == 0 }
 
 var (
 	rowTimeStamp = regexp.MustCompile(`^\d\d:\d\d:\d\d\b`)
-	viewFigure   = regexp.MustCompile(`^-?\d+(\.\d+)?$`)
+	// viewFigure is a value pmrep printed (src/pmrep/pmrep.py,
+	// format_stdout_value and parse_non_number): a number, "xxx" for one
+	// too wide for its column, and inf, -inf and NaN. N/A is no value.
+	viewFigure = regexp.MustCompile(`^(-?\d+(\.\d+)?|xxx|-?inf|NaN)$`)
 )
 
 // finalSample reads the last sample pmrep printed: the rows of the last
@@ -140,13 +143,39 @@ type statTool struct {
 	row     *regexp.Regexp
 }
 
+// statRows are the rows of figures of pmstat and the pcp-* tools, each
+// accepting every figure its tool can print (PCP 6.0.3's sources) and no
+// mark of a missing value: "?", "N/A", a blank or pcp-dstat's "-" for a
+// negative value break the row.
+var statRows = map[string]string{
+	// pmstat -t 1 on one host (src/pmstat/pmstat.c): the load average
+	// (%7.2f); swpd, free, buff and cache in Kbyte (scaleKPrint: %6lu, or
+	// %5lu with "m" or "g"); pi, po, bi, bo, in and cs (scalePrint: %4lu,
+	// or %3lu with "K" or "M"); us, sy and id (%3u).
+	"pmstat": `(?m)^\s*\d+\.\d\d(\s+\d+[mg]?){4}(\s+\d+[KM]?){6}(\s+\d+){3}\s*$`,
+	// pcp-dstat (src/pcp/dstat/pcp-dstat.py, cprint): integers or
+	// decimals, with a unit of 1000s (k M G T P E Z Y, a blank for ones)
+	// or of 1024s (B k M G ...), in five groups split by "|".
+	"pcp-dstat": `(?m)^(\s*[\d.]+[BkMGTPEZY]?)+\s*(\|(\s*[\d.]+[BkMGTPEZY]?)+\s*){4}$`,
+	// pcp-iostat (src/pcp/iostat/pcp-iostat.py): the device, then twelve
+	// %*.*f, negative for a counter that went back.
+	"pcp-iostat": `(?m)^\S+(\s+-?\d+\.\d+){12}\s*$`,
+	// pcp-mpstat (src/pcp/mpstat/pcp-mpstat.py): ctime's time, "all", and
+	// ten Python floats rounded to two places ("4.0", "95.02", "-0.0").
+	"pcp-mpstat": `(?m)^\d\d:\d\d:\d\d\s+all(\s+-?\d+\.\d+){10}\s*$`,
+	// pcp-free (src/pcp/free/pcp-free.py): six integers, used negative
+	// when the kernel's figures disagree.
+	"pcp-free": `(?m)^Mem:(\s+-?\d+){6}\s*$`,
+	// pcp-uptime (src/pcp/uptime/pcp-uptime.py): three %.2f.
+	"pcp-uptime": `load average: \d+\.\d+, \d+\.\d+, \d+\.\d+`,
+}
+
 // statTools are pmstat and the pcp-* tools the issue names, with the
-// samples they print and a row of figures each (a missing value prints
-// "?", "N/A" or nothing, and breaks the row).
+// samples they print and a row of figures each (statRows).
 func statTools(t *testing.T) []statTool {
 	t.Helper()
 	binadm := pcpVar(t, "PCP_BINADM_DIR")
-	tool := func(row string, name string, args ...string) statTool {
+	tool := func(name string, args ...string) statTool {
 		path := name
 		if strings.HasPrefix(name, "pcp-") {
 			path = filepath.Join(binadm, name)
@@ -154,15 +183,15 @@ func statTools(t *testing.T) []statTool {
 				skipOutsideCI(t, path+" is not installed (it comes with PCP's pcp package)")
 			}
 		}
-		return statTool{command: clientJob{name: name, args: append([]string{path}, args...)}, row: regexp.MustCompile(row)}
+		return statTool{command: clientJob{name: name, args: append([]string{path}, args...)}, row: regexp.MustCompile(statRows[name])}
 	}
 	return []statTool{
-		tool(`(?m)^\s*[\d.]+(\s+[\d.]+[kmgt]?){13}\s*$`, "pmstat", "-s", "2", "-t", "1"),
-		tool(`(?m)^(\s*[\d.]+[kMGB]?)+\s*(\|(\s*[\d.]+[kMGB]?)+\s*){4}$`, "pcp-dstat", "1", "2"),
-		tool(`(?m)^\S+(\s+\d+\.\d+){12}\s*$`, "pcp-iostat", "-s", "2", "-t", "1"),
-		tool(`(?m)^\d\d:\d\d:\d\d\s+all(\s+\d+\.\d+){10}\s*$`, "pcp-mpstat", "-s", "2", "-t", "1"),
-		tool(`(?m)^Mem:(\s+\d+){6}\s*$`, "pcp-free"),
-		tool(`load average: \d+\.\d+, \d+\.\d+, \d+\.\d+`, "pcp-uptime"),
+		tool("pmstat", "-s", "2", "-t", "1"),
+		tool("pcp-dstat", "1", "2"),
+		tool("pcp-iostat", "-s", "2", "-t", "1"),
+		tool("pcp-mpstat", "-s", "2", "-t", "1"),
+		tool("pcp-free"),
+		tool("pcp-uptime"),
 	}
 }
 

@@ -10,7 +10,8 @@ import (
 // then one line per interrupt source: its label and a colon, one count
 // per CPU column, and for /proc/interrupts the controller and device
 // names, which are not read. Lines with a single count (ERR, MIS on x86)
-// are kept as Single. Storage is reused: Names point into the data read
+// are kept as Single; an ERR or MIS line indented (a host of 1000 IRQs or
+// more) is a per-CPU line too, as pmdalinux lists it. Storage is reused: Names point into the data read
 // and are valid until the next parse.
 type IRQTable struct {
 	CPUs   []int      // the CPU number of each column
@@ -18,6 +19,16 @@ type IRQTable struct {
 	Texts  [][]byte   // and what follows its counts (controller, device)
 	Counts []uint64   // len(Names) x len(CPUs), line by line
 	Single []IRQCount // lines with one count: ERR, MIS
+}
+
+// isErrorCount reports whether label names a count of the whole system
+// pmdalinux reads as such (ERR, Err, BAD: errors; MIS: missed).
+func isErrorCount(label []byte) bool {
+	switch string(label) {
+	case "ERR", "Err", "BAD", "MIS":
+		return true
+	}
+	return false
 }
 
 // IRQCount is a line that has one count for the whole system.
@@ -74,7 +85,18 @@ func (t *IRQTable) parseLine(line []byte) {
 	switch {
 	case n == 0:
 		return
-	case n == 1 && (len(t.CPUs) > 1 || string(label) == "ERR" || string(label) == "MIS"):
+	case n == 1 && isErrorCount(label):
+		t.Single = append(t.Single, IRQCount{Name: label, Count: t.Counts[start]})
+		if line[0] == ' ' || line[0] == '\t' {
+			// The kernel pads the labels to the width of the highest
+			// IRQ number, so a host of 1000 or more lists " ERR:".
+			// pmdalinux then misses it (its sscanf wants "ERR:" first)
+			// and lists it as an interrupt: so does the table.
+			break
+		}
+		t.Counts = t.Counts[:start]
+		return
+	case n == 1 && len(t.CPUs) > 1:
 		t.Single = append(t.Single, IRQCount{Name: label, Count: t.Counts[start]})
 		t.Counts = t.Counts[:start]
 		return

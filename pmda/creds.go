@@ -18,11 +18,11 @@ type credTable struct {
 }
 
 // clientCreds is one client's user and group, each set once pmcd said it,
-// and whether it asked for a container's view.
+// and the container whose view it asked for ("" for the host).
 type clientCreds struct {
 	uid, gid       uint32
 	hasUID, hasGID bool
-	container      bool
+	container      string
 	refusalLogged  bool
 	used           uint64
 }
@@ -36,7 +36,7 @@ func newCredTable(max int) *credTable {
 // changes nothing.
 func (t *credTable) set(a *Attr) error {
 	if a.Key == AttrContainer {
-		t.entry(a.From).container = a.Text() != ""
+		t.entry(a.From).container = a.Text()
 		return nil
 	}
 	if a.Key != AttrUserID && a.Key != AttrGroupID {
@@ -82,10 +82,13 @@ func (t *credTable) evictOldest() {
 	delete(t.byClient, oldest)
 }
 
-// inContainer reports whether client from asked for a container's view.
-func (t *credTable) inContainer(from int32) bool {
+// container is the container whose view client from asked for, if any.
+func (t *credTable) container(from int32) (string, bool) {
 	c, ok := t.byClient[from]
-	return ok && c.container
+	if !ok || c.container == "" {
+		return "", false
+	}
+	return c.container, true
 }
 
 // noteRefusal reports whether client from's container refusal is the

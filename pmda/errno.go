@@ -15,6 +15,7 @@ type Errno int32
 const (
 	ErrGeneric      Errno = -12345
 	ErrText         Errno = -12349
+	ErrAppVersion   Errno = -12350
 	ErrName         Errno = -12357
 	ErrPMID         Errno = -12358
 	ErrInDom        Errno = -12359
@@ -26,6 +27,7 @@ const (
 	ErrAgain        Errno = -12389
 	ErrNotConn      Errno = -12391
 	ErrType         Errno = -12397
+	ErrNoContainer  Errno = -12399 // pmdaroot knows no such container
 	ErrBadStore     Errno = -12400
 	ErrNYI          Errno = -21344
 	ErrPMDAReady    Errno = -13393
@@ -33,11 +35,11 @@ const (
 )
 
 var errnoNames = map[Errno]string{
-	ErrGeneric: "PM_ERR_GENERIC", ErrText: "PM_ERR_TEXT", ErrName: "PM_ERR_NAME",
+	ErrGeneric: "PM_ERR_GENERIC", ErrText: "PM_ERR_TEXT", ErrAppVersion: "PM_ERR_APPVERSION", ErrName: "PM_ERR_NAME",
 	ErrPMID: "PM_ERR_PMID", ErrInDom: "PM_ERR_INDOM", ErrInst: "PM_ERR_INST",
 	ErrConv: "PM_ERR_CONV", ErrSign: "PM_ERR_SIGN", ErrIPC: "PM_ERR_IPC",
 	ErrPermission: "PM_ERR_PERMISSION", ErrAgain: "PM_ERR_AGAIN",
-	ErrNotConn: "PM_ERR_NOTCONN", ErrType: "PM_ERR_TYPE", ErrBadStore: "PM_ERR_BADSTORE", ErrNYI: "PM_ERR_NYI",
+	ErrNotConn: "PM_ERR_NOTCONN", ErrType: "PM_ERR_TYPE", ErrBadStore: "PM_ERR_BADSTORE", ErrNoContainer: "PM_ERR_NOCONTAINER", ErrNYI: "PM_ERR_NYI",
 	ErrPMDAReady: "PM_ERR_PMDAREADY", ErrPMDANotReady: "PM_ERR_PMDANOTREADY",
 }
 

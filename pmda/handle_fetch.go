@@ -71,11 +71,13 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 	for _, pmid := range f.req.PMIDs {
 		set := ValueSet{PMID: pmid}
 		start := len(f.values)
-		if d, ok := s.metricIn(f.read.Snap.Schema, pmid); ok {
+		if d, ok := s.metricIn(f.read.Snap.Schema, pmid); ok && !d.Unsupported {
 			set.Type = d.Type
 			f.values = f.read.AppendValues(f.values, d)
 			f.values = s.limitToHolder(f.values, start, d)
 			f.values = s.applyProfile(f.values, start, d, prof)
+		} else if ok {
+			set.NumErr = ErrAppVersion // a name kept for its descriptor only
 		} else {
 			set.NumErr = ErrPMID
 		}

@@ -64,6 +64,10 @@ type Config struct {
 	// DynamicRoots, when Namespace is nil, are the dynamic subtrees the
 	// server answers from the front's current schema (NewSchemaNamespace).
 	DynamicRoots []string
+	// Containers says whether a container a client asked for exists
+	// (pmdaroot, as pmdalinux asks it); nil refuses every container
+	// with PM_ERR_NYI.
+	Containers ContainerFinder
 }
 
 // Server answers pmcd's requests on one connection from cached snapshots.

@@ -372,3 +372,41 @@ func TestServerExitsOnEOF(t *testing.T) {
 func testLog(t *testing.T) zerolog.Logger {
 	return zerolog.New(zerolog.TestWriter{T: t}).Level(zerolog.DebugLevel)
 }
+
+// A metric kept for its descriptor only (a stand-in's placeholder) answers
+// PM_ERR_APPVERSION as its numval, as pmdalinux answers swap.in, while the
+// other metrics of the same fetch keep their values.
+func TestServerFetchUnsupported(t *testing.T) {
+	unsup := cache.Desc{Name: "t.unsupported", ID: cache.NewMetricID(2, 1), Type: cache.TypeU32,
+		Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone, Unsupported: true}
+	schema, err := cache.NewSchema(cache.Source{Name: "test", Metrics: []cache.Desc{tU32, unsup}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := cache.NewFront(schema)
+	b := schema.NewBuilder(0, time.Now())
+	b.SetU64(tU32.ID, cache.InstNone, 7)
+	part, err := b.Part()
+	if err != nil {
+		t.Fatal(err)
+	}
+	front.Publish(0, part)
+	p := startServerWith(t, func(cfg *Config) { cfg.Front = front })
+	h, reply := p.roundTrip((&Fetch{PMIDs: []uint32{wirePMID(unsup), wirePMID(tU32)}}).Append(nil))
+	var res Result
+	if h.Type != TypeResult || res.Decode(reply) != nil || len(res.Sets) != 2 {
+		t.Fatalf("fetch reply %v %s", h.Type, words(reply))
+	}
+	if s := res.Sets[0]; s.NumVal != -12350 {
+		t.Errorf("unsupported metric's numval %d, want PM_ERR_APPVERSION (-12350)", s.NumVal)
+	}
+	if s := res.Sets[1]; s.NumVal != 1 || s.Values[0].Word != 7 {
+		t.Errorf("the metric beside it: %+v", s)
+	}
+	// Its descriptor still answers: clients look the name up before they fetch.
+	h, reply = p.roundTrip((&DescReq{PMID: wirePMID(unsup)}).Append(nil))
+	var d Desc
+	if h.Type != TypeDesc || d.Decode(reply) != nil || d.PMID != wirePMID(unsup) {
+		t.Errorf("desc of the unsupported metric: %v %s", h.Type, words(reply))
+	}
+}

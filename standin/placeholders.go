@@ -24,7 +24,9 @@ const PlaceholderSource = "pmdalinux"
 // configuration or a view before they fetch, and pmlogger leaves out, and
 // pmrep refuses, one whose PMID has no descriptor. Built into the schema,
 // the placeholders are twins like any other, and answer as pmdalinux's
-// PMIDs with no values.
+// PMIDs. A fetch of one answers PM_ERR_APPVERSION, as pmdalinux answers
+// for a metric the kernel does not provide (swap.in and swap.out, from a
+// line of /proc/stat no kernel since 2.6 prints).
 func Placeholders(table []LinuxMetric, have map[string]bool) cache.Source {
 	src := cache.Source{Name: PlaceholderSource}
 	indoms := map[cache.InDomID]bool{}
@@ -42,7 +44,7 @@ func Placeholders(table []LinuxMetric, have map[string]bool) cache.Source {
 		}
 		src.Metrics = append(src.Metrics, cache.Desc{Name: prefix + m.Name,
 			ID:   cache.NewMetricID(PlaceholderCluster+m.Cluster, m.Item),
-			Type: m.Type, Sem: m.Sem, Units: m.Units, InDom: in})
+			Type: m.Type, Sem: m.Sem, Units: m.Units, InDom: in, Unsupported: true})
 	}
 	return src
 }

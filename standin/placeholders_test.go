@@ -26,6 +26,9 @@ func TestPlaceholdersAreTwins(t *testing.T) {
 		if !IsPlaceholder(d.ID) || d.ID.Cluster() >= 1<<12-Shift {
 			t.Errorf("%s: id %s outside the placeholders' range", d.Name, d.ID)
 		}
+		if !d.Unsupported {
+			t.Errorf("%s: a placeholder not marked Unsupported would answer no values, where pmdalinux answers PM_ERR_APPVERSION", d.Name)
+		}
 	}
 	for _, m := range table {
 		if m.Name == "ipc.shm.key" {

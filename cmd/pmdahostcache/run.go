@@ -44,17 +44,20 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	if err != nil {
 		return err
 	}
+	roots := newContainerFinder()
 	srv := pmda.NewServer(pmda.Config{
 		Name: name, Domain: cfg.Domain, Identity: ids, Front: front,
 		Texts:        textsFor(cfg, allTexts, front.Schema(), log),
 		DynamicRoots: collector.DynamicRoots(),
 		PMStore:      runner, Clients: runner, Log: log, Trace: cfg.HasDebug("pdu"),
 		StoreAccess: &pmda.StoreAccess{Users: cfg.StoreUsers, Groups: cfg.StoreGroups},
+		Containers:  roots,
 	}, conn, conn)
 	// pmcd gives us 3 s to say hello: the handshake comes before sampling.
 	if err := srv.Handshake(os.Getpid()); err != nil {
 		return err
 	}
+	connectRoot(roots, log)
 	if err := dropPrivileges(cfg, log); err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func generate(root string) ([]genFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	index, err := metricIndex(schema, files, all)
+	index, err := metricIndex(schema, files, withCollectorHelp(all, root))
 	if err != nil {
 		return nil, err
 	}
@@ -58,6 +58,45 @@ func generate(root string) ([]genFile, error) {
 		{filepath.Join("help", help.RateFile), rates},
 		{filepath.Join("docs", "metrics.md"), index},
 	}, keys...), nil
+}
+
+// metricTexts gives a metric's help.
+type metricTexts interface {
+	MetricText(name string, long bool) (string, bool)
+}
+
+// collectorHelp is the help files' text, else the collectors' own (the
+// names below a dynamic root, which the help files leave out).
+type collectorHelp struct {
+	files      metricTexts
+	collectors []metricTexts
+}
+
+func (h collectorHelp) MetricText(name string, long bool) (string, bool) {
+	if text, ok := h.files.MetricText(name, long); ok {
+		return text, true
+	}
+	for _, c := range h.collectors {
+		if text, ok := c.MetricText(name, long); ok {
+			return text, true
+		}
+	}
+	return "", false
+}
+
+// withCollectorHelp adds to files the help of the collectors that give
+// some, made as buildSchema makes them.
+func withCollectorHelp(files metricTexts, root string) metricTexts {
+	h := collectorHelp{files: files}
+	env := engine.Env{Proc: filepath.Join(root, "testdata", "proc-t0"), Sys: filepath.Join(root, "testdata", "sys-t0"), Filter: engine.Filter{}}
+	for _, reg := range collector.Registry() {
+		if c, err := reg.Factory(env); err == nil {
+			if t, ok := c.(metricTexts); ok {
+				h.collectors = append(h.collectors, t)
+			}
+		}
+	}
+	return h
 }
 
 // buildSchema makes every registered collector and the engine around

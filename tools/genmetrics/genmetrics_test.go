@@ -47,14 +47,20 @@ func TestDeclarationsAndHelp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Names below a dynamic root have their collector's help, which the
+	// agent serves as it serves the MMV files' help.
+	all := withCollectorHelp(texts.texts, root)
 	for _, d := range schema.Descs() {
 		if _, err := sourceFile(d.Name, declared); err != nil {
 			t.Error(err)
 		}
-		one, ok := texts.texts.MetricText(d.Name, false)
-		long, _ := texts.texts.MetricText(d.Name, true)
+		one, ok := all.MetricText(d.Name, false)
+		long, _ := all.MetricText(d.Name, true)
 		if !ok || one == "" || long == "" {
 			t.Errorf("%s has no help", d.Name)
+		}
+		if _, inFiles := texts.texts.MetricText(d.Name, false); inFiles && dynamicName(d.Name) {
+			t.Errorf("%s, below a dynamic root, has help in the help files: Install's newhelp takes it for the root", d.Name)
 		}
 		if len("@ "+d.Name+" "+one) > 127 {
 			t.Errorf("%s: one-line help too long for newhelp", d.Name)

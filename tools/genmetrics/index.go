@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
-	"github.com/pmdahostcache/pmdahostcache/help"
 )
 
 // domain is the agent's PMDA domain (domain.h).
@@ -16,7 +15,7 @@ const domain = 396
 // metricIndex writes docs/metrics.md: every metric with its PMID, type,
 // semantics, units, instance domain and the file that declares it. Every
 // metric must have exactly one declaring file.
-func metricIndex(s *cache.Schema, declared map[string][]string, texts *help.Texts) (string, error) {
+func metricIndex(s *cache.Schema, declared map[string][]string, texts metricTexts) (string, error) {
 	indoms := map[cache.InDomID]string{}
 	for _, in := range s.InDoms() {
 		indoms[in.ID] = in.Name

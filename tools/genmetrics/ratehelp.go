@@ -4,30 +4,50 @@ import (
 	"strings"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector"
 	"github.com/pmdahostcache/pmdahostcache/help"
 )
 
 // rateHelp documents the metrics the engine computes over each client's
 // interval: every hostcache.rate.X from its counter X's help, and every
-// peak twin hostcache.max.Y and hostcache.min.Y from Y's.
+// peak twin hostcache.max.Y and hostcache.min.Y from Y's. Names below a
+// dynamic root are left out: their collector gives their help, and
+// Install's newhelp takes each of them for the root (DOMAIN.*.*) and
+// complains of duplicates.
 func rateHelp(s *cache.Schema, base helpSource) string {
 	texts := base.texts
 	var b strings.Builder
 	b.WriteString("# Help for hostcache.rate.*, hostcache.max.* and hostcache.min.*, generated\n" +
 		"# from the base metrics' help by `make generate`.\n")
 	for _, d := range s.Descs() {
+		if dynamicName(d.Name) {
+			continue
+		}
 		if counter, ok := strings.CutPrefix(d.Name, "hostcache.rate."); ok {
 			rateEntry(s, texts, d.Name, "hostcache."+counter).write(&b)
 		}
 	}
 	for _, word := range []string{"max", "min"} {
 		for _, d := range s.Descs() {
+			if dynamicName(d.Name) {
+				continue
+			}
 			if base, ok := strings.CutPrefix(d.Name, "hostcache."+word+"."); ok {
 				peakEntry(s, texts, d.Name, "hostcache."+base, word == "max").write(&b)
 			}
 		}
 	}
 	return b.String()
+}
+
+// dynamicName reports whether name lies below a dynamic root.
+func dynamicName(name string) bool {
+	for _, r := range collector.DynamicRoots() {
+		if strings.HasPrefix(name, r+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // The paragraph every computed figure shares: which interval it covers.
