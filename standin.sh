@@ -51,6 +51,15 @@ beside_now()
     return 1
 }
 
+# installed_as_shipped says whether the PMNS has the names of the pmns
+# beside this script (a newer package or make install may have brought
+# others since the last pmdaInstall). The help pmcd's clients read is the
+# agent's own, which every start of it brings up to date.
+installed_as_shipped()
+{
+    sed -e "s/HOSTCACHE:/$domain:/" pmns | cmp -s - "$PMNSDIR/hostcache"
+}
+
 # enter_standin moves from beside pmdalinux to its place: pmcd's linux
 # entry runs the agent, which makes the socket before its handshake on
 # the pipe, while the agent beside still answers hostcache's domain; then
@@ -65,6 +74,13 @@ enter_standin()
     __pmda_add "linux	60	pipe	binary 		$pmda_dir/$pmda_name -d 60 -S linux -U root -B $socket"
     echo "... and answers hostcache's domain $domain on $socket ..."
     __pmda_add "hostcache	$domain	socket	unix $socket"
+    if $do_check; then
+        $PCP_BINADM_DIR/pmsleep $check_delay
+        for __n in hostcache kernel; do
+            $PCP_ECHO_PROG $PCP_ECHO_N "Check $__n metrics have appeared ... ""$PCP_ECHO_C"
+            pmprobe -i $__n | __filter $__n
+        done
+    fi
 }
 
 # leave_standin puts pmdalinux's saved entry back, with the agent beside
