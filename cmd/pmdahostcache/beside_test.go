@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -19,7 +20,13 @@ import (
 // it: domain 60 on the pipe, and hostcache's own domain on a socket.
 func startStandInBeside(t *testing.T) (*driver.Agent, string) {
 	t.Helper()
-	dir := t.TempDir()
+	return startStandInBesideIn(t, t.TempDir())
+}
+
+// startStandInBesideIn runs the stand-in with its socket, ids and log in
+// dir.
+func startStandInBesideIn(t *testing.T, dir string) (*driver.Agent, string) {
+	t.Helper()
 	sock := filepath.Join(dir, "hostcache.socket")
 	conf := filepath.Join(dir, "hostcache.conf")
 	os.WriteFile(conf, []byte("id_dir = "+dir+"\n"), 0o644)
@@ -204,4 +211,40 @@ func standInConfig(t *testing.T) config.Config {
 	c := config.Default()
 	c.StandIn, c.Domain, c.IDDir = config.StandInLinux, config.LinuxDomain, t.TempDir()
 	return c
+}
+
+// A connection from a user other than root and PCP's is refused, with a
+// line in the log, and pmcd's next connection is served.
+func TestBesideSocketRefusesOtherUsers(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root can connect as another user")
+	}
+	setpriv, err1 := exec.LookPath("setpriv")
+	curl, err2 := exec.LookPath("curl")
+	if err1 != nil || err2 != nil {
+		t.Skip("setpriv and curl connect as another user here; one is missing")
+	}
+	dir, err := os.MkdirTemp("", "beside")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	_, sock := startStandInBesideIn(t, dir)
+	// Open to all for the test: the peer check is what refuses now.
+	os.Chmod(sock, 0o666)
+	out, _ := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
+		curl, "-s", "-S", "--max-time", "3", "--unix-socket", sock, "http://localhost/").CombinedOutput()
+	log := filepath.Join(dir, "agent.log")
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		data, _ := os.ReadFile(log)
+		if bytes.Contains(data, []byte("refused a connection")) && bytes.Contains(data, []byte("uid=65534")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no refusal of uid 65534 in the log (curl said %q):\n%s", out, data)
+		}
+	}
+	b := dialBeside(t, sock)
+	fetchValues(t, func(p []byte) []byte { return b.request(t, p) }, 3, pmidOf("hostcache.kernel.all.load"))
 }
