@@ -102,9 +102,13 @@ func (b *besideListener) current() bool {
 // serveConn until ctx ends. A connection from any other user is refused
 // and logged; a connection that ends (pmcd dropped the agent) is
 // followed by listening again, on a socket made anew if the path has
-// gone. Nothing here ends the process: the pipe does.
+// gone. Nothing here ends the process: the pipe does. Nor does anything
+// here close the socket when ctx ends: the process's exit closes it with
+// the pipe, at once. Closed first, it would tell pmcd of a dead agent
+// whose other entry still looks alive: pmcd's restart of the one, at
+// once, would then find nothing listening, and its next restart of both
+// is a minute later.
 func (b *besideListener) serve(ctx context.Context, serveConn func(context.Context, *net.UnixConn) error) {
-	defer func() { b.ln.Close() }()
 	for ctx.Err() == nil {
 		if !b.current() {
 			b.log.Info().Str("socket", b.path).Msg("the socket is gone: making it again")
@@ -129,9 +133,7 @@ func (b *besideListener) serve(ctx context.Context, serveConn func(context.Conte
 			conn.Close()
 			continue
 		}
-		stop := context.AfterFunc(ctx, func() { conn.Close() })
 		err = serveConn(ctx, conn)
-		stop()
 		conn.Close()
 		b.log.Info().Err(err).Msg("pmcd's connection to hostcache's domain ended; listening again")
 	}

@@ -78,11 +78,9 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	rl := &reloader{args: args, running: cfg, runner: runner, procs: procs, log: log}
 	go rl.watch(gctx)
 	if beside != nil {
-		g.Go(func() error {
-			beside.serve(gctx, func(ctx context.Context, c *net.UnixConn) error {
-				return serveBeside(ctx, own, c, runner.Ready(), log)
-			})
-			return nil
+		// Not in the group: the pipe alone decides when the agent exits.
+		go beside.serve(gctx, func(ctx context.Context, c *net.UnixConn) error {
+			return serveBeside(ctx, own, c, runner.Ready(), log)
 		})
 	}
 	g.Go(func() error {
