@@ -41,16 +41,21 @@ func TestSwitchKeepsPrimaryLogger(t *testing.T) {
 
 	pid := waitPrimary(t)
 	time.Sleep(5 * time.Second) // a few records before the switch
+	confPath := pcpVar(t, "PCP_PMCDCONF_PATH")
+	confBefore := readText(t, confPath)
 	switchIn := time.Now()
 	out := runIn(t, pmdaDir, "", "./Install", "-S", "linux")
 	in := time.Now()
-	if !strings.Contains(readText(t, pcpVar(t, "PCP_PMCDCONF_PATH")), "socket\tunix") {
+	if !strings.Contains(readText(t, confPath), "socket\tunix") {
 		t.Errorf("Install -S linux left no socket entry:\n%s", out)
 	}
 	time.Sleep(switchStay)
 	switchOut := time.Now()
 	runIn(t, pmdaDir, "", "./Install", "-S", "none")
 	out2 := time.Now()
+	if after := readText(t, confPath); after != confBefore {
+		t.Errorf("pmcd.conf after Install -S none:\n%s\nbefore Install -S linux:\n%s", after, confBefore)
+	}
 	time.Sleep(5 * time.Second)
 	t.Logf("standing in from %s to %s (Install -S linux took %v, -S none %v)",
 		in.UTC().Format("15:04:05"), switchOut.UTC().Format("15:04:05"), in.Sub(switchIn).Round(time.Second), out2.Sub(switchOut).Round(time.Second))
