@@ -134,6 +134,9 @@ func (b *besideListener) serve(ctx context.Context, serveConn func(context.Conte
 			continue
 		}
 		err = serveConn(ctx, conn)
+		if ctx.Err() != nil {
+			return // the exit closes the connection, with the pipe
+		}
 		conn.Close()
 		b.log.Info().Err(err).Msg("pmcd's connection to hostcache's domain ended; listening again")
 	}

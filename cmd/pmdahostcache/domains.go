@@ -45,7 +45,9 @@ func standInDomain(cfg config.Config, base pmda.Config, name string, ids pmda.Id
 
 // serveBeside answers one pmcd connection to hostcache's own domain: the
 // handshake at once (pmcd waits for it as for a pipe agent's), then
-// requests once the first samples are in.
+// requests once the first samples are in, until pmcd closes it. The end
+// of ctx (the agent exits) does not end it: the exit closes it together
+// with the pipe (besideListener.serve).
 func serveBeside(ctx context.Context, c pmda.Config, conn *net.UnixConn, ready <-chan struct{}, log zerolog.Logger) error {
 	stream, err := pmda.NewStream(conn, conn)
 	if err != nil {
@@ -56,7 +58,7 @@ func serveBeside(ctx context.Context, c pmda.Config, conn *net.UnixConn, ready <
 		return err
 	}
 	awaitFirstSamples(ctx, ready, log)
-	return srv.Serve(ctx)
+	return srv.Serve(context.WithoutCancel(ctx))
 }
 
 // awaitFirstSamples waits for the first samples, but never keeps pmcd
