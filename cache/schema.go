@@ -89,6 +89,10 @@ type Schema struct {
 	collectorLabels bool
 }
 
+// CollectorLabel names the label that says which collector samples a
+// metric or an instance domain.
+const CollectorLabel = "collector"
+
 // SchemaOptions say how a schema labels its metrics.
 type SchemaOptions struct {
 	// NoCollectorLabels leaves out the collector label: an agent standing
@@ -186,7 +190,7 @@ func buildSchema(opts SchemaOptions, sources []Source) (*Schema, error) {
 			// The collector is an indom label too: pmseries keeps item
 			// labels for singular metrics only, indom labels for instances.
 			if s.collectorLabels {
-				in.Labels = withLabel(in.Labels, StringLabel("collector", src.Name))
+				in.Labels = withLabel(in.Labels, StringLabel(CollectorLabel, src.Name))
 			}
 			s.indoms = append(s.indoms, in)
 		}
@@ -398,7 +402,7 @@ func (s *Schema) ItemLabels(d *Desc) []Label {
 	if !ok || !s.collectorLabels {
 		return slices.Clone(d.Labels)
 	}
-	return withLabel(d.Labels, StringLabel("collector", src))
+	return withLabel(d.Labels, StringLabel(CollectorLabel, src))
 }
 
 // withLabel returns a copy of ls, sorted by name, with l in its place

@@ -44,16 +44,21 @@ type Config struct {
 	// StandIn is the agent the PMDA answers in place of (-S): "linux"
 	// answers as pmdalinux, domain 60, with its identities; empty, as
 	// hostcache.
-	StandIn    string
-	LogFile    string // empty: stderr (pmcd points it at its log)
-	Debug      string // -D flags: "pdu" traces PDUs; any flag sets debug level
-	User       string // -U: run as this user after start-up
-	IPC        string
-	Port       int    // -i / -6
-	SocketPath string // -u
-	ConfigFile string // -c
-	ProcRoot   string
-	SysRoot    string
+	StandIn string
+	// BesideSocket (-B), standing in, is the unix socket on which the
+	// agent also answers hostcache's own domain (DefaultDomain), so that
+	// hostcache's names keep their PMIDs: pmcd's socket entry connects
+	// to it.
+	BesideSocket string
+	LogFile      string // empty: stderr (pmcd points it at its log)
+	Debug        string // -D flags: "pdu" traces PDUs; any flag sets debug level
+	User         string // -U: run as this user after start-up
+	IPC          string
+	Port         int    // -i / -6
+	SocketPath   string // -u
+	ConfigFile   string // -c
+	ProcRoot     string
+	SysRoot      string
 	// KeepFiles keeps files open below roots that are not procfs or
 	// sysfs (plain trees standing in for them); they always are on those.
 	KeepFiles bool
@@ -274,6 +279,9 @@ func (c *Config) validate() error {
 		return fmt.Errorf("-S %q: the agent stands in for %q only", c.StandIn, StandInLinux)
 	case c.Domain != LinuxDomain:
 		return fmt.Errorf("-S %s answers as domain %d, not %d", c.StandIn, LinuxDomain, c.Domain)
+	}
+	if c.BesideSocket != "" && (c.StandIn == "" || c.IPC != IPCPipe) {
+		return fmt.Errorf("-B %s: hostcache's own domain is answered beside a stand-in's pipe (-S) only", c.BesideSocket)
 	}
 	return nil
 }

@@ -13,6 +13,9 @@ const Usage = `Usage: pmdahostcache [options]
   -d domain     PMDA domain number (from domain.h; Install passes it)
   -S linux      stand in for pmdalinux: answer as domain 60 with its names,
                 PMIDs and instance domains (Install -S sets it up)
+  -B path       standing in, answer hostcache's own domain (396) too, to
+                pmcd's connection on this unix socket (Install -S linux
+                puts it in pmcd.conf as hostcache's socket entry)
   -l logfile    log file (default $PCP_LOG_DIR/pmcd/hostcache.log)
   -D flags      debug flags: "pdu" traces every PDU, "profile" writes a CPU
                 profile of the first minute to <logfile>.cpu.pprof; any flag
@@ -79,6 +82,8 @@ func (c *Config) setOption(opt byte, val string) error {
 		c.Domain = uint32(n)
 	case 'S':
 		c.StandIn = val
+	case 'B':
+		c.BesideSocket = val
 	case 'l':
 		c.LogFile = val
 	case 'D':

@@ -110,7 +110,7 @@ func linuxNames() []string {
 // twinNames are the pmdalinux names hostcache has a twin of: hostcache.X
 // in the PMNS the agent ships.
 func twinNames(t *testing.T) map[string]bool {
-	data, err := os.ReadFile(filepath.Join(repoRoot, "pmns.linux"))
+	data, err := os.ReadFile(filepath.Join(repoRoot, "pmns"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,8 +121,10 @@ func (s *Server) handleLabel(h Header, pdu []byte) ([]byte, error) {
 	case LabelDomain:
 		sets = []LabelSet{{Inst: InstNull, Labels: []Label{{Name: "agent", Value: quote(s.cfg.Name)}}}}
 	case LabelInDom:
-		if in, ok := s.indomDesc(q.Ident); ok && len(in.Labels) > 0 {
-			sets = []LabelSet{{Inst: InstNull, Labels: wireLabels(in.Labels)}}
+		if in, ok := s.indomDesc(q.Ident); ok {
+			if ls := s.labelsOut(in.Labels); len(ls) > 0 {
+				sets = []LabelSet{{Inst: InstNull, Labels: ls}}
+			}
 		}
 	case LabelItem:
 		if d, ok := s.metricOf(q.Ident); ok {
@@ -139,7 +141,22 @@ func (s *Server) handleLabel(h Header, pdu []byte) ([]byte, error) {
 
 // itemLabels are a metric's own labels and the collector that samples it.
 func (s *Server) itemLabels(d *cache.Desc) []Label {
-	return wireLabels(s.cfg.Front.Schema().ItemLabels(d))
+	return s.labelsOut(s.cfg.Front.Schema().ItemLabels(d))
+}
+
+// labelsOut converts a metric's or instance domain's labels for the wire,
+// without the collector's when the server answers with their own only.
+func (s *Server) labelsOut(ls []cache.Label) []Label {
+	if !s.cfg.OwnLabelsOnly {
+		return wireLabels(ls)
+	}
+	out := make([]Label, 0, len(ls))
+	for _, l := range ls {
+		if l.Name != cache.CollectorLabel {
+			out = append(out, Label{Name: l.Name, Value: l.Value, Optional: l.Optional})
+		}
+	}
+	return out
 }
 
 // indomDesc returns the schema's description of a wire indom.

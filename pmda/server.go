@@ -54,9 +54,13 @@ type Config struct {
 	StoreAccess *StoreAccess
 	Clients     cache.Clients // told when pmcd says a client has gone
 	Log         zerolog.Logger
-	MaxLen      int  // largest PDU accepted; DefaultMaxLen when 0
-	Trace       bool // log every PDU as hex words (debug level)
-	Now         func() time.Time
+	// OwnLabelsOnly answers metrics and instance domains with their own
+	// labels, without the collector label the schema adds: standing in
+	// for another agent, its names carry that agent's labels, no more.
+	OwnLabelsOnly bool
+	MaxLen        int  // largest PDU accepted; DefaultMaxLen when 0
+	Trace         bool // log every PDU as hex words (debug level)
+	Now           func() time.Time
 
 	// Namespace names the metrics below the agent's dynamic subtrees; nil
 	// answers every namespace request with an error, as for a static one.

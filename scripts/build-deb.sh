@@ -24,7 +24,7 @@ install -d -m 0755 "$pmda/pmlogconf" "$pmda/pmieconf" "$root/etc/pcp/pmrep" \
 CGO_ENABLED=1 $GO build -trimpath -buildmode=pie -ldflags "-s -w -linkmode=external -extldflags=-Wl,-z,relro,-z,now" -o "$pmda/pmdahostcache" ./cmd/pmdahostcache
 chmod 0755 "$pmda/pmdahostcache"
 install -m 0755 Install Remove "$pmda/"
-install -m 0644 domain.h pmns pmns.linux root "$pmda/"
+install -m 0644 standin.sh domain.h pmns root "$pmda/"
 cat help/*.help >"$pmda/help"
 chmod 0644 "$pmda/help"
 install -m 0644 pmlogconf/* "$pmda/pmlogconf/"

@@ -14,7 +14,9 @@ mkdir -p "$dir"
 install -m 0755 "$binary" "$dir/pmdahostcache.new"
 mv -f "$dir/pmdahostcache.new" "$dir/pmdahostcache"
 install -m 0755 "$top/Install" "$top/Remove" "$dir/"
-install -m 0644 "$top/domain.h" "$top/pmns" "$top/pmns.linux" "$top/root" "$dir/"
+install -m 0644 "$top/standin.sh" "$top/domain.h" "$top/pmns" "$top/root" "$dir/"
+# An earlier stand-in's names in domain 60; hostcache's keep their own now.
+rm -f "$dir/pmns.linux"
 # The manual page, where man finds it.
 mkdir -p /usr/local/share/man/man1
 install -m 0644 "$top/man/pmdahostcache.1" /usr/local/share/man/man1/

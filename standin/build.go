@@ -12,7 +12,8 @@ import (
 // domains (indoms) against pmdalinux's table (LinuxTable). A twin is
 // hostcache.X whose type, semantics, units and instance domain are
 // pmdalinux's X's. The problems list every would-be twin that is not one
-// and why; it then answers as any other hostcache metric. An error means
+// and why; it then answers under its hostcache name only, in hostcache's
+// own domain. An error means
 // no mapping can be built: an id beyond the wire's range, or two ids on
 // one wire identity.
 func New(descs []cache.Desc, indoms []cache.InDomDesc, table []LinuxMetric) (*Identity, []Problem, error) {
@@ -47,8 +48,9 @@ type builder struct {
 	problems  []Problem
 }
 
-// readTable indexes the table and checks that the shifted ids cannot meet
-// it: every pmdalinux cluster and domain serial is below Shift.
+// readTable indexes the table and checks that pmdalinux's numbering is
+// what the stand-in expects: every cluster and domain serial below Shift,
+// no PMID twice.
 func (b *builder) readTable(table []LinuxMetric) error {
 	byPMID := map[uint32]string{}
 	for _, m := range table {

@@ -50,16 +50,16 @@ func TestADifferentDescriptorIsNoTwin(t *testing.T) {
 		}
 	}
 	for _, d := range descs {
-		if x.IsTwin(d.Name) || x.PMID(d.ID) != WirePMID(d.ID.Cluster()+Shift, d.ID.Item()) {
+		if x.IsTwin(d.Name) || x.PMID(d.ID) != PMIDNull {
 			t.Errorf("%s: twin %v, PMID %#x", d.Name, x.IsTwin(d.Name), x.PMID(d.ID))
 		}
 	}
-	if x.InDom(1) != WireInDom(1+Shift) {
+	if x.InDom(1) != InDomNull {
 		t.Errorf("a domain without twins answers as %#x", x.InDom(1))
 	}
 }
 
-func TestTwinsTakeTheirDomainAndOthersShift(t *testing.T) {
+func TestOnlyTwinsAnswerInDomain60(t *testing.T) {
 	descs := []cache.Desc{
 		desc("hostcache.kernel.percpu.cpu.user", 1, 20, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, 1),
 		desc("hostcache.rate.kernel.percpu.cpu.user", 1, 532, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, 1),
@@ -73,8 +73,8 @@ func TestTwinsTakeTheirDomainAndOthersShift(t *testing.T) {
 	}
 	want := map[string]uint32{
 		"hostcache.kernel.percpu.cpu.user":      WirePMID(0, 0),
-		"hostcache.rate.kernel.percpu.cpu.user": WirePMID(257, 532),
-		"hostcache.max.kernel.all.load":         WirePMID(1027+Shift, 0),
+		"hostcache.rate.kernel.percpu.cpu.user": PMIDNull,
+		"hostcache.max.kernel.all.load":         PMIDNull,
 		"hostcache.kernel.all.load":             WirePMID(2, 0),
 		"hostcache.kernel.all.pswitch":          WirePMID(0, 13),
 	}
@@ -82,26 +82,25 @@ func TestTwinsTakeTheirDomainAndOthersShift(t *testing.T) {
 		if got := x.PMID(d.ID); got != want[d.Name] {
 			t.Errorf("%s: %#x, want %#x", d.Name, got, want[d.Name])
 		}
+		back, ok := x.Metric(want[d.Name])
+		if twin := want[d.Name] != PMIDNull; ok != twin || (twin && back != d.ID) {
+			t.Errorf("%s: %#x names %s %v", d.Name, want[d.Name], back, ok)
+		}
+		// Its hostcache name's PMID of the stand-in before: no more.
+		if _, ok := x.Metric(WirePMID(d.ID.Cluster()+Shift, d.ID.Item())); ok {
+			t.Errorf("%s answers in domain 60 past pmdalinux's clusters", d.Name)
+		}
 	}
 	if x.WireName("hostcache.kernel.all.load") != "kernel.all.load" || x.WireName("hostcache.max.kernel.all.load") != "hostcache.max.kernel.all.load" {
 		t.Error("wire names are not pmdalinux's for twins and ours for the rest")
 	}
-	for in, wire := range map[cache.InDomID]uint32{0: WireInDom(Shift), 1: WireInDom(0), 2: WireInDom(2)} {
+	for in, wire := range map[cache.InDomID]uint32{0: InDomNull, 1: WireInDom(0), 2: WireInDom(2)} {
 		if got := x.InDom(in); got != wire {
 			t.Errorf("domain %d: %#x, want %#x", in, got, wire)
 		}
-		if LinuxInDom(x.InDom(in)) != (in != 0) {
-			t.Errorf("domain %d at %#x: pmdalinux's numbering is %v", in, x.InDom(in), in != 0)
-		}
 	}
-	for _, d := range descs {
-		own := x.NamePMID(d.ID)
-		if LinuxPMID(own) {
-			t.Errorf("%s's own PMID %#x reads as pmdalinux's", d.Name, own)
-		}
-		if LinuxPMID(x.PMID(d.ID)) != x.IsTwin(d.Name) {
-			t.Errorf("%s at %#x: pmdalinux's numbering is %v, a twin %v", d.Name, x.PMID(d.ID), LinuxPMID(x.PMID(d.ID)), x.IsTwin(d.Name))
-		}
+	if _, ok := x.InDomOf(WireInDom(Shift)); ok {
+		t.Error("a domain without twins answers in domain 60")
 	}
 }
 
@@ -160,8 +159,6 @@ func TestImpossibleMappingsAreErrors(t *testing.T) {
 		descs []cache.Desc
 		table []LinuxMetric
 	}{
-		"a cluster beyond the wire": {
-			[]cache.Desc{desc("hostcache.x", 3900, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)}, smallTable},
 		"a pmdalinux cluster at the shift": {
 			nil, []LinuxMetric{{"x", Shift, 0, cache.InDomNone, cache.TypeU64, cache.SemCounter, cache.UnitsCount}}},
 		"a pmdalinux domain at the shift": {
@@ -176,34 +173,26 @@ func TestImpossibleMappingsAreErrors(t *testing.T) {
 	}
 }
 
-// A metric or domain placed while the agent runs (a dynamic source's) is
-// no twin: it answers past the shift, and back; an id the Identity was
-// built with answers only where it was placed.
-func TestIdentityPlacesUnknownIDsPastTheShift(t *testing.T) {
+// A metric or domain placed while the agent runs (a dynamic source's:
+// the MMV files') is no twin: it answers in hostcache's domain only.
+func TestIdentityLeavesUnknownIDsOut(t *testing.T) {
 	descs := []cache.Desc{desc("hostcache.kernel.all.load", 3, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, 2)}
 	x, _, err := New(descs, nil, smallTable)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dyn := cache.NewMetricID(800, 7)
-	wire := x.PMID(dyn)
-	if wire != WirePMID(800+Shift, 7) {
-		t.Fatalf("a new metric at %#x, want %#x", wire, WirePMID(800+Shift, 7))
+	if wire := x.PMID(cache.NewMetricID(800, 7)); wire != PMIDNull {
+		t.Errorf("a new metric at %#x, want none", wire)
 	}
-	if back, ok := x.Metric(wire); !ok || back != dyn {
-		t.Errorf("%#x names %s %v, want %s", wire, back, ok, dyn)
+	for _, wire := range []uint32{WirePMID(800+Shift, 7), WirePMID(100, 1)} {
+		if id, ok := x.Metric(wire); ok {
+			t.Errorf("%#x names %s", wire, id)
+		}
 	}
-	load := descs[0].ID
-	if _, ok := x.Metric(WirePMID(load.Cluster()+Shift, load.Item())); ok && x.NamePMID(load) != WirePMID(load.Cluster()+Shift, load.Item()) {
-		t.Error("a twin answers past the shift where it was not placed")
+	if w := x.InDom(4100); w != InDomNull {
+		t.Errorf("a new domain at %#x, want none", w)
 	}
-	if _, ok := x.Metric(WirePMID(100, 1)); ok {
-		t.Error("an unknown PMID of pmdalinux's clusters names a metric")
-	}
-	in := cache.InDomID(4100)
-	if w := x.InDom(in); w != WireInDom(in+Shift) {
-		t.Errorf("a new domain at %#x", w)
-	} else if back, ok := x.InDomOf(w); !ok || back != in {
-		t.Errorf("%#x names domain %d %v", w, back, ok)
+	if in, ok := x.InDomOf(WireInDom(4100 + Shift)); ok {
+		t.Errorf("a domain past the shift names %d", in)
 	}
 }

@@ -6,11 +6,8 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// Wire ranges: a PMID's cluster has 12 bits, a domain serial 22.
-const (
-	maxCluster = 1<<12 - 1
-	maxSerial  = 1<<22 - 1
-)
+// maxSerial is the largest domain serial on the wire (22 bits).
+const maxSerial = 1<<22 - 1
 
 // identity builds the maps from the twins and domains settled so far.
 func (b *builder) identity() (*Identity, error) {
@@ -18,7 +15,6 @@ func (b *builder) identity() (*Identity, error) {
 		pmid: map[cache.MetricID]uint32{}, metric: map[uint32]cache.MetricID{},
 		indom: map[cache.InDomID]uint32{}, indomOf: map[uint32]cache.InDomID{},
 		twin: map[string]bool{}, holder: map[cache.InDomID]cache.InDomID{},
-		namePMID: map[cache.MetricID]uint32{},
 	}
 	for _, d := range b.descs {
 		if err := b.placeMetric(x, d); err != nil {
@@ -33,37 +29,27 @@ func (b *builder) identity() (*Identity, error) {
 	return x, nil
 }
 
-// placeMetric gives d its wire PMID: pmdalinux's for a twin, its own
-// cluster+Shift otherwise.
+// placeMetric gives a twin its wire PMID, pmdalinux's; every other
+// metric has none in domain 60.
 func (b *builder) placeMetric(x *Identity, d cache.Desc) error {
-	if d.ID.Cluster()+Shift > maxCluster {
-		return fmt.Errorf("%s: cluster %d+%d is beyond the wire's %d", d.Name, d.ID.Cluster(), Shift, maxCluster)
+	m, ok := b.twin[d.ID]
+	if !ok {
+		return nil
 	}
-	own := WirePMID(d.ID.Cluster()+Shift, d.ID.Item())
-	wire := own
-	if m, ok := b.twin[d.ID]; ok {
-		wire = m.PMID()
-		x.twin[d.Name] = true
+	wire := m.PMID()
+	if other, dup := x.metric[wire]; dup && other != d.ID {
+		return fmt.Errorf("%s and metric %s share wire PMID %#x", d.Name, other, wire)
 	}
-	for _, w := range []uint32{wire, own} {
-		if other, dup := x.metric[w]; dup && other != d.ID {
-			return fmt.Errorf("%s and metric %s share wire PMID %#x", d.Name, other, w)
-		}
-		x.metric[w] = d.ID
-	}
-	x.pmid[d.ID], x.namePMID[d.ID] = wire, own
+	x.metric[wire], x.pmid[d.ID], x.twin[d.Name] = d.ID, wire, true
 	return nil
 }
 
-// placeInDom gives an internal domain its wire domain: the pmdalinux one
-// it holds, or its own serial+Shift.
+// placeInDom gives an internal domain the pmdalinux domain it holds, or
+// is an alias of; a domain with no twins has none in domain 60.
 func (b *builder) placeInDom(x *Identity, in cache.InDomID) error {
 	serial, ok := b.indomTo[in]
 	if !ok {
-		if in+Shift > maxSerial {
-			return fmt.Errorf("domain %s: serial %d+%d is beyond the wire's %d", b.indomText(in), in, Shift, maxSerial)
-		}
-		serial = in + Shift
+		return nil
 	}
 	wire := WireInDom(serial)
 	if holder, ok := b.alias[in]; ok {

@@ -25,8 +25,14 @@ func newRecorder(cfg config.Config, runner *engine.Runner, front *cache.Front, t
 		uid, _ = strconv.Atoi(u.Uid)
 		gid, _ = strconv.Atoi(u.Gid)
 	}
+	// hostcache's names are in its own domain in either mode: standing in,
+	// the socket answers them there (ownDomain), and the archives agree.
+	domain := cfg.Domain
+	if cfg.StandIn != "" {
+		domain = config.DefaultDomain
+	}
 	return recorder.New(recorder.Config{
-		Dir: cfg.RecordDir, Host: host, Domain: cfg.Domain, Schema: front.Schema(), Front: front, Texts: texts,
+		Dir: cfg.RecordDir, Host: host, Domain: domain, Schema: front.Schema(), Front: front, Texts: texts,
 		History: runner.History, Context: contextLabels(host), UID: uid, GID: gid, Log: log, Writing: writing,
 		MaxBytes: cfg.RecordMaxBytes, MinGap: cfg.RecordMinGap,
 	})

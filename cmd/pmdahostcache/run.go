@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"runtime"
 	"time"
@@ -44,15 +45,28 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	if err != nil {
 		return err
 	}
+	// One pmdaroot client for both domains' servers: it serialises its
+	// exchanges itself.
 	roots := newContainerFinder()
-	srv := pmda.NewServer(pmda.Config{
-		Name: name, Domain: cfg.Domain, Identity: ids, Front: front,
-		Texts:        textsFor(cfg, allTexts, front.Schema(), log),
-		DynamicRoots: collector.DynamicRoots(),
-		PMStore:      runner, Clients: runner, Log: log, Trace: cfg.HasDebug("pdu"),
+	base := pmda.Config{
+		Front: front, PMStore: runner, Clients: runner, Log: log, Trace: cfg.HasDebug("pdu"),
 		StoreAccess: &pmda.StoreAccess{Users: cfg.StoreUsers, Groups: cfg.StoreGroups},
 		Containers:  roots,
-	}, conn, conn)
+	}
+	own := ownDomain(cfg, base, allTexts)
+	pipeCfg := own
+	if cfg.StandIn != "" {
+		pipeCfg = standInDomain(cfg, base, name, ids, textsFor(cfg, allTexts, front.Schema(), log))
+	}
+	var beside *besideListener
+	if cfg.BesideSocket != "" {
+		// Before the CREDS: pmcd connects to the socket as soon as this
+		// pipe agent's handshake is done.
+		if beside, err = listenBeside(cfg.BesideSocket, pcpUser(), log); err != nil {
+			return err
+		}
+	}
+	srv := pmda.NewServer(pipeCfg, conn, conn)
 	// pmcd gives us 3 s to say hello: the handshake comes before sampling.
 	if err := srv.Handshake(os.Getpid()); err != nil {
 		return err
@@ -68,15 +82,14 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	g.Go(func() error { return runner.Run(gctx) })
 	rl := &reloader{args: args, running: cfg, runner: runner, procs: procs, log: log}
 	go rl.watch(gctx)
+	if beside != nil {
+		// Not in the group: the pipe alone decides when the agent exits.
+		go beside.serve(gctx, func(ctx context.Context, c *net.UnixConn) error {
+			return serveBeside(ctx, own, c, runner.Ready(), log)
+		})
+	}
 	g.Go(func() error {
-		// Serve once the first samples are in, but never keep pmcd waiting
-		// long for them: a stalled source must not stall the agent.
-		select {
-		case <-runner.Ready():
-		case <-time.After(firstSampleWait):
-			log.Warn().Dur("waited", firstSampleWait).Msg("serving before every collector has sampled")
-		case <-gctx.Done():
-		}
+		awaitFirstSamples(gctx, runner.Ready(), log)
 		// Serve returns ErrPeerClosed on EOF: a non-nil error, so the group
 		// cancels the collectors instead of leaving their tickers running.
 		return srv.Serve(gctx)
@@ -122,8 +135,10 @@ func buildCache(cfg config.Config, log zerolog.Logger) (*engine.Runner, *cache.F
 	sched := schedule(cfg)
 	sched.IDs = ids
 	runner := engine.NewRunner(log, collectors, sched)
-	opts := cache.SchemaOptions{NoCollectorLabels: cfg.StandIn != ""}
-	schema, err := cache.NewSchemaWith(opts, withPlaceholders(cfg, runner.Sources())...)
+	// The collector labels stay in the schema in either mode: hostcache's
+	// own domain answers with them, and the stand-in's domain leaves them
+	// out (standInDomain).
+	schema, err := cache.NewSchema(withPlaceholders(cfg, runner.Sources())...)
 	if err != nil {
 		return nil, nil, err
 	}

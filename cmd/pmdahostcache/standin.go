@@ -17,9 +17,9 @@ import (
 )
 
 // identity is the name (the domain's agent label) and the numbering the
-// agent answers with: hostcache's own in its domain, or, standing in for
-// pmdalinux (-S linux), pmdalinux's name, PMIDs and instance domains for
-// the twins and domain 60 past pmdalinux's clusters for the rest.
+// agent answers its pipe with: hostcache's own in its domain, or,
+// standing in for pmdalinux (-S linux), pmdalinux's name, PMIDs and
+// instance domains for the twins, and nothing else.
 func identity(cfg config.Config, schema *cache.Schema, log zerolog.Logger) (string, pmda.Identity, error) {
 	if cfg.StandIn == "" {
 		return config.Name, nil, nil
@@ -77,8 +77,8 @@ func withPlaceholders(cfg config.Config, sources []cache.Source) []cache.Source 
 // standInTexts answers pmdalinux's numbering with pmdalinux's own help,
 // compiled in its PMDA directory, so that archives logged before and
 // after the switch carry the same text and pmlogextract merges them
-// without a warning. hostcache's names keep hostcache's help, and the
-// placeholders have a help text of their own where pmdalinux's is absent.
+// without a warning. The placeholders have a help text of their own where
+// pmdalinux's is absent.
 type standInTexts struct {
 	pmda.TextSource
 	linux        *help.Compiled // nil when pmdalinux's help cannot be read
@@ -117,20 +117,14 @@ func linuxHelp(log zerolog.Logger) *help.Compiled {
 	return c
 }
 
-// WireText answers pmdalinux's PMIDs and instance domains (those below
-// the stand-in's shift) from pmdalinux's help.
+// WireText answers pmdalinux's PMIDs and instance domains, all the
+// stand-in's domain has, from pmdalinux's help.
 func (t standInTexts) WireText(ident uint32, indom, long bool) (string, bool) {
 	if t.linux == nil {
 		return "", false
 	}
 	if indom {
-		if !standin.LinuxInDom(ident) {
-			return "", false
-		}
 		return t.linux.InDom(ident, long)
-	}
-	if !standin.LinuxPMID(ident) {
-		return "", false
 	}
 	return t.linux.Metric(ident, long)
 }

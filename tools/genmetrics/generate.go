@@ -12,7 +12,6 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/collector"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/help"
-	"github.com/pmdahostcache/pmdahostcache/standin"
 )
 
 // genFile is one generated file: its path below the root and its text.
@@ -48,13 +47,8 @@ func generate(root string) ([]genFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	x, _, err := standin.New(schema.Descs(), schema.InDoms(), standin.LinuxTable())
-	if err != nil {
-		return nil, fmt.Errorf("stand-in identity: %w", err)
-	}
 	return append([]genFile{
 		{"pmns", pmnsSource(schema, pmnsHeader, ownPMID, collector.DynamicRoots())},
-		{"pmns.linux", pmnsSource(schema, pmnsLinuxHeader, standInPMID(x), collector.DynamicRoots())},
 		{filepath.Join("help", help.RateFile), rates},
 		{filepath.Join("docs", "metrics.md"), index},
 	}, keys...), nil

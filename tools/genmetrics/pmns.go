@@ -7,29 +7,14 @@ import (
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/help"
-	"github.com/pmdahostcache/pmdahostcache/standin"
 )
 
 // pmnsHeader heads the PMNS of hostcache's own domain.
 const pmnsHeader = "/*\n * hostcache PMNS, generated from the metric schema by `make generate`.\n" +
 	" * HOSTCACHE is the domain from domain.h; Install substitutes it.\n */\n"
 
-// pmnsLinuxHeader heads the PMNS of the stand-in for pmdalinux.
-const pmnsLinuxHeader = "/*\n * hostcache PMNS of the stand-in for pmdalinux (Install -S linux), generated\n" +
-	" * from the metric schema by `make generate`. Install substitutes 60 for HOSTCACHE.\n" +
-	" * Every name is 256 clusters past its cluster in pmns; a twin answers at\n" +
-	" * pmdalinux's PMID under pmdalinux's name too.\n */\n"
-
 // ownPMID is a metric's cluster and item in hostcache's own domain.
 func ownPMID(d cache.Desc) (uint32, uint32) { return d.ID.Cluster(), d.ID.Item() }
-
-// standInPMID gives a metric's cluster and item in the stand-in's domain.
-func standInPMID(x *standin.Identity) func(cache.Desc) (uint32, uint32) {
-	return func(d cache.Desc) (uint32, uint32) {
-		w := x.NamePMID(d.ID)
-		return (w >> 10) & 0xfff, w & 0x3ff
-	}
-}
 
 // pmnsSource writes the namespace with the symbolic domain, one block per
 // non-leaf node, children in name order, each metric at the cluster and
