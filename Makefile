@@ -38,7 +38,7 @@ test:
 	scripts/test-deps.sh
 	@$(MAKE) --no-print-directory vet
 	$(GO) test -race -count=1 $$($(GO) list $(PKGS) | grep -v /integration$$)
-	$(GO) test -race -count=1 -timeout 15m ./integration
+	$(GO) test -race -count=1 -timeout 30m ./integration
 
 unit:
 	$(GO) test -race -count=1 -short $(PKGS)

@@ -17,7 +17,8 @@ import (
 // rate's peaks (hostcache.rate.mmv.control.changes, max.rate.mmv...,
 // min.rate.mmv...).
 var (
-	mmvControlFiles   = engine.WithPeaks(engine.Metric("hostcache.mmv.control.files", clusterMMVControl, 0, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone))
+	// files has pmdammv's mmv.control.files descriptor: its twin.
+	mmvControlFiles   = engine.WithPeaks(engine.Metric("hostcache.mmv.control.files", clusterMMVControl, 0, cache.TypeI32, cache.SemInstant, cache.UnitsNone, cache.InDomNone))
 	mmvControlMetrics = engine.WithPeaks(engine.Metric("hostcache.mmv.control.metrics", clusterMMVControl, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone))
 	mmvControlChanges = engine.Metric("hostcache.mmv.control.changes", clusterMMVControl, 2, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
 )
@@ -70,7 +71,7 @@ type mmvControl struct {
 
 // publish sets the control metrics of view v.
 func (c *mmvControl) publish(b *cache.Builder, v *mmvView) {
-	b.SetU64(mmvControlFiles.ID, cache.InstNone, uint64(len(v.parts)))
+	b.SetI64(mmvControlFiles.ID, cache.InstNone, int64(len(v.parts)))
 	b.SetU64(mmvControlMetrics.ID, cache.InstNone, uint64(len(v.descs)))
 	b.SetU64(mmvControlChanges.ID, cache.InstNone, c.changes.Load())
 }

@@ -97,11 +97,15 @@ func twinOf(name string) string {
 	rest := strings.TrimPrefix(name, "hostcache.")
 	rest = strings.TrimPrefix(strings.TrimPrefix(rest, "max."), "min.")
 	rest = strings.TrimPrefix(rest, "rate.")
-	if strings.HasPrefix(rest, "control.") || strings.HasPrefix(rest, "kernel.cpu.util.") {
+	if strings.HasPrefix(rest, "control.") || strings.HasPrefix(rest, "kernel.cpu.util.") || mmvControlOwn[rest] {
 		return ""
 	}
 	return rest
 }
+
+// mmvControlOwn are the MMV catalog's metrics pmdammv has no twin of
+// (mmv.control.files has one).
+var mmvControlOwn = map[string]bool{"mmv.control.metrics": true, "mmv.control.changes": true}
 
 // isComputed reports whether a metric is one the agent computes over each
 // client's interval (a rate or a peak): it has no descriptor twin.
