@@ -55,15 +55,7 @@ func (g *gated) open() {
 // and fetch deadline. It returns the runner, its front and c's source.
 func freshRunner(t *testing.T, c Collector, within, wait time.Duration) (*Runner, *cache.Front, int) {
 	t.Helper()
-	r := NewRunner(zerolog.Nop(), []Collector{c}, Schedule{Default: time.Hour, FreshWithin: within, FetchWait: wait})
-	schema, err := cache.NewSchema(r.Sources()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := cache.NewFront(schema)
-	if err := r.Attach(front); err != nil {
-		t.Fatal(err)
-	}
+	r, front := attachedWith(t, zerolog.Nop(), Schedule{Default: time.Hour, FreshWithin: within, FetchWait: wait}, c)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -75,7 +67,7 @@ func freshRunner(t *testing.T, c Collector, within, wait time.Duration) (*Runner
 		<-done
 	})
 	<-r.Ready()
-	src, _ := schema.SourceIndex(c.Name())
+	src, _ := front.Schema().SourceIndex(c.Name())
 	return r, front, src
 }
 

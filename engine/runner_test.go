@@ -52,7 +52,14 @@ func newTestRunner(t *testing.T, c Collector, interval time.Duration) (*Runner, 
 // to a front of its schema.
 func attachedRunner(t *testing.T, log zerolog.Logger, interval time.Duration, cs ...Collector) (*Runner, *cache.Front) {
 	t.Helper()
-	r := NewRunner(log, cs, Schedule{Default: interval})
+	return attachedWith(t, log, Schedule{Default: interval}, cs...)
+}
+
+// attachedWith is a runner of cs on sched, attached to a front of its
+// schema.
+func attachedWith(t *testing.T, log zerolog.Logger, sched Schedule, cs ...Collector) (*Runner, *cache.Front) {
+	t.Helper()
+	r := NewRunner(log, cs, sched)
 	schema, err := cache.NewSchema(r.Sources()...)
 	if err != nil {
 		t.Fatal(err)
