@@ -11,6 +11,9 @@ import (
 	"time"
 )
 
+// afFreshWithin is the agent's default fresh_within.
+const afFreshWithin = 20 * time.Millisecond
+
 // afSNMP reads the named field of a group of /proc/net/snmp ("Tcp",
 // "InSegs").
 func afSNMP(t *testing.T, group, field string) uint64 {
@@ -44,10 +47,12 @@ func afSNMP(t *testing.T, group, field string) uint64 {
 }
 
 // afAsOfTheFetch checks, as PCP's QA test 216 does with netstat -s, that
-// each of metric's values lies between the kernel's counter read just
-// before and just after its fetch, while loopback traffic moves it: a
-// value as of the fetch, not as of a sample taken up to an interval
-// before it.
+// each of metric's values lies between the kernel's counter read before
+// and just after its fetch, while loopback traffic moves it: a value as of
+// the fetch, not as of a sample taken up to an interval before it. The
+// agent answers from samples at most fresh_within (20 ms) old, so the
+// reading before is taken more than that before the fetch, as netstat's
+// run before pminfo's start is in QA 216.
 func afAsOfTheFetch(t *testing.T, metric, group, field string) {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -59,6 +64,7 @@ func afAsOfTheFetch(t *testing.T, metric, group, field string) {
 	var outside int
 	for k := range 10 {
 		before := afSNMP(t, group, field)
+		time.Sleep(afFreshWithin + 5*time.Millisecond)
 		got, err := strconv.ParseUint(values(t, metric)[""], 10, 64)
 		after := afSNMP(t, group, field)
 		if err != nil {
