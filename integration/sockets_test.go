@@ -1,8 +1,10 @@
 package integration
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,9 +17,12 @@ func TestSocketModes(t *testing.T) {
 	requirePCP(t)
 	bin := buildPMDA(t)
 	dir := t.TempDir()
+	// A free port, not a fixed one: any client's connection (pmlogger's
+	// to pmcd, say) may hold a fixed port as its local one.
+	port := strconv.Itoa(freePort(t))
 	cases := map[string]struct{ flags, open string }{
 		"unix": {"-u " + filepath.Join(dir, "hostcache.sock"), "open socket unix " + filepath.Join(dir, "hostcache.sock")},
-		"inet": {"-i 44396", "open socket inet 44396"},
+		"inet": {"-i " + port, "open socket inet " + port},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -43,6 +48,10 @@ func TestSocketModes(t *testing.T) {
 				}
 			case <-time.After(10 * time.Second):
 				t.Error("agent did not exit after the peer closed")
+			}
+			if t.Failed() {
+				log, _ := os.ReadFile(logFile)
+				t.Logf("agent log:\n%s", log)
 			}
 		})
 	}
