@@ -3,8 +3,6 @@
 package integration
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -23,42 +21,9 @@ import (
 func TestFreshInstall(t *testing.T) {
 	requirePCP(t)
 	bin := buildPMDA(t)
-	pmdaDir := filepath.Join(pcpVar(t, "PCP_PMDAS_DIR"), "hostcache")
-	conf := filepath.Join(pmdaDir, "hostcache.conf")
-	wasInstalled := installed()
-	saved := t.TempDir()
-	oldConf, confErr := os.ReadFile(conf)
-	if wasInstalled {
-		if data, err := os.ReadFile(filepath.Join(pmdaDir, "pmdahostcache")); err == nil {
-			os.WriteFile(filepath.Join(saved, "pmdahostcache"), data, 0o755)
-		}
-		mustRun(t, 2*time.Minute, filepath.Join(repoRoot, "scripts", "remove-pmda.sh"))
-	}
 	// An MMV directory of the test's own, empty: the system's may hold
 	// files of other programs.
-	mmvDir, err := os.MkdirTemp("", "hostcache-mmv-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(mmvDir, 0o755)
-	t.Cleanup(func() {
-		run(t, 2*time.Minute, filepath.Join(repoRoot, "scripts", "remove-pmda.sh"))
-		if confErr == nil {
-			os.WriteFile(conf, oldConf, 0o644)
-		} else {
-			os.Remove(conf)
-		}
-		if wasInstalled {
-			run(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), filepath.Join(saved, "pmdahostcache"))
-		}
-		os.RemoveAll(mmvDir)
-	})
-	os.MkdirAll(pmdaDir, 0o755)
-	if err := os.WriteFile(conf, []byte("mmv_dir = "+mmvDir+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	out := mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin)
+	_, out := installAside(t, bin, 0o755, true, func(dir string) string { return "mmv_dir = " + dir + "\n" })
 	t.Logf("Install:\n%s", out)
 	check := regexp.MustCompile(`(?m)^.*\d+ metrics and \d+ values$`).FindString(out)
 	if check == "" {
@@ -70,7 +35,7 @@ func TestFreshInstall(t *testing.T) {
 
 	// A second for the collectors' second samples, so rates have values.
 	time.Sleep(2 * time.Second)
-	out, err = run(t, 2*time.Minute, "pminfo", "-f", "hostcache")
+	out, err := run(t, 2*time.Minute, "pminfo", "-f", "hostcache")
 	if err != nil {
 		t.Errorf("pminfo -f hostcache: %v", err)
 	}

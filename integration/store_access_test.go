@@ -85,39 +85,10 @@ func TestStoreAccess(t *testing.T) {
 // directory. The administrator's configuration and agent are put back.
 func installWithConfig(t *testing.T, bin string) string {
 	t.Helper()
-	pmdaDir := filepath.Join(pcpVar(t, "PCP_PMDAS_DIR"), "hostcache")
-	conf := filepath.Join(pmdaDir, "hostcache.conf")
-	wasInstalled := installed()
-	saved := t.TempDir()
-	oldConf, confErr := os.ReadFile(conf)
-	if wasInstalled {
-		if data, err := os.ReadFile(filepath.Join(pmdaDir, "pmdahostcache")); err == nil {
-			os.WriteFile(filepath.Join(saved, "pmdahostcache"), data, 0o755)
-		}
-	}
 	// The agent writes as the pcp user: the directory must be its to write.
-	records, err := os.MkdirTemp("", "hostcache-records-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(records, 0o777)
-	t.Cleanup(func() {
-		run(t, 2*time.Minute, filepath.Join(repoRoot, "scripts", "remove-pmda.sh"))
-		if confErr == nil {
-			os.WriteFile(conf, oldConf, 0o644)
-		} else {
-			os.Remove(conf)
-		}
-		if wasInstalled {
-			run(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), filepath.Join(saved, "pmdahostcache"))
-		}
-		os.RemoveAll(records)
+	records, _ := installAside(t, bin, 0o777, false, func(dir string) string {
+		return "record_dir = " + dir + "\nrecord_min_gap = 60\nstore_users = root\nstore_groups = pcp\nreader_phases = 8\n"
 	})
-	os.MkdirAll(pmdaDir, 0o755)
-	if err := os.WriteFile(conf, []byte("record_dir = "+records+"\nrecord_min_gap = 60\nstore_users = root\nstore_groups = pcp\nreader_phases = 8\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin)
 	waitFor(t, "the agent's first samples", 30*time.Second, func() bool {
 		_, ok := values(t, "hostcache.control.interval")[""]
 		return ok
