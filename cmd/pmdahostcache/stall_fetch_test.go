@@ -3,8 +3,12 @@ package main
 import (
 	"encoding/binary"
 	"os"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/collector"
+	"github.com/pmdahostcache/pmdahostcache/engine"
 
 	"github.com/pmdahostcache/pmdahostcache/pmda"
 	"github.com/pmdahostcache/pmdahostcache/pmda/driver"
@@ -65,17 +69,27 @@ func TestStalledSourceCostsOneDeadline(t *testing.T) {
 	if n := u64Of(t, fetchResult(t, a, sampled)[0]); n != waitedBefore {
 		t.Errorf("fresh.sampled went from %d to %d: fetches of the stuck source alone waited", waitedBefore, n)
 	}
-	// The CPU's samples stay fresh beside it: 30 ms apart, each fetch of
-	// both has the cpu collector sampled.
+	// The CPU's samples stay fresh beside it: each fetch of both, 30 ms
+	// apart, is answered from a cpu sample at most fresh_within (20 ms)
+	// old at its arrival, taken for it or by the grid just before.
+	cpu := slices.IndexFunc(collector.Registry(), func(r engine.Registration) bool { return r.Name == "cpu" })
 	for range 3 {
 		time.Sleep(30 * time.Millisecond)
-		sets := fetchResult(t, a, "hostcache.kernel.all.load", "hostcache.kernel.all.cpu.user")
+		sets := fetchResult(t, a, "hostcache.kernel.all.load", "hostcache.kernel.all.cpu.user",
+			"hostcache.control.collector.age")
 		if sets[1].NumVal != 1 {
 			t.Errorf("kernel.all.cpu.user has %d values beside the stuck source", sets[1].NumVal)
 		}
+		for _, v := range sets[2].Values {
+			if int(v.Inst) == cpu {
+				if age := binary.BigEndian.Uint64(v.Payload); age > 20 {
+					t.Errorf("the cpu collector's sample was %d ms old at a fetch beside the stuck source", age)
+				}
+			}
+		}
 	}
-	if n := u64Of(t, fetchResult(t, a, sampled)[0]); n < waitedBefore+3 {
-		t.Errorf("fresh.sampled %d after three stale fetches of the cpu's metric, want %d", n, waitedBefore+3)
+	if n := u64Of(t, fetchResult(t, a, sampled)[0]); n == waitedBefore {
+		t.Errorf("fresh.sampled stayed %d over three fetches 30 ms apart: the cpu collector was never sampled for one", n)
 	}
 	if n := u64Of(t, fetchResult(t, a, misses)[0]); n != 1 {
 		t.Errorf("fresh.misses %d, want 1", n)
