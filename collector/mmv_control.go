@@ -18,9 +18,12 @@ import (
 // min.rate.mmv...).
 var (
 	// files has pmdammv's mmv.control.files descriptor: its twin.
-	mmvControlFiles   = engine.WithPeaks(engine.Metric("hostcache.mmv.control.files", clusterMMVControl, 0, cache.TypeI32, cache.SemInstant, cache.UnitsNone, cache.InDomNone))
-	mmvControlMetrics = engine.WithPeaks(engine.Metric("hostcache.mmv.control.metrics", clusterMMVControl, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone))
-	mmvControlChanges = engine.Metric("hostcache.mmv.control.changes", clusterMMVControl, 2, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	mmvControlFiles = engine.WithPeaks(engine.Metric("hostcache.mmv.control.files",
+		clusterMMVControl, 0, cache.TypeI32, cache.SemInstant, cache.UnitsNone, cache.InDomNone))
+	mmvControlMetrics = engine.WithPeaks(engine.Metric("hostcache.mmv.control.metrics",
+		clusterMMVControl, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone))
+	mmvControlChanges = engine.Metric("hostcache.mmv.control.changes",
+		clusterMMVControl, 2, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
 )
 
 // mmvControlName is the name no MMV file may have: its metrics would be

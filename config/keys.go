@@ -125,7 +125,8 @@ func scheduleKeys() []Key {
 		Name: "fetch_wait", Default: "100", OnReload: Applied,
 		Help: "milliseconds a fetch waits for fresh samples",
 		Note: "Past this a fetch is answered from the samples already taken and counted in hostcache.control.fresh.misses. " +
-			"A source that misses it is not waited for again until it publishes a sample, so a blocked read costs one fetch this long, once.",
+			"A source that misses it is not waited for again until it publishes a sample, " +
+			"so a blocked read costs one fetch this long, once.",
 		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.FetchWait },
 			scaled(whole(1, 2000, "milliseconds", ""), time.Millisecond)},
 	}, {

@@ -16,21 +16,31 @@ const (
 
 // The self-metrics of fetch freshness (fresh.go), in the control cluster.
 var (
-	ctlFreshWithin  = Metric("hostcache.control.fresh.within", clusterControl, 5, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
-	ctlFetchWait    = Metric("hostcache.control.fresh.wait", clusterControl, 6, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
-	ctlFreshMisses  = Metric("hostcache.control.fresh.misses", clusterControl, 7, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	ctlFreshAge     = Metric("hostcache.control.fresh.age", clusterControl, 8, cache.TypeU64, cache.SemInstant, cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0), indomAgeShares)
-	ctlFreshAges    = Metric("hostcache.control.fresh.ages", clusterControl, 9, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomAgeBuckets)
-	ctlFreshSampled = Metric("hostcache.control.fresh.sampled", clusterControl, 27, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	ctlFetchSamples = Metric("hostcache.control.collector.fetch_samples", clusterControl, 28, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlFetchMisses  = Metric("hostcache.control.collector.fetch_misses", clusterControl, 29, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlFreshWithin = Metric("hostcache.control.fresh.within",
+		clusterControl, 5, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
+	ctlFetchWait = Metric("hostcache.control.fresh.wait",
+		clusterControl, 6, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
+	ctlFreshMisses = Metric("hostcache.control.fresh.misses",
+		clusterControl, 7, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	ctlFreshAge = Metric("hostcache.control.fresh.age",
+		clusterControl, 8, cache.TypeU64, cache.SemInstant,
+		cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0), indomAgeShares)
+	ctlFreshAges = Metric("hostcache.control.fresh.ages",
+		clusterControl, 9, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomAgeBuckets)
+	ctlFreshSampled = Metric("hostcache.control.fresh.sampled",
+		clusterControl, 27, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	ctlFetchSamples = Metric("hostcache.control.collector.fetch_samples",
+		clusterControl, 28, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlFetchMisses = Metric("hostcache.control.collector.fetch_misses",
+		clusterControl, 29, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
 )
 
 // freshInDoms are the freshness metrics' instance domains.
 func freshInDoms() []cache.InDomDesc {
+	named := func(indomName string) []cache.Label { return []cache.Label{cache.StringLabel("indom_name", indomName)} }
 	return []cache.InDomDesc{
-		{ID: indomAgeBuckets, Name: "fetch sample ages", Labels: []cache.Label{cache.StringLabel("indom_name", "per age bucket")}},
-		{ID: indomAgeShares, Name: "fetch age percentiles", Labels: []cache.Label{cache.StringLabel("indom_name", "per percentile")}},
+		{ID: indomAgeBuckets, Name: "fetch sample ages", Labels: named("per age bucket")},
+		{ID: indomAgeShares, Name: "fetch age percentiles", Labels: named("per percentile")},
 	}
 }
 

@@ -211,7 +211,8 @@ func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
 	r.startDefaultMS = defaultInterval.Milliseconds()
 	list := make([]cache.Instance, len(cs))
 	for i, c := range cs {
-		e := &entry{c: c, log: log.With().Str("collector", c.Name()).Logger(), wake: make(chan struct{}, 1), fresh: newFetchFresh()}
+		e := &entry{c: c, log: log.With().Str("collector", c.Name()).Logger(),
+			wake: make(chan struct{}, 1), fresh: newFetchFresh()}
 		e.paced, _ = c.(Paced)
 		e.staller, _ = c.(interface{ Stalls() uint64 })
 		iv, own := intervals[c.Name()]

@@ -39,7 +39,8 @@ var errnoNames = map[Errno]string{
 	ErrPMID: "PM_ERR_PMID", ErrInDom: "PM_ERR_INDOM", ErrInst: "PM_ERR_INST",
 	ErrConv: "PM_ERR_CONV", ErrSign: "PM_ERR_SIGN", ErrIPC: "PM_ERR_IPC",
 	ErrPermission: "PM_ERR_PERMISSION", ErrAgain: "PM_ERR_AGAIN",
-	ErrNotConn: "PM_ERR_NOTCONN", ErrType: "PM_ERR_TYPE", ErrBadStore: "PM_ERR_BADSTORE", ErrNoContainer: "PM_ERR_NOCONTAINER", ErrNYI: "PM_ERR_NYI",
+	ErrNotConn: "PM_ERR_NOTCONN", ErrType: "PM_ERR_TYPE", ErrBadStore: "PM_ERR_BADSTORE",
+	ErrNoContainer: "PM_ERR_NOCONTAINER", ErrNYI: "PM_ERR_NYI",
 	ErrPMDAReady: "PM_ERR_PMDAREADY", ErrPMDANotReady: "PM_ERR_PMDANOTREADY",
 }
 

@@ -151,7 +151,8 @@ func (b *besideListener) allowed(conn *net.UnixConn) bool {
 		b.log.Warn().Err(err).Msg("refused a connection: its peer is unknown")
 		return false
 	case uid != 0 && uid != b.uid && uid != os.Geteuid():
-		b.log.Warn().Int("uid", uid).Int("pid", pid).Msg("refused a connection that is not pmcd's (neither root nor PCP's user)")
+		b.log.Warn().Int("uid", uid).Int("pid", pid).
+			Msg("refused a connection that is not pmcd's (neither root nor PCP's user)")
 		return false
 	}
 	return true

@@ -24,6 +24,7 @@ func newContainerFinder() *pmda.RootClient {
 // gets PM_ERR_NOTCONN, as from pmdalinux without pmdaroot.
 func connectRoot(roots *pmda.RootClient, log zerolog.Logger) {
 	if err := roots.Connect(); err != nil {
-		log.Info().Err(err).Str("socket", pmda.RootSocket()).Msg("pmdaroot unreachable: container contexts get PM_ERR_NOTCONN")
+		log.Info().Err(err).Str("socket", pmda.RootSocket()).
+			Msg("pmdaroot unreachable: container contexts get PM_ERR_NOTCONN")
 	}
 }

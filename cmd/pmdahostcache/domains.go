@@ -36,7 +36,8 @@ func ownDomain(cfg config.Config, base pmda.Config, texts pmda.TextSource) pmda.
 // pmcd's pipe: pmdalinux's names only (the twins and the placeholders),
 // with pmdalinux's labels, no more (an extra label changes a series'
 // identity in pmseries), and no dynamic subtree of hostcache's.
-func standInDomain(cfg config.Config, base pmda.Config, name string, ids pmda.Identity, texts pmda.TextSource) pmda.Config {
+func standInDomain(cfg config.Config, base pmda.Config, name string, ids pmda.Identity,
+	texts pmda.TextSource) pmda.Config {
 	c := base
 	c.Name, c.Domain, c.Identity, c.Texts = name, cfg.Domain, ids, texts
 	c.OwnLabelsOnly = true
@@ -48,7 +49,8 @@ func standInDomain(cfg config.Config, base pmda.Config, name string, ids pmda.Id
 // requests once the first samples are in, until pmcd closes it. The end
 // of ctx (the agent exits) does not end it: the exit closes it together
 // with the pipe (besideListener.serve).
-func serveBeside(ctx context.Context, c pmda.Config, conn *net.UnixConn, ready <-chan struct{}, log zerolog.Logger) error {
+func serveBeside(ctx context.Context, c pmda.Config, conn *net.UnixConn, ready <-chan struct{},
+	log zerolog.Logger) error {
 	stream, err := pmda.NewStream(conn, conn)
 	if err != nil {
 		return err

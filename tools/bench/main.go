@@ -152,7 +152,8 @@ func run(agent, linux, loop, cFloor, ticker string, n, e2eN, clients int, idle t
 		n          int
 	}{
 		{"pmdahostcache", agent, []string{"-d", "396", "-l", "LOG", "-U", "root"}, ourPMIDs, n},
-		{"pmdahostcache (fresh_within = 0)", agent, []string{"-d", "396", "-l", "LOG", "-U", "root", "-c", cacheOnly}, ourPMIDs, n},
+		{"pmdahostcache (fresh_within = 0)", agent,
+			[]string{"-d", "396", "-l", "LOG", "-U", "root", "-c", cacheOnly}, ourPMIDs, n},
 		{"pmdahostcache (sampling parked)", agent, []string{"-d", "396", "-l", "LOG", "-U", "root", "-c", quiet}, ourPMIDs, n},
 		{"Go agent doing nothing", self, []string{"echo-agent"}, ourPMIDs, n},
 		{"C agent doing nothing (floor)", cFloor, nil, ourPMIDs, n},
@@ -223,7 +224,8 @@ func run(agent, linux, loop, cFloor, ticker string, n, e2eN, clients int, idle t
 	}
 	slices.Sort(tickerCPU)
 	slices.Sort(goTickerCPU)
-	return format(pduRows{hc, hcCache, hcQuiet, goFloor, cFloorRes, lx}, tickerCPU[len(tickerCPU)/2], goTickerCPU[len(goTickerCPU)/2], e), nil
+	rows := pduRows{hc, hcCache, hcQuiet, goFloor, cFloorRes, lx}
+	return format(rows, tickerCPU[len(tickerCPU)/2], goTickerCPU[len(goTickerCPU)/2], e), nil
 }
 
 // median returns the round with the median CPU per fetch, carrying the

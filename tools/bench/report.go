@@ -108,10 +108,11 @@ func writeFreshTargets(b *strings.Builder, rows pduRows, tickerCPU time.Duration
 		{"paced", func(r pduResult) time.Duration { return r.pacedCPU }},
 	} {
 		hc, lx := m.of(rows.hc), m.of(rows.lx)
-		fmt.Fprintf(b, "| agent CPU per fetch vs pmdalinux, %s, samples at most fresh_within (20 ms) old | %.3f (%s / %s) | ≤ 1.000 | %s |\n",
-			m.how, float64(hc)/float64(lx), us(hc), us(lx), verdict(hc <= lx))
+		fmt.Fprintf(b, "| agent CPU per fetch vs pmdalinux, %s, samples at most fresh_within (20 ms) old "+
+			"| %.3f (%s / %s) | ≤ 1.000 | %s |\n", m.how, float64(hc)/float64(lx), us(hc), us(lx), verdict(hc <= lx))
 		floor := m.of(rows.cFloor) + tickerCPU
-		fmt.Fprintf(b, "| (the same vs the sample floor: the C agent's round trip and one read of the one-second files, %s) | %.2f (%s / %s) | | |\n",
+		fmt.Fprintf(b, "| (the same vs the sample floor: the C agent's round trip "+
+			"and one read of the one-second files, %s) | %.2f (%s / %s) | | |\n",
 			us(floor), float64(hc)/float64(floor), us(hc), us(floor))
 		fmt.Fprintf(b, "| (the same answering from the cache as it is, fresh_within = 0) | %.3f (%s / %s) | | |\n",
 			float64(m.of(rows.hcCache))/float64(lx), us(m.of(rows.hcCache)), us(lx))

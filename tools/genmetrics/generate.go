@@ -82,7 +82,8 @@ func (h collectorHelp) MetricText(name string, long bool) (string, bool) {
 // some, made as buildSchema makes them.
 func withCollectorHelp(files metricTexts, root string) metricTexts {
 	h := collectorHelp{files: files}
-	env := engine.Env{Proc: filepath.Join(root, "testdata", "proc-t0"), Sys: filepath.Join(root, "testdata", "sys-t0"), Filter: engine.Filter{}}
+	env := engine.Env{Proc: filepath.Join(root, "testdata", "proc-t0"), Sys: filepath.Join(root, "testdata", "sys-t0"),
+		Filter: engine.Filter{}}
 	for _, reg := range collector.Registry() {
 		if c, err := reg.Factory(env); err == nil {
 			if t, ok := c.(metricTexts); ok {
