@@ -10,7 +10,7 @@ import "github.com/pmdahostcache/pmdahostcache/cache"
 // Name is the full PMNS name, written out so that a search for it finds
 // the declaration; tools/genmetrics indexes every metric by it. InDom is
 // always given: instance domain 0 is a real one (the collectors'), so a
-// single value says cache.InDomNone. Units left out means none.
+// single value says cache.InDomNone. Units left out means none (cache.UnitsNone).
 type Row struct {
 	Name    string
 	Cluster uint32

@@ -10,7 +10,7 @@ import (
 func TestRowDescMatchesMetric(t *testing.T) {
 	r := Row{Name: "hostcache.kernel.all.load", Cluster: 2, Item: 0,
 		Type: cache.TypeFloat, Sem: cache.SemInstant, InDom: 2, Peaks: true}
-	want := WithPeaks(Metric("hostcache.kernel.all.load", 2, 0, cache.TypeFloat, cache.SemInstant, cache.Units{}, 2))
+	want := WithPeaks(Metric("hostcache.kernel.all.load", 2, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, 2))
 	if got := r.Desc(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Row.Desc() = %+v, want %+v", got, want)
 	}
