@@ -90,7 +90,7 @@ func TestSwitchKeepsPrimaryLogger(t *testing.T) {
 			}
 		}
 		if counts["kernel.all.load"] == 0 || counts["hostcache.kernel.all.load"] == 0 {
-			t.Errorf("%s the switch: records with values %v", w.what, counts)
+			t.Errorf("%s the switch: records with values %v\n%s\npmlogger.log:\n%s", w.what, counts, agentLogs(t), log)
 		}
 		t.Logf("%s: %d records of kernel.all.load, %d of hostcache.kernel.all.load", w.what, counts["kernel.all.load"], counts["hostcache.kernel.all.load"])
 	}
@@ -232,4 +232,26 @@ func dumpRecords(t *testing.T, dir string) []record {
 		}
 	}
 	return out
+}
+
+// agentLogs gives what pmcd and the agent logged of hostcache's entries:
+// the lines of pmcd's log that name hostcache or an agent's end, and the
+// agent's last lines.
+func agentLogs(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(pcpVar(t, "PCP_LOG_DIR"), "pmcd")
+	var b strings.Builder
+	pmcd, _ := os.ReadFile(filepath.Join(dir, "pmcd.log"))
+	b.WriteString("pmcd.log, hostcache's lines:\n")
+	for _, line := range strings.Split(string(pmcd), "\n") {
+		if strings.Contains(line, "hostcache") || strings.Contains(line, "RESTARTED") ||
+			strings.Contains(line, "Cleanup") || strings.Contains(line, "rror") {
+			b.WriteString(line + "\n")
+		}
+	}
+	agent, _ := os.ReadFile(filepath.Join(dir, "hostcache.log"))
+	lines := strings.Split(strings.TrimSpace(string(agent)), "\n")
+	b.WriteString("hostcache.log, its end:\n")
+	b.WriteString(strings.Join(lines[max(0, len(lines)-40):], "\n"))
+	return b.String()
 }

@@ -30,6 +30,9 @@ type besideListener struct {
 	log  zerolog.Logger
 	ln   *net.UnixListener
 	file os.FileInfo // the socket file ln is bound to
+	// yielded is set once another process's socket was found at the
+	// path: this one no longer answers there.
+	yielded bool
 }
 
 // besideRecheck is how often a listener with no connection checks that
@@ -92,17 +95,32 @@ func (b *besideListener) restrict() error {
 	return os.Chown(b.path, b.uid, b.gid)
 }
 
-// current reports whether the path is still the socket b bound.
-func (b *besideListener) current() bool {
-	fi, err := os.Stat(b.path)
-	return err == nil && os.SameFile(fi, b.file)
+// pathState is what the socket's path holds now.
+type pathState int
+
+const (
+	pathOurs    pathState = iota // the socket b bound
+	pathGone                     // nothing: pmcd, as root, unlinked it
+	pathAnother                  // a file b did not bind: another agent's socket
+)
+
+// state reports what the path holds now.
+func (b *besideListener) state() pathState {
+	fi, err := os.Lstat(b.path)
+	switch {
+	case err != nil:
+		return pathGone
+	case os.SameFile(fi, b.file):
+		return pathOurs
+	}
+	return pathAnother
 }
 
 // serve accepts pmcd's connections one at a time and gives each to
 // serveConn until ctx ends. A connection from any other user is refused
 // and logged; a connection that ends (pmcd dropped the agent) is
 // followed by listening again, on a socket made anew if the path has
-// gone. Nothing here ends the process: the pipe does. Nor does anything
+// gone (rebindIfGone). Nothing here ends the process: the pipe does. Nor does anything
 // here close the socket when ctx ends: the process's exit closes it with
 // the pipe, at once. Closed first, it would tell pmcd of a dead agent
 // whose other entry still looks alive: pmcd's restart of the one, at
@@ -110,14 +128,8 @@ func (b *besideListener) current() bool {
 // is a minute later.
 func (b *besideListener) serve(ctx context.Context, serveConn func(context.Context, *net.UnixConn) error) {
 	for ctx.Err() == nil {
-		if !b.current() {
-			b.log.Info().Str("socket", b.path).Msg("the socket is gone: making it again")
-			b.ln.Close()
-			if err := b.listen(); err != nil {
-				b.log.Error().Err(err).Msg("hostcache's domain is not answered")
-				sleepCtx(ctx, besideRecheck)
-				continue
-			}
+		if !b.rebindIfGone(ctx) {
+			continue
 		}
 		b.ln.SetDeadline(time.Now().Add(besideRecheck))
 		conn, err := b.ln.AcceptUnix()
@@ -140,6 +152,34 @@ func (b *besideListener) serve(ctx context.Context, serveConn func(context.Conte
 		conn.Close()
 		b.log.Info().Err(err).Msg("pmcd's connection to hostcache's domain ended; listening again")
 	}
+}
+
+// rebindIfGone makes the socket again when its path has gone, and
+// reports whether b has a listener to accept on. A path that holds
+// another file is left alone: a later agent (pmcd restarted the stand-in
+// while this one shuts down) bound it, and pmcd must reach that one.
+// Replacing it would leave pmcd a socket nobody answers once this
+// process exits.
+func (b *besideListener) rebindIfGone(ctx context.Context) bool {
+	switch b.state() {
+	case pathOurs:
+		return true
+	case pathAnother:
+		if !b.yielded {
+			b.yielded = true
+			b.log.Warn().Str("socket", b.path).Msg("another process's socket is at the path: leaving it to that one")
+		}
+		sleepCtx(ctx, besideRecheck)
+		return false
+	}
+	b.log.Info().Str("socket", b.path).Msg("the socket is gone: making it again")
+	b.ln.Close()
+	if err := b.listen(); err != nil {
+		b.log.Error().Err(err).Msg("hostcache's domain is not answered")
+		sleepCtx(ctx, besideRecheck)
+		return false
+	}
+	return true
 }
 
 // allowed checks the peer: root or PCP's user, as pmcd runs as one or

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -247,4 +248,51 @@ func TestBesideSocketRefusesOtherUsers(t *testing.T) {
 	}
 	b := dialBeside(t, sock)
 	fetchValues(t, func(p []byte) []byte { return b.request(t, p) }, 3, pmidOf("hostcache.kernel.all.load"))
+}
+
+// pmcd may start a new stand-in while the one before still runs: the new
+// one binds the path afresh. The earlier one must leave it to the new
+// one, or pmcd would find a dead socket there once it exits.
+func TestBesideSocketYieldsToALaterAgent(t *testing.T) {
+	dir := t.TempDir()
+	_, sock := startStandInBesideIn(t, dir)
+	later := t.TempDir()
+	conf := filepath.Join(later, "hostcache.conf")
+	os.WriteFile(conf, []byte("id_dir = "+later+"\n"), 0o644)
+	b, err := driver.Start(agentPath, []string{"-d", "60", "-S", "linux", "-B", sock, "-l", filepath.Join(later, "agent.log"),
+		"-U", "root", "-c", conf, "-r", "../../testdata/proc-t0", "-s", t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Kill)
+	bound, err := os.Stat(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := waitLogLine(t, filepath.Join(dir, "agent.log"), "another process's socket", "the socket is gone")
+	if !strings.Contains(log, "another process's socket") {
+		t.Fatalf("the earlier agent took the path back:\n%s", log)
+	}
+	if now, err := os.Stat(sock); err != nil || !os.SameFile(now, bound) {
+		t.Fatalf("the later agent's socket was replaced: %v", err)
+	}
+	c := dialBeside(t, sock)
+	fetchValues(t, func(p []byte) []byte { return c.request(t, p) }, 3, pmidOf("hostcache.kernel.all.load"))
+}
+
+// waitLogLine waits for a log file to hold any of the texts, for at most
+// 10 s, and returns the log.
+func waitLogLine(t *testing.T, path string, texts ...string) string {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		b, _ := os.ReadFile(path)
+		for _, s := range texts {
+			if strings.Contains(string(b), s) {
+				return string(b)
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s holds none of %q:\n%s", path, texts, b)
+		}
+	}
 }
