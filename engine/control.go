@@ -78,26 +78,26 @@ func (r *Runner) controlSource() cache.Source {
 		Name: ControlSourceName,
 		Metrics: append([]cache.Desc{
 			computed(ctlInterval, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-				return append(dst, cache.I32Value(cache.InstNone, int32(r.defaultMS.Load())))
+				return append(dst, cache.I32Value(cache.InstNone, int32(r.intervals.defaultMS.Load())))
 			}),
 			computed(ctlGeneration, func(q *cache.Request, dst []cache.Value) []cache.Value {
 				return append(dst, cache.U64Value(cache.InstNone, q.Snap.Generation))
 			}),
-			perEntry(ctlCInterval, always(func(e *entry) int64 { return e.intervalMS.Load() })),
-			perEntry(ctlSamples, always(func(e *entry) int64 { return int64(e.samples.Load()) })),
-			perEntry(ctlErrors, always(func(e *entry) int64 { return int64(e.errors.Load()) })),
-			perEntry(ctlDuration, always(func(e *entry) int64 { return e.durationUS.Load() })),
-			perEntry(ctlSkipped, always(func(e *entry) int64 { return int64(e.skipped.Load()) })),
-			perEntry(ctlResets, always(func(e *entry) int64 { return int64(e.resets.Load()) })),
-			perEntry(ctlPanics, always(func(e *entry) int64 { return int64(e.panics.Load()) })),
-			perEntry(ctlStalls, always(func(e *entry) int64 { return int64(e.stalls.Load()) })),
-			perEntry(ctlLastOK, func(e *entry) (int64, bool) { v := e.lastOKms.Load(); return v, v != 0 }),
+			perEntry(ctlCInterval, always(func(e *entry) int64 { return e.sched.intervalMS.Load() })),
+			perEntry(ctlSamples, always(func(e *entry) int64 { return int64(e.stats.samples.Load()) })),
+			perEntry(ctlErrors, always(func(e *entry) int64 { return int64(e.stats.errors.Load()) })),
+			perEntry(ctlDuration, always(func(e *entry) int64 { return e.stats.durationUS.Load() })),
+			perEntry(ctlSkipped, always(func(e *entry) int64 { return int64(e.stats.skipped.Load()) })),
+			perEntry(ctlResets, always(func(e *entry) int64 { return int64(e.stats.resets.Load()) })),
+			perEntry(ctlPanics, always(func(e *entry) int64 { return int64(e.stats.panics.Load()) })),
+			perEntry(ctlStalls, always(func(e *entry) int64 { return int64(e.stats.stalls.Load()) })),
+			perEntry(ctlLastOK, func(e *entry) (int64, bool) { v := e.stats.lastOKms.Load(); return v, v != 0 }),
 			computed(ctlAge, r.appendAges),
 			computed(ctlHistory, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-				return append(dst, cache.U32Value(cache.InstNone, uint32(r.span.Load()/1000)))
+				return append(dst, cache.U32Value(cache.InstNone, uint32(r.budget.span.Load()/1000)))
 			}),
 			computed(ctlClients, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-				return append(dst, cache.U32Value(cache.InstNone, uint32(r.reader.clients.count())))
+				return append(dst, cache.U32Value(cache.InstNone, uint32(r.figures.clients.count())))
 			}),
 			perEntry(ctlHSamples, func(e *entry) (int64, bool) {
 				if e.hist() == nil {
@@ -112,14 +112,14 @@ func (r *Runner) controlSource() cache.Source {
 				return e.hist().bytes.Load(), true
 			}),
 			perEntry(ctlIdle, always(func(e *entry) int64 {
-				if e.idle.Load() {
+				if e.idle.slowed.Load() {
 					return 1
 				}
 				return 0
 			})),
-			perEntry(ctlReaders, always(func(e *entry) int64 { return int64(e.nReaders.Load()) })),
-			perEntry(ctlReaderAge, always(func(e *entry) int64 { return e.readerAgeMS.Load() })),
-			perEntry(ctlExtras, always(func(e *entry) int64 { return int64(e.extras.Load()) })),
+			perEntry(ctlReaders, always(func(e *entry) int64 { return int64(e.follow.count.Load()) })),
+			perEntry(ctlReaderAge, always(func(e *entry) int64 { return e.follow.oldestMS.Load() })),
+			perEntry(ctlExtras, always(func(e *entry) int64 { return int64(e.follow.extras.Load()) })),
 			computed(ctlPhases, r.appendReaderPhases),
 			computed(ctlGoroutines, appendGoroutines),
 		}, append(r.recordMetrics(), r.freshMetrics(computed, perEntry)...)...),
@@ -149,10 +149,7 @@ func (r *Runner) appendAges(q *cache.Request, dst []cache.Value) []cache.Value {
 // it. It builds strings: it is read by administrators, not logged often.
 func (r *Runner) appendReaderPhases(_ *cache.Request, dst []cache.Value) []cache.Value {
 	for i, e := range r.entries {
-		e.readersMu.Lock()
-		text := e.readers.describe()
-		e.readersMu.Unlock()
-		dst = append(dst, cache.StringValue(uint32(i), text))
+		dst = append(dst, cache.StringValue(uint32(i), e.follow.describe()))
 	}
 	return dst
 }

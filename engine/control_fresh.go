@@ -64,25 +64,25 @@ func (r *Runner) freshMetrics(computed func(cache.Desc, func(*cache.Request, []c
 	ms := func(ns int64) int32 { return int32(time.Duration(ns).Milliseconds()) }
 	return []cache.Desc{
 		computed(ctlFreshWithin, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			return append(dst, cache.I32Value(cache.InstNone, ms(r.freshNS.Load())))
+			return append(dst, cache.I32Value(cache.InstNone, ms(r.fresh.withinNS.Load())))
 		}),
 		computed(ctlFetchWait, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			return append(dst, cache.I32Value(cache.InstNone, ms(r.waitNS.Load())))
+			return append(dst, cache.I32Value(cache.InstNone, ms(r.fresh.waitNS.Load())))
 		}),
 		computed(ctlFreshMisses, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			return append(dst, cache.U64Value(cache.InstNone, r.fetchMisses.Load()))
+			return append(dst, cache.U64Value(cache.InstNone, r.fresh.misses.Load()))
 		}),
 		computed(ctlFreshSampled, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			return append(dst, cache.U64Value(cache.InstNone, r.fetchSampled.Load()))
+			return append(dst, cache.U64Value(cache.InstNone, r.fresh.sampled.Load()))
 		}),
 		computed(ctlFreshAges, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			for i := range r.ages.buckets {
-				dst = append(dst, cache.U64Value(uint32(i), r.ages.buckets[i].Load()))
+			for i := range r.fresh.ages.buckets {
+				dst = append(dst, cache.U64Value(uint32(i), r.fresh.ages.buckets[i].Load()))
 			}
 			return dst
 		}),
 		computed(ctlFreshAge, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			r.ages.percentiles(func(i int, us int64) { dst = append(dst, cache.U64Value(uint32(i), uint64(us))) })
+			r.fresh.ages.percentiles(func(i int, us int64) { dst = append(dst, cache.U64Value(uint32(i), uint64(us))) })
 			return dst
 		}),
 		perEntry(ctlFetchSamples, func(e *entry) (int64, bool) { return int64(e.fresh.taken.Load()), true }),

@@ -85,6 +85,6 @@ func (r *Runner) noteServed(sources []int) {
 		}
 	}
 	if !oldest.IsZero() {
-		r.ages.add(time.Since(oldest))
+		r.fresh.ages.add(time.Since(oldest))
 	}
 }

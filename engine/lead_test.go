@@ -132,7 +132,7 @@ func TestAtOnceSampleIsNoDelay(t *testing.T) {
 	cd := cadence{next: now.Add(-ms(300)), last: now.Add(-ms(800)), atOnce: true}
 	cd.plan.phase = gridPhase(time.Second)
 	g.r.tick(e, &cd)
-	if d := e.pubLog.delay(); d >= ms(300) {
+	if d := e.follow.pubLog.delay(); d >= ms(300) {
 		t.Errorf("delay %v after a sample taken at once, want the sample's own time", d)
 	}
 	if cd.atOnce {

@@ -216,7 +216,9 @@ func TestIntervalDefaultAndOwn(t *testing.T) {
 	if err := r.Attach(cache.NewFront(schema)); err != nil {
 		t.Fatal(err)
 	}
-	intervals := func() [2]int64 { return [2]int64{r.entries[0].intervalMS.Load(), r.entries[1].intervalMS.Load()} }
+	intervals := func() [2]int64 {
+		return [2]int64{r.entries[0].sched.intervalMS.Load(), r.entries[1].sched.intervalMS.Load()}
+	}
 	steps := []struct {
 		id   cache.MetricID
 		inst uint32
@@ -252,7 +254,9 @@ func TestReconfigure(t *testing.T) {
 	if err := r.Attach(cache.NewFront(schema)); err != nil {
 		t.Fatal(err)
 	}
-	intervals := func() [2]int64 { return [2]int64{r.entries[0].intervalMS.Load(), r.entries[1].intervalMS.Load()} }
+	intervals := func() [2]int64 {
+		return [2]int64{r.entries[0].sched.intervalMS.Load(), r.entries[1].sched.intervalMS.Load()}
+	}
 	if err := r.PMStore(storeReq(ctlCInterval.ID, 0, 300)); err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +264,7 @@ func TestReconfigure(t *testing.T) {
 	if got, want := intervals(), [2]int64{4000, 2000}; got != want {
 		t.Errorf("after reconfiguring: intervals %v, want %v", got, want)
 	}
-	if got := r.staleIntervals.Load(); got != 3 {
+	if got := r.intervals.staleIntervals.Load(); got != 3 {
 		t.Errorf("stale intervals %d, want 3", got)
 	}
 	for _, s := range []struct {

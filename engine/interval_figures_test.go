@@ -206,7 +206,7 @@ func TestResetInsideWindow(t *testing.T) {
 	g.want(1, "hostcache.rate.test.count", 0, (10.0+10)/2)
 	g.want(1, "hostcache.rate.test.count", 1, 5)
 	g.want(1, "hostcache.max.rate.test.count", 0, 10) // a first fetch: the newest step only
-	if n := g.r.entries[0].resets.Load(); n != 1 {
+	if n := g.r.entries[0].stats.resets.Load(); n != 1 {
 		t.Errorf("resets = %d, want 1", n)
 	}
 }
@@ -293,16 +293,16 @@ func TestClientsForgottenAndBounded(t *testing.T) {
 	for c := int32(0); c < 10000; c++ {
 		g.fetch(c*7919, "hostcache.rate.test.count")
 	}
-	if n := g.r.reader.clients.count(); n != 8 {
+	if n := g.r.figures.clients.count(); n != 8 {
 		t.Errorf("%d clients remembered, want the bound 8", n)
 	}
 	g.fetch(5, "hostcache.rate.test.count")
 	g.r.Forget(5)
-	if _, ok := g.r.reader.clients.byID[5]; ok {
+	if _, ok := g.r.figures.clients.byID[5]; ok {
 		t.Error("client 5 still remembered after Forget")
 	}
 	g.fetch(cache.NoClient, "hostcache.rate.test.count")
-	if _, ok := g.r.reader.clients.byID[cache.NoClient]; ok {
+	if _, ok := g.r.figures.clients.byID[cache.NoClient]; ok {
 		t.Error("NoClient remembered")
 	}
 }
@@ -369,21 +369,21 @@ func TestHistoryBudgetRestored(t *testing.T) {
 		g.sample(at(k), steady(k))
 	}
 	e := g.r.entries[0]
-	if !g.r.shortened || e.hist().keep.Load() >= int64(e.hist().depth()) {
+	if !g.r.budget.shortened || e.hist().keep.Load() >= int64(e.hist().depth()) {
 		t.Fatalf("history not shortened past its budget (keep %d of %d)", e.hist().keep.Load(), e.hist().depth())
 	}
-	g.r.budget = 1 << 30
-	g.r.rebudget(e, e.budgeted*2)
-	if g.r.shortened || e.hist().keep.Load() != int64(e.hist().depth()) || g.r.span.Load() != time.Minute.Milliseconds() {
+	g.r.budget.bytes = 1 << 30
+	g.r.budget.rebudget(g.r.entries, e, e.budget.cost*2)
+	if g.r.budget.shortened || e.hist().keep.Load() != int64(e.hist().depth()) || g.r.budget.span.Load() != time.Minute.Milliseconds() {
 		t.Errorf("history not restored within an ample budget: keep %d of %d, span %d ms",
-			e.hist().keep.Load(), e.hist().depth(), g.r.span.Load())
+			e.hist().keep.Load(), e.hist().depth(), g.r.budget.span.Load())
 	}
-	g.r.span.Store(1) // a re-share would set it again
+	g.r.budget.span.Store(1) // a re-share would set it again
 	for k := 21; k <= 40; k++ {
 		// Repeats: the cost per sample held falls with each, as after start.
 		g.sample(at(k), steady(21))
 	}
-	if g.r.span.Load() != 1 {
+	if g.r.budget.span.Load() != 1 {
 		t.Error("the budget was shared again although every history fits")
 	}
 }
@@ -449,7 +449,7 @@ func TestImplausibleJumpIsAReset(t *testing.T) {
 	g.sample(at(4), scriptStep{count: [2]uint64{130, 120}, ms: 1500})
 	g.want(2, "hostcache.rate.test.count", 0, 10)
 	g.want(2, "hostcache.test.util", cache.InstNone, 50)
-	if n := g.r.entries[0].resets.Load(); n != 4 {
+	if n := g.r.entries[0].stats.resets.Load(); n != 4 {
 		t.Errorf("resets = %d, want 4 (two jumps up, two down)", n)
 	}
 }
