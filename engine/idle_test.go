@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -69,22 +68,6 @@ func TestIdleSourceIsNotStale(t *testing.T) {
 	}
 	if p.Stale(at(0).Add(20 * time.Second)) {
 		t.Error("an idle source's part is stale before its next slow sample")
-	}
-}
-
-// PartialOf: nothing failed is nil, some is a PartialError (what was read
-// is published), all is a plain error.
-func TestPartialOf(t *testing.T) {
-	bad := errors.New("gone")
-	if err := PartialOf(nil, 3); err != nil {
-		t.Errorf("no failure: %v", err)
-	}
-	var p *PartialError
-	if err := PartialOf([]error{bad}, 3); !errors.As(err, &p) {
-		t.Errorf("one of three: %v is not partial", err)
-	}
-	if err := PartialOf([]error{bad, bad}, 2); err == nil || errors.As(err, &p) {
-		t.Errorf("all failed: %v", err)
 	}
 }
 
