@@ -73,6 +73,15 @@ func freshRunner(t *testing.T, c Collector, within, wait time.Duration) (*Runner
 	return r, front, src
 }
 
+// ageNewest makes e's newest sample d older for the freshness bound, as
+// if d had passed since it was taken: the tests need not sleep past the
+// bound.
+func ageNewest(e *entry, d time.Duration) {
+	e.fresh.mu.Lock()
+	e.fresh.at = e.fresh.at.Add(-d)
+	e.fresh.mu.Unlock()
+}
+
 // published is the value of scriptedValue the front serves.
 func published(t *testing.T, front *cache.Front) uint64 {
 	t.Helper()
@@ -93,7 +102,7 @@ func TestFreshenSamplesForAFetch(t *testing.T) {
 	}
 	// A fetch past the bound of the newest sample has the source sampled,
 	// and is answered from that sample.
-	time.Sleep(30 * time.Millisecond)
+	ageNewest(r.entries[0], 30*time.Millisecond)
 	r.Freshen([]int{src}, time.Now())
 	if got := published(t, front); got != 2 {
 		t.Fatalf("after a stale fetch the front serves sample %d, want 2", got)
@@ -133,7 +142,7 @@ func TestFreshenSharesOneSample(t *testing.T) {
 	g := &gated{}
 	r, front, src := freshRunner(t, g, 20*time.Millisecond, time.Minute)
 	g.close() // every fetch below arrives before the sample is done
-	time.Sleep(30 * time.Millisecond)
+	ageNewest(r.entries[0], 30*time.Millisecond)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)
@@ -160,7 +169,7 @@ func TestFreshenBlockedSourceCostsOneDeadline(t *testing.T) {
 	r, front, src := freshRunner(t, g, 20*time.Millisecond, 50*time.Millisecond)
 	g.close()
 	defer g.open()
-	time.Sleep(30 * time.Millisecond)
+	ageNewest(r.entries[0], 30*time.Millisecond)
 	start := time.Now()
 	r.Freshen([]int{src}, start)
 	if waited := time.Since(start); waited < 50*time.Millisecond {
@@ -187,7 +196,7 @@ func TestFreshenBlockedSourceCostsOneDeadline(t *testing.T) {
 	for r.entries[0].fresh.stuck.Load() {
 		time.Sleep(time.Millisecond)
 	}
-	time.Sleep(30 * time.Millisecond)
+	ageNewest(r.entries[0], 30*time.Millisecond)
 	r.Freshen([]int{src}, time.Now())
 	if got := published(t, front); got != 3 {
 		t.Fatalf("after recovery the front serves sample %d, want 3", got)

@@ -22,6 +22,8 @@ type scripted struct {
 	fail   atomic.Bool
 	panics atomic.Bool
 	block  chan struct{} // when non-nil, Sample waits on it
+	// entered, when non-nil, is told (without waiting) that Sample began.
+	entered chan struct{}
 }
 
 func (s *scripted) Name() string { return s.name }
@@ -32,6 +34,12 @@ func (s *scripted) Source() cache.Source {
 
 func (s *scripted) Sample(b *cache.Builder, now time.Time) error {
 	n := s.calls.Add(1)
+	if s.entered != nil {
+		select {
+		case s.entered <- struct{}{}:
+		default:
+		}
+	}
 	if s.block != nil {
 		<-s.block
 	}
@@ -85,15 +93,16 @@ func controlValue(t *testing.T, st *cache.Front, d cache.Desc) uint64 {
 }
 
 func TestRunnerReadyAfterFirstSamples(t *testing.T) {
-	c := &scripted{name: "s", block: make(chan struct{})}
+	c := &scripted{name: "s", block: make(chan struct{}), entered: make(chan struct{}, 1)}
 	r, _ := newTestRunner(t, c, time.Second)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go r.Run(ctx)
+	<-c.entered // the first sample has begun, and is blocked
 	select {
 	case <-r.Ready():
 		t.Fatal("ready before the first sample finished")
-	case <-time.After(50 * time.Millisecond):
+	default:
 	}
 	close(c.block)
 	select {

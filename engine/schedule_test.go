@@ -2,53 +2,64 @@ package engine
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
 // TestRunnerSkipsOverrunTicks: a sample that outlasts its interval does not
 // queue ticks; the missed ones are counted, and the loop stops with ctx.
+// The schedule's clock is moved 450 ms on while the first sample is
+// blocked: the ticks it covered are decided by that clock, not by how
+// long the test sleeps.
 func TestRunnerSkipsOverrunTicks(t *testing.T) {
-	c := &scripted{name: "s", block: make(chan struct{})}
+	c := &scripted{name: "s", block: make(chan struct{}), entered: make(chan struct{}, 1)}
 	r, st := newTestRunner(t, c, 100*time.Millisecond)
+	var ahead atomic.Int64 // how far the schedule's clock runs ahead of the wall clock
+	r.now = func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- r.Run(ctx) }()
-	for c.calls.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	time.Sleep(450 * time.Millisecond) // about four ticks pass while blocked
+	<-c.entered
+	ahead.Store(int64(450 * time.Millisecond)) // four or five ticks pass while blocked
 	close(c.block)
-	for controlValue(t, st, ctlSamples) == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	<-r.Ready() // the first sample is done, and the next scheduled
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if skipped := controlValue(t, st, ctlSkipped); skipped < 2 {
-		t.Errorf("skipped %d ticks, want at least 2", skipped)
+	// The second tick is due at most 150 ms after the loop starts, so at
+	// least the ticks at 150, 250, 350 and 450 ms have passed.
+	if skipped := controlValue(t, st, ctlSkipped); skipped < 4 {
+		t.Errorf("skipped %d ticks, want at least 4", skipped)
 	}
 }
 
 // TestRunnerBacksOffAfterPanics: a collector that panics every time is
-// restarted with exponential backoff rather than every tick.
+// restarted with exponential backoff rather than every tick, and at its
+// interval once it samples again. The loop's ticks are taken one by one
+// on a clock the test sets to when each is due.
 func TestRunnerBacksOffAfterPanics(t *testing.T) {
 	c := &scripted{name: "s"}
 	c.panics.Store(true)
 	r, st := newTestRunner(t, c, 100*time.Millisecond)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- r.Run(ctx) }()
-	time.Sleep(time.Second) // ten ticks; with backoff 100<<1, <<2, <<3: four tries at most
-	cancel()
-	<-done
-	calls := c.calls.Load()
-	if calls < 2 || calls > 5 {
-		t.Errorf("%d tries in 1 s at a 100 ms interval, want 2..5 with backoff", calls)
+	now := time.Now()
+	r.now = func() time.Time { return now }
+	e, cd := r.entries[0], cadence{next: now}
+	for k := 1; k <= 4; k++ {
+		r.tick(e, &cd)
+		if wait := cd.next.Sub(now); wait != 100*time.Millisecond<<k || !cd.backoff {
+			t.Errorf("panic %d: next try in %v (backoff %v), want %v", k, wait, cd.backoff, 100*time.Millisecond<<k)
+		}
+		now = cd.next // the loop wakes when the backoff ends
 	}
-	if p := controlValue(t, st, ctlPanics); p != uint64(calls) {
-		t.Errorf("panics %d, tries %d", p, calls)
+	if p, calls := controlValue(t, st, ctlPanics), c.calls.Load(); p != 4 || calls != 4 {
+		t.Errorf("panics %d, tries %d, want 4 and 4", p, calls)
+	}
+	c.panics.Store(false)
+	r.tick(e, &cd)
+	if wait := cd.next.Sub(now); wait != 100*time.Millisecond || cd.backoff {
+		t.Errorf("after a good sample: next in %v (backoff %v), want the interval", wait, cd.backoff)
 	}
 }
 
