@@ -16,23 +16,22 @@ const (
 
 // The self-metrics of fetch freshness (fresh.go), in the control cluster.
 var (
-	ctlFreshWithin = Metric("hostcache.control.fresh.within",
-		clusterControl, 5, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
-	ctlFetchWait = Metric("hostcache.control.fresh.wait",
-		clusterControl, 6, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
-	ctlFreshMisses = Metric("hostcache.control.fresh.misses",
-		clusterControl, 7, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	ctlFreshAge = Metric("hostcache.control.fresh.age",
-		clusterControl, 8, cache.TypeU64, cache.SemInstant,
-		cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0), indomAgeShares)
-	ctlFreshAges = Metric("hostcache.control.fresh.ages",
-		clusterControl, 9, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomAgeBuckets)
-	ctlFreshSampled = Metric("hostcache.control.fresh.sampled",
-		clusterControl, 27, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	ctlFetchSamples = Metric("hostcache.control.collector.fetch_samples",
-		clusterControl, 28, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlFetchMisses = Metric("hostcache.control.collector.fetch_misses",
-		clusterControl, 29, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlFreshWithin = Row{Name: "hostcache.control.fresh.within", Cluster: clusterControl, Item: 5,
+		Type: cache.TypeI32, Sem: cache.SemDiscrete, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc()
+	ctlFetchWait = Row{Name: "hostcache.control.fresh.wait", Cluster: clusterControl, Item: 6,
+		Type: cache.TypeI32, Sem: cache.SemDiscrete, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc()
+	ctlFreshMisses = Row{Name: "hostcache.control.fresh.misses", Cluster: clusterControl, Item: 7,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	ctlFreshAge = Row{Name: "hostcache.control.fresh.age", Cluster: clusterControl, Item: 8,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: unitsUSec, InDom: indomAgeShares}.Desc()
+	ctlFreshAges = Row{Name: "hostcache.control.fresh.ages", Cluster: clusterControl, Item: 9,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomAgeBuckets}.Desc()
+	ctlFreshSampled = Row{Name: "hostcache.control.fresh.sampled", Cluster: clusterControl, Item: 27,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	ctlFetchSamples = Row{Name: "hostcache.control.collector.fetch_samples", Cluster: clusterControl, Item: 28,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
+	ctlFetchMisses = Row{Name: "hostcache.control.collector.fetch_misses", Cluster: clusterControl, Item: 29,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
 )
 
 // freshInDoms are the freshness metrics' instance domains.
