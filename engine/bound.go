@@ -94,10 +94,12 @@ func (h *history) setBound(bd Bounded) {
 	if !ok || !h.counter[t] {
 		panic(fmt.Sprintf("engine: a Bound on %v, which is no counter its source's history watches", bd.Counter))
 	}
-	l := &stepLimit{perSecond: bd.Bound.PerSecond, units: -1, unitsOf: bd.Bound.UnitsOf, slack: bd.Bound.Slack.Seconds()}
+	l := &stepLimit{perSecond: bd.Bound.PerSecond, units: -1, unitsOf: bd.Bound.UnitsOf,
+		slack: bd.Bound.Slack.Seconds()}
 	if u := bd.Bound.Units; u != nil {
 		if l.units, ok = h.trackedID(u.ID); !ok {
-			panic(fmt.Sprintf("engine: the Bound on %v counts units with %s, which its source does not publish", bd.Counter, u.Name))
+			panic(fmt.Sprintf("engine: the Bound on %v counts units with %s, which its source does not publish",
+				bd.Counter, u.Name))
 		}
 	}
 	if h.limits == nil {

@@ -16,7 +16,8 @@ const Prefix = "hostcache."
 // Metric describes a metric. name is the full PMNS name, written out where
 // the metric is declared so that a search for it finds the declaration;
 // tools/genmetrics indexes every metric by that literal.
-func Metric(name string, cluster, item uint32, t cache.Type, sem cache.Sem, u cache.Units, indom cache.InDomID) cache.Desc {
+func Metric(name string, cluster, item uint32, t cache.Type, sem cache.Sem, u cache.Units,
+	indom cache.InDomID) cache.Desc {
 	if !strings.HasPrefix(name, Prefix) {
 		panic("metric name " + name + " is not below " + Prefix)
 	}

@@ -207,8 +207,10 @@ func (r *Runner) awaitAll(w *fetchWait) (missed bool) {
 			e := w.entries[i]
 			e.fresh.stuck.Store(true)
 			if e.fresh.misses.Add(1); e.fresh.shouldWarn(time.Now()) {
-				e.log.Warn().Dur("waited", time.Duration(r.fresh.waitNS.Load())).Uint64("misses", e.fresh.misses.Load()).
-					Msg("a fetch waited its deadline out for this collector; its metrics answer from the cache until it samples again")
+				e.log.Warn().Dur("waited", time.Duration(r.fresh.waitNS.Load())).
+					Uint64("misses", e.fresh.misses.Load()).
+					Msg("a fetch waited its deadline out for this collector; " +
+						"its metrics answer from the cache until it samples again")
 			}
 			missed = true
 		}
@@ -231,7 +233,8 @@ func (r *Runner) entryOf(src int) *entry {
 func (r *Runner) sampleForFetch(e *entry) {
 	bound := time.Duration(r.fresh.withinNS.Load())
 	if e.stats.samples.Load() == 0 || e.sched.panicStreak > 0 || bound <= 0 || !e.fresh.due(bound) {
-		e.fresh.sampled(e.fresh.newest(), time.Duration(e.fresh.took.Load())) // release any waiter: nothing newer comes now
+		// Release any waiter: nothing newer comes now.
+		e.fresh.sampled(e.fresh.newest(), time.Duration(e.fresh.took.Load()))
 		return
 	}
 	r.sampleOnce(e, time.Time{}, true)

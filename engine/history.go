@@ -12,7 +12,7 @@ import (
 // sample is one published sample of a source as its history keeps it: the
 // raw values of the metrics that figures are later computed from (every
 // counter, and the instants that have peaks), and when it was taken. Once
-// added to the history it is never modified, so readers need no lock.
+// added to the history it is never modified, so fetches read it without a lock.
 type sample struct {
 	seq    uint64
 	at     time.Time // carries the monotonic clock
@@ -79,10 +79,10 @@ func (l *layout) find(t int, inst uint32, ordinal int) (int, bool) {
 }
 
 // history keeps the recent samples of one source in a ring. The sampler
-// adds to it; any number of readers look samples up by sequence number at
-// the same time, without locks: a slot holds a pointer to an immutable
-// sample, and a reader that finds a newer sample than it asked for knows
-// the one it wanted is gone.
+// adds to it; any number of fetches and the flight recorder look samples
+// up by sequence number at the same time, without locks: a slot holds a
+// pointer to an immutable sample, and a look-up that finds a newer sample
+// than it asked for knows the one it wanted is gone.
 type history struct {
 	schema   *cache.Schema
 	windowed []windowed      // the source's figures over client intervals, as the recorder writes them
@@ -110,7 +110,7 @@ type history struct {
 	// ring has room for the samples taken between grid samples (for
 	// readers' phases and fetches), and samples older than span go.
 	span time.Duration
-	// oldest is dropFrom (or first) as readers outside the sampler see
+	// oldest is dropFrom (or first) as goroutines outside the sampler see
 	// it, and rate the samples a second the history holds, as float64
 	// bits: both are the sampler's, published for the budget and the
 	// self-metrics.

@@ -25,7 +25,8 @@ type intervalFigures struct {
 // oldest sample it keeps. No window is shorter than half the collector's
 // interval: a start that close to the end moves one sample back, so a
 // restart's first, few-millisecond step never becomes a rate.
-func (fg *intervalFigures) bounds(q *cache.Request, e *entry, h *history, k int) (start, end *sample, part *cache.Part) {
+func (fg *intervalFigures) bounds(q *cache.Request, e *entry, h *history,
+	k int) (start, end *sample, part *cache.Part) {
 	part = q.Snap.Part(e.source)
 	if part == nil || part.Stale(q.Now) || h == nil {
 		return nil, nil, nil
@@ -66,7 +67,8 @@ func (fg *intervalFigures) bounds(q *cache.Request, e *entry, h *history, k int)
 // placed with its source's history generation gen: a read through an
 // older or newer schema than the history's gives no value, as k may be
 // another figure's there.
-func (fg *intervalFigures) compute(e *entry, k int, wm *windowed, gen uint64) func(q *cache.Request, dst []cache.Value) []cache.Value {
+func (fg *intervalFigures) compute(e *entry, k int, wm *windowed,
+	gen uint64) func(q *cache.Request, dst []cache.Value) []cache.Value {
 	return func(q *cache.Request, dst []cache.Value) []cache.Value {
 		fg.mu.Lock()
 		defer fg.mu.Unlock()
@@ -86,7 +88,8 @@ func (fg *intervalFigures) compute(e *entry, k int, wm *windowed, gen uint64) fu
 
 // values appends windowed metric wm's values over start to end, one per
 // instance its like metric has at the end.
-func (fg *intervalFigures) values(h *history, part *cache.Part, start, end *sample, wm *windowed, dst []cache.Value) []cache.Value {
+func (fg *intervalFigures) values(h *history, part *cache.Part, start, end *sample, wm *windowed,
+	dst []cache.Value) []cache.Value {
 	t, ok := h.trackedID(wm.like)
 	if !ok {
 		return dst
@@ -111,7 +114,8 @@ func (fg *intervalFigures) values(h *history, part *cache.Part, start, end *samp
 }
 
 // figure is a rate or derived figure over the whole window.
-func (fg *intervalFigures) figure(h *history, part *cache.Part, start, end *sample, wm *windowed, inst uint32, ord int) (cache.Value, bool) {
+func (fg *intervalFigures) figure(h *history, part *cache.Part, start, end *sample, wm *windowed,
+	inst uint32, ord int) (cache.Value, bool) {
 	fg.w.set(h, part, start, end)
 	fg.w.ord = ord
 	f, ok := wm.value(&fg.w, inst)
@@ -131,7 +135,8 @@ func (fg *intervalFigures) figure(h *history, part *cache.Part, start, end *samp
 // which a counter was reset gives that counter's instance no figure (its
 // Delta counts no step), and only it: the source's other counters keep
 // their peaks over the step.
-func (fg *intervalFigures) stepPeak(h *history, part *cache.Part, start, end *sample, wm *windowed, inst uint32, ord int) (cache.Value, bool) {
+func (fg *intervalFigures) stepPeak(h *history, part *cache.Part, start, end *sample, wm *windowed,
+	inst uint32, ord int) (cache.Value, bool) {
 	best, found, stepped := 0.0, false, false
 	better := func(f float64) {
 		if !found || (wm.kind == kindMaxStep && f > best) || (wm.kind == kindMinStep && f < best) {
@@ -168,7 +173,8 @@ func (fg *intervalFigures) stepPeak(h *history, part *cache.Part, start, end *sa
 }
 
 // stepFigure is wm's figure of inst over the step from prev to s.
-func (fg *intervalFigures) stepFigure(h *history, part *cache.Part, prev, s *sample, wm *windowed, inst uint32, ord int) (float64, bool) {
+func (fg *intervalFigures) stepFigure(h *history, part *cache.Part, prev, s *sample, wm *windowed,
+	inst uint32, ord int) (float64, bool) {
 	fg.w.set(h, part, prev, s)
 	fg.w.ord = ord
 	f, ok := wm.value(&fg.w, inst)
@@ -195,7 +201,8 @@ func gridAtOrBefore(h *history, s *sample) *sample {
 // the window (the start excluded: it belongs to the previous interval):
 // its grid samples and its end, the value the client is shown; the other
 // extra samples are left out, as from the step peaks.
-func (fg *intervalFigures) samplePeak(h *history, start, end *sample, wm *windowed, t int, inst uint32, ord int) (cache.Value, bool) {
+func (fg *intervalFigures) samplePeak(h *history, start, end *sample, wm *windowed, t int,
+	inst uint32, ord int) (cache.Value, bool) {
 	var bits uint64
 	best, found := 0.0, false
 	for seq := start.seq + 1; seq <= end.seq; seq++ {

@@ -167,7 +167,8 @@ func (rd *fetchReader) learn() {
 // agreeingGaps fetches: a stall under load makes a reader aperiodic for a
 // few fetches; one that stays so has changed its ways.
 func (rd *fetchReader) steadyLately() bool {
-	return rd.periodic || (!rd.steadyAt.IsZero() && rd.last.Sub(rd.steadyAt) <= agreeingGaps*(rd.period+periodTolerance(rd.period)))
+	lately := agreeingGaps * (rd.period + periodTolerance(rd.period))
+	return rd.periodic || (!rd.steadyAt.IsZero() && rd.last.Sub(rd.steadyAt) <= lately)
 }
 
 // expire releases the readers gone quiet by now: no fetch for two
@@ -236,7 +237,8 @@ func (rs *readerSet) describe() string {
 		fmt.Fprintf(&b, "client %d: ", rd.client)
 		if rd.periodic {
 			phase := time.Duration(rd.last.UnixNano()) % rd.period
-			fmt.Fprintf(&b, "every %d ms at +%d ms, jitter %d ms", rd.period.Milliseconds(), phase.Milliseconds(), rd.jitter.Milliseconds())
+			fmt.Fprintf(&b, "every %d ms at +%d ms, jitter %d ms",
+				rd.period.Milliseconds(), phase.Milliseconds(), rd.jitter.Milliseconds())
 		} else {
 			fmt.Fprintf(&b, "not periodic (median gap %d ms)", rd.period.Milliseconds())
 		}

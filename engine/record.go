@@ -79,7 +79,9 @@ func (r *Runner) recordMetrics() []cache.Desc {
 		status(ctlRecRecords, func(st RecordStatus) cache.Value { return u64(st.Records) }),
 		status(ctlRecBytes, func(st RecordStatus) cache.Value { return u64(st.Bytes) }),
 		status(ctlRecLast, func(st RecordStatus) cache.Value { return cache.StringValue(cache.InstNone, st.Last) }),
-		status(ctlRecError, func(st RecordStatus) cache.Value { return cache.StringValue(cache.InstNone, st.LastError) }),
+		status(ctlRecError, func(st RecordStatus) cache.Value {
+			return cache.StringValue(cache.InstNone, st.LastError)
+		}),
 	}
 }
 
