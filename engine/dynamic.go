@@ -46,12 +46,13 @@ func (e *entry) capWindowed(ws []windowed) []windowed {
 	return ws[:DynamicWindowed]
 }
 
-// entrySchema is the schema e's metrics are placed in now.
-func (r *Runner) entrySchema(e *entry) *cache.Schema {
+// schemaOr is the schema e's metrics are placed in now: the one a
+// change placed them in, or shared, the runner's.
+func (e *entry) schemaOr(shared *cache.Schema) *cache.Schema {
 	if e.dynamic.schema != nil {
 		return e.dynamic.schema
 	}
-	return r.schema
+	return shared
 }
 
 // refresh asks a dynamic collector whether its metrics changed and, if

@@ -55,14 +55,14 @@ func (f *readerFollower) replan(iv time.Duration, bound int, now time.Time, out 
 	f.oldestMS.Store(age.Milliseconds())
 }
 
-// replan plans e's samples from its readers. A source slowed down for
-// want of readers, or reader_phases 0, samples on the fixed grid.
-func (r *Runner) replan(e *entry, cd *cadence, now time.Time) {
-	bound := int(r.readerPhases.Load())
+// phaseBound is how many phases e may sample at, reader_phases being
+// phases: a source slowed down for want of readers, or reader_phases 0,
+// samples on the fixed grid.
+func phaseBound(phases int64, e *entry) int {
 	if e.idle.slowed.Load() {
-		bound = 0
+		return 0
 	}
-	e.follow.replan(e.interval(), bound, now, &cd.plan)
+	return int(phases)
 }
 
 // published records a sample planned at planned and taken at taken,

@@ -23,11 +23,12 @@ const (
 )
 
 // freshness is the runner's part in answering fetches with fresh
-// samples: the bound and the deadline, the fetches' scratch, and what the
-// self-metrics show.
+// samples: the bound and the deadline, the entry of each source, the
+// fetches' scratch, and what the self-metrics show.
 type freshness struct {
 	withinNS atomic.Int64 // the freshness bound; 0 answers from the samples taken
 	waitNS   atomic.Int64 // the fetch deadline
+	bySource []*entry     // each collector's entry by source index; nil for the control source
 	waits    sync.Pool
 	sampled  atomic.Uint64 // fetches that had a source sampled
 	misses   atomic.Uint64 // fetches that waited their deadline out
@@ -153,19 +154,19 @@ type fetchWait struct {
 func (r *Runner) Freshen(sources []int, now time.Time) {
 	if bound := time.Duration(r.fresh.withinNS.Load()); bound > 0 {
 		w := r.fresh.waits.Get().(*fetchWait)
-		r.waitFresh(w, sources, now, bound)
+		r.fresh.wait(w, sources, now, bound)
 		r.fresh.waits.Put(w)
 	}
-	r.noteServed(sources)
+	r.fresh.noteServed(sources)
 }
 
-// waitFresh asks for and waits for the samples of sources a fetch at
-// now needs.
-func (r *Runner) waitFresh(w *fetchWait, sources []int, now time.Time, bound time.Duration) {
-	wait := time.Duration(r.fresh.waitNS.Load())
+// wait asks for and waits for the samples of sources a fetch at now
+// needs.
+func (fr *freshness) wait(w *fetchWait, sources []int, now time.Time, bound time.Duration) {
+	wait := time.Duration(fr.waitNS.Load())
 	w.entries, w.chans = w.entries[:0], w.chans[:0]
 	for _, src := range sources {
-		e := r.entryOf(src)
+		e := fr.entryOf(src)
 		if e == nil || time.Duration(e.fresh.took.Load()) > wait {
 			continue
 		}
@@ -176,21 +177,21 @@ func (r *Runner) waitFresh(w *fetchWait, sources []int, now time.Time, bound tim
 	if len(w.chans) == 0 {
 		return
 	}
-	r.fresh.sampled.Add(1)
+	fr.sampled.Add(1)
 	if w.timer == nil {
 		w.timer = time.NewTimer(wait)
 	} else {
 		w.timer.Reset(wait)
 	}
 	defer w.timer.Stop()
-	if r.awaitAll(w) {
-		r.fresh.misses.Add(1)
+	if fr.awaitAll(w) {
+		fr.misses.Add(1)
 	}
 }
 
 // awaitAll waits for every channel of w until its timer fires, and marks
 // the sources that missed it stuck. It reports whether any did.
-func (r *Runner) awaitAll(w *fetchWait) (missed bool) {
+func (fr *freshness) awaitAll(w *fetchWait) (missed bool) {
 	expired := false
 	for i, ch := range w.chans {
 		if !expired {
@@ -207,7 +208,7 @@ func (r *Runner) awaitAll(w *fetchWait) (missed bool) {
 			e := w.entries[i]
 			e.fresh.stuck.Store(true)
 			if e.fresh.misses.Add(1); e.fresh.shouldWarn(time.Now()) {
-				e.log.Warn().Dur("waited", time.Duration(r.fresh.waitNS.Load())).
+				e.log.Warn().Dur("waited", time.Duration(fr.waitNS.Load())).
 					Uint64("misses", e.fresh.misses.Load()).
 					Msg("a fetch waited its deadline out for this collector; " +
 						"its metrics answer from the cache until it samples again")
@@ -220,11 +221,11 @@ func (r *Runner) awaitAll(w *fetchWait) (missed bool) {
 
 // entryOf returns the collector entry that publishes source src, or nil
 // (the control source, computed when read).
-func (r *Runner) entryOf(src int) *entry {
-	if src < 0 || src >= len(r.bySource) {
+func (fr *freshness) entryOf(src int) *entry {
+	if src < 0 || src >= len(fr.bySource) {
 		return nil
 	}
-	return r.bySource[src]
+	return fr.bySource[src]
 }
 
 // sampleForFetch takes the sample a fetch asked for, unless the newest

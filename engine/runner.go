@@ -45,7 +45,6 @@ type Runner struct {
 	schema       *cache.Schema
 	front        *cache.Front
 	entries      []*entry
-	bySource     []*entry // each collector's entry by source index; nil for the control source
 	instances    *cache.Instances
 	controlIndex int
 	ids          *cache.IDMaps // instance id maps, saved after each sample
@@ -217,12 +216,12 @@ func (r *Runner) Attach(front *cache.Front) error {
 		return fmt.Errorf("schema has no %s source", ControlSourceName)
 	}
 	r.controlIndex = idx
-	r.bySource = make([]*entry, len(r.schema.Sources()))
+	r.fresh.bySource = make([]*entry, len(r.schema.Sources()))
 	for _, e := range r.entries {
 		if e.source, ok = r.schema.SourceIndex(e.c.Name()); !ok {
 			return fmt.Errorf("schema has no source for collector %s", e.c.Name())
 		}
-		r.bySource[e.source] = e
+		r.fresh.bySource[e.source] = e
 		h := r.newHistoryOf(e, r.schema, e.derivedRates)
 		h.windowed = e.windowed
 		e.histPtr.Store(h)

@@ -65,7 +65,7 @@ func (r *Runner) collect(e *entry, now time.Time, extra bool) (err error) {
 		r.refresh(e, now)
 	}
 	if e.builder == nil {
-		e.builder = r.entrySchema(e).NewBuilder(e.source, now)
+		e.builder = e.schemaOr(r.schema).NewBuilder(e.source, now)
 		if e.dynamic.on {
 			// After a refused change (refresh) the collector sets metrics
 			// the schema does not have: they are left out, not the sample.

@@ -122,7 +122,7 @@ func (r *Runner) tick(e *entry, cd *cadence) {
 	now := time.Now()
 	e.follow.learn(r.schema, e.source, now)
 	old := cd.plan.phase
-	r.replan(e, cd, now)
+	e.follow.replan(e.interval(), phaseBound(r.readerPhases.Load(), e), now, &cd.plan)
 	cd.regridIfMoved(old, e.interval(), now)
 	cd.bridge(min(servedTolerance, e.interval()/4))
 	cd.next = r.idle.slowIfUnread(e, cd.next)
