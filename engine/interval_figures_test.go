@@ -325,7 +325,7 @@ func TestWindowedReadsRaceSampling(t *testing.T) {
 	if err := r.Attach(front); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a cap: the reads end sooner
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()
@@ -336,11 +336,15 @@ func TestWindowedReadsRaceSampling(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	reads := make([]int, 2)
+	// Each client reads until it has had values and the sampler has taken
+	// seven samples: the reads race the ring's adds and its drops (the
+	// budget keeps a few samples only).
+	enough := func(c int) bool { return reads[c] > 0 && r.entries[0].stats.samples.Load() >= 7 }
 	for c := range 2 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for ctx.Err() == nil {
+			for ctx.Err() == nil && !enough(c) {
 				q := cache.Request{Snap: front.Load(), Now: time.Now(), Client: int32(c)}
 				for _, d := range names {
 					reads[c] += len(q.AppendValues(nil, d))
@@ -350,6 +354,7 @@ func TestWindowedReadsRaceSampling(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	cancel()
 	<-done
 	if reads[0] == 0 || reads[1] == 0 {
 		t.Errorf("no values read while sampling: %v", reads)
