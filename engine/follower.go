@@ -65,9 +65,9 @@ func phaseBound(phases int64, e *entry) int {
 	return int(phases)
 }
 
-// published records a sample planned at planned and taken at taken,
+// noteSample records a sample planned at planned and taken at taken,
 // published at publishedAt.
-func (f *readerFollower) published(planned, taken time.Time) {
+func (f *readerFollower) noteSample(planned, taken time.Time) {
 	f.pubLog.add(planned, taken, f.publishedAt)
 }
 

@@ -399,7 +399,8 @@ func TestExtraSamplesChangeNoPeak(t *testing.T) {
 		if k%4 != 0 || k == 0 {
 			// The burst is seen by the extra sample only; the counter
 			// is back on course at the next grid sample (it grew less).
-			mixed.sampleExtra(at(k).Add(ms(500)), scriptStep{count: [2]uint64{steady(k).count[0] + 1, steady(k).count[1]}, ms: steady(k).ms + 1, gauge: 100})
+			mixed.sampleExtra(at(k).Add(ms(500)), scriptStep{count: [2]uint64{steady(k).count[0] + 1, steady(k).count[1]},
+				ms: steady(k).ms + 1, gauge: 100})
 		}
 		if k%4 != 0 {
 			continue

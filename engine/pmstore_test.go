@@ -101,7 +101,8 @@ func TestReconfigure(t *testing.T) {
 	if err := r.PMStore(storeReq(ctlCInterval.ID, 0, 300)); err != nil {
 		t.Fatal(err)
 	}
-	r.Reconfigure(Schedule{Default: 2 * time.Second, Intervals: map[string]time.Duration{"a": 4 * time.Second}, StaleIntervals: 3})
+	r.Reconfigure(Schedule{Default: 2 * time.Second, Intervals: map[string]time.Duration{"a": 4 * time.Second},
+		StaleIntervals: 3})
 	if got, want := intervals(), [2]int64{4000, 2000}; got != want {
 		t.Errorf("after reconfiguring: intervals %v, want %v", got, want)
 	}

@@ -46,7 +46,7 @@ func (r *Runner) sampleOnce(e *entry, planned time.Time, extra bool) (panicked b
 		e.stats.lastOKms.Store(start.UnixMilli())
 	}
 	if err == nil || isPartial(err) {
-		e.follow.published(planned, start)
+		e.follow.noteSample(planned, start)
 	}
 	e.fresh.sampled(start, time.Since(start))
 	return e.stats.panics.Load() != panicsBefore

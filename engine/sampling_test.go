@@ -14,7 +14,8 @@ func TestRunnerCountsSamplesErrorsAndPanics(t *testing.T) {
 	c.fail.Store(false)
 	c.panics.Store(true)
 	r.SampleAll() // recovered: the agent keeps serving
-	if s, e, p := controlValue(t, st, ctlSamples), controlValue(t, st, ctlErrors), controlValue(t, st, ctlPanics); s != 3 || e != 2 || p != 1 {
+	s, e, p := controlValue(t, st, ctlSamples), controlValue(t, st, ctlErrors), controlValue(t, st, ctlPanics)
+	if s != 3 || e != 2 || p != 1 {
 		t.Errorf("samples %d errors %d panics %d, want 3 2 1", s, e, p)
 	}
 	// The failed samples published nothing: the first sample's value stays.

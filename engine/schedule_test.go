@@ -99,7 +99,8 @@ func TestTickTakesExtraThenGridSamples(t *testing.T) {
 	cd.plan.extras = []time.Time{now.Add(-time.Millisecond)}
 	r.tick(e, &cd)
 	if e.follow.extras.Load() != 1 || e.stats.samples.Load() != 2 || !cd.next.Equal(now.Add(time.Hour)) {
-		t.Fatalf("after an extra: %d extras, %d samples, next in %v", e.follow.extras.Load(), e.stats.samples.Load(), cd.next.Sub(now))
+		t.Fatalf("after an extra: %d extras, %d samples, next in %v",
+			e.follow.extras.Load(), e.stats.samples.Load(), cd.next.Sub(now))
 	}
 	if s := e.hist().newest(); s == nil || !s.extra {
 		t.Error("the extra sample is not marked in the history")
@@ -107,7 +108,8 @@ func TestTickTakesExtraThenGridSamples(t *testing.T) {
 	cd.next = now.Add(-time.Millisecond)
 	r.tick(e, &cd)
 	if e.follow.extras.Load() != 1 || e.stats.samples.Load() != 3 || !cd.next.After(now) {
-		t.Errorf("after a grid sample: %d extras, %d samples, next %v", e.follow.extras.Load(), e.stats.samples.Load(), cd.next.Sub(now))
+		t.Errorf("after a grid sample: %d extras, %d samples, next %v",
+			e.follow.extras.Load(), e.stats.samples.Load(), cd.next.Sub(now))
 	}
 	if s := e.hist().newest(); s == nil || s.extra {
 		t.Error("the grid sample is marked extra")
