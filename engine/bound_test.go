@@ -133,7 +133,7 @@ func TestStepBeyondBoundIsAReset(t *testing.T) {
 	g.want(1, "hostcache.max.rate.test.all", cache.InstNone, 1.5)
 	g.want(1, "hostcache.max.test.allutil", cache.InstNone, 75)
 	g.want(4, "hostcache.rate.test.all", cache.InstNone, 1.5)
-	if n := g.r.entries[0].resets.Load(); n != 2 {
+	if n := g.r.entries[0].stats.resets.Load(); n != 2 {
 		t.Errorf("resets = %d, want 2 (the step into 1e15 and the step out)", n)
 	}
 }
@@ -168,7 +168,7 @@ func TestBoundPerInstance(t *testing.T) {
 	g.sampleBound(src, at(1), boundStep{node: [2]uint64{3000, 3000}, ncpu: 2})
 	g.want(1, "hostcache.rate.test.node", 0, math.NaN())
 	g.want(1, "hostcache.rate.test.node", 1, 3)
-	if n := g.r.entries[0].resets.Load(); n != 1 {
+	if n := g.r.entries[0].stats.resets.Load(); n != 1 {
 		t.Errorf("resets = %d, want 1", n)
 	}
 }
@@ -223,7 +223,7 @@ func TestBoundedReadsDoNotAllocate(t *testing.T) {
 	for _, d := range descs {
 		q.AppendValues(nil, d) // the client's marks are made on its first fetch
 	}
-	marks = g.r.reader.clients.byID[3]
+	marks = g.r.figures.clients.byID[3]
 	if n := testing.AllocsPerRun(100, read); n != 0 {
 		t.Errorf("%v allocations per read of windows with a reset", n)
 	}

@@ -24,32 +24,57 @@ const (
 	MaxIntervalMS = 3600 * 1000
 )
 
+// unitsUSec are microseconds: the unit of durations shorter than a millisecond.
+var unitsUSec = cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0)
+
 // Control metric items (cluster 0). Self-metrics are not counters with
 // hostcache.rate twins: everything about the agent itself stays under
 // hostcache.control.
 var (
-	ctlInterval   = Metric("hostcache.control.interval", clusterControl, 0, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
-	ctlGeneration = Metric("hostcache.control.generation", clusterControl, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	ctlCInterval  = Metric("hostcache.control.collector.interval", clusterControl, 10, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, indomCollectors)
-	ctlSamples    = Metric("hostcache.control.collector.samples", clusterControl, 11, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlErrors     = Metric("hostcache.control.collector.errors", clusterControl, 12, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlDuration   = Metric("hostcache.control.collector.duration", clusterControl, 13, cache.TypeU64, cache.SemInstant, cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0), indomCollectors)
-	ctlAge        = Metric("hostcache.control.collector.age", clusterControl, 14, cache.TypeU64, cache.SemInstant, cache.UnitsMSec, indomCollectors)
-	ctlSkipped    = Metric("hostcache.control.collector.skipped", clusterControl, 15, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlResets     = Metric("hostcache.control.collector.resets", clusterControl, 16, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlLastOK     = Metric("hostcache.control.collector.last_success", clusterControl, 17, cache.TypeI64, cache.SemDiscrete, cache.UnitsMSec, indomCollectors)
-	ctlPanics     = Metric("hostcache.control.collector.panics", clusterControl, 18, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlStalls     = Metric("hostcache.control.collector.stalls", clusterControl, 19, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlHistory    = Metric("hostcache.control.history", clusterControl, 3, cache.TypeU32, cache.SemDiscrete, cache.UnitsSec, cache.InDomNone)
-	ctlClients    = Metric("hostcache.control.clients", clusterControl, 4, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	ctlHSamples   = Metric("hostcache.control.collector.history_samples", clusterControl, 20, cache.TypeU32, cache.SemInstant, cache.UnitsCount, indomCollectors)
-	ctlHBytes     = Metric("hostcache.control.collector.history_bytes", clusterControl, 21, cache.TypeU64, cache.SemInstant, cache.UnitsByte, indomCollectors)
-	ctlGoroutines = Metric("hostcache.control.goroutines", clusterControl, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	ctlIdle       = Metric("hostcache.control.collector.idle", clusterControl, 22, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomCollectors)
-	ctlReaders    = Metric("hostcache.control.collector.readers", clusterControl, 23, cache.TypeU32, cache.SemInstant, cache.UnitsCount, indomCollectors)
-	ctlReaderAge  = Metric("hostcache.control.collector.reader_age", clusterControl, 24, cache.TypeU64, cache.SemInstant, cache.UnitsMSec, indomCollectors)
-	ctlExtras     = Metric("hostcache.control.collector.extra_samples", clusterControl, 25, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlPhases     = Metric("hostcache.control.collector.reader_phases", clusterControl, 26, cache.TypeString, cache.SemInstant, cache.UnitsNone, indomCollectors)
+	ctlInterval = Row{Name: "hostcache.control.interval", Cluster: clusterControl, Item: 0,
+		Type: cache.TypeI32, Sem: cache.SemDiscrete, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc()
+	ctlGeneration = Row{Name: "hostcache.control.generation", Cluster: clusterControl, Item: 1,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	ctlCInterval = Row{Name: "hostcache.control.collector.interval", Cluster: clusterControl, Item: 10,
+		Type: cache.TypeI32, Sem: cache.SemDiscrete, Units: cache.UnitsMSec, InDom: indomCollectors}.Desc()
+	ctlSamples = Row{Name: "hostcache.control.collector.samples", Cluster: clusterControl, Item: 11,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
+	ctlErrors = Row{Name: "hostcache.control.collector.errors", Cluster: clusterControl, Item: 12,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
+	ctlDuration = Row{Name: "hostcache.control.collector.duration", Cluster: clusterControl, Item: 13,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: unitsUSec, InDom: indomCollectors}.Desc()
+	ctlAge = Row{Name: "hostcache.control.collector.age", Cluster: clusterControl, Item: 14,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsMSec, InDom: indomCollectors}.Desc()
+	ctlSkipped = Row{Name: "hostcache.control.collector.skipped", Cluster: clusterControl, Item: 15,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
+	ctlResets = Row{Name: "hostcache.control.collector.resets", Cluster: clusterControl, Item: 16,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
+	ctlLastOK = Row{Name: "hostcache.control.collector.last_success", Cluster: clusterControl, Item: 17,
+		Type: cache.TypeI64, Sem: cache.SemDiscrete, Units: cache.UnitsMSec, InDom: indomCollectors}.Desc()
+	ctlPanics = Row{Name: "hostcache.control.collector.panics", Cluster: clusterControl, Item: 18,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
+	ctlStalls = Row{Name: "hostcache.control.collector.stalls", Cluster: clusterControl, Item: 19,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
+	ctlHistory = Row{Name: "hostcache.control.history", Cluster: clusterControl, Item: 3,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsSec, InDom: cache.InDomNone}.Desc()
+	ctlClients = Row{Name: "hostcache.control.clients", Cluster: clusterControl, Item: 4,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	ctlHSamples = Row{Name: "hostcache.control.collector.history_samples", Cluster: clusterControl, Item: 20,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
+	ctlHBytes = Row{Name: "hostcache.control.collector.history_bytes", Cluster: clusterControl, Item: 21,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsByte, InDom: indomCollectors}.Desc()
+	ctlGoroutines = Row{Name: "hostcache.control.goroutines", Cluster: clusterControl, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	ctlIdle = Row{Name: "hostcache.control.collector.idle", Cluster: clusterControl, Item: 22,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomCollectors}.Desc()
+	ctlReaders = Row{Name: "hostcache.control.collector.readers", Cluster: clusterControl, Item: 23,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
+	ctlReaderAge = Row{Name: "hostcache.control.collector.reader_age", Cluster: clusterControl, Item: 24,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsMSec, InDom: indomCollectors}.Desc()
+	ctlExtras = Row{Name: "hostcache.control.collector.extra_samples", Cluster: clusterControl, Item: 25,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
+	ctlPhases = Row{Name: "hostcache.control.collector.reader_phases", Cluster: clusterControl, Item: 26,
+		Type: cache.TypeString, Sem: cache.SemInstant, InDom: indomCollectors}.Desc()
 )
 
 // controlSource describes hostcache.control.* and the collector indom.
@@ -78,26 +103,26 @@ func (r *Runner) controlSource() cache.Source {
 		Name: ControlSourceName,
 		Metrics: append([]cache.Desc{
 			computed(ctlInterval, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-				return append(dst, cache.I32Value(cache.InstNone, int32(r.defaultMS.Load())))
+				return append(dst, cache.I32Value(cache.InstNone, int32(r.intervals.defaultMS.Load())))
 			}),
 			computed(ctlGeneration, func(q *cache.Request, dst []cache.Value) []cache.Value {
 				return append(dst, cache.U64Value(cache.InstNone, q.Snap.Generation))
 			}),
-			perEntry(ctlCInterval, always(func(e *entry) int64 { return e.intervalMS.Load() })),
-			perEntry(ctlSamples, always(func(e *entry) int64 { return int64(e.samples.Load()) })),
-			perEntry(ctlErrors, always(func(e *entry) int64 { return int64(e.errors.Load()) })),
-			perEntry(ctlDuration, always(func(e *entry) int64 { return e.durationUS.Load() })),
-			perEntry(ctlSkipped, always(func(e *entry) int64 { return int64(e.skipped.Load()) })),
-			perEntry(ctlResets, always(func(e *entry) int64 { return int64(e.resets.Load()) })),
-			perEntry(ctlPanics, always(func(e *entry) int64 { return int64(e.panics.Load()) })),
-			perEntry(ctlStalls, always(func(e *entry) int64 { return int64(e.stalls.Load()) })),
-			perEntry(ctlLastOK, func(e *entry) (int64, bool) { v := e.lastOKms.Load(); return v, v != 0 }),
+			perEntry(ctlCInterval, always(func(e *entry) int64 { return e.sched.intervalMS.Load() })),
+			perEntry(ctlSamples, always(func(e *entry) int64 { return int64(e.stats.samples.Load()) })),
+			perEntry(ctlErrors, always(func(e *entry) int64 { return int64(e.stats.errors.Load()) })),
+			perEntry(ctlDuration, always(func(e *entry) int64 { return e.stats.durationUS.Load() })),
+			perEntry(ctlSkipped, always(func(e *entry) int64 { return int64(e.stats.skipped.Load()) })),
+			perEntry(ctlResets, always(func(e *entry) int64 { return int64(e.stats.resets.Load()) })),
+			perEntry(ctlPanics, always(func(e *entry) int64 { return int64(e.stats.panics.Load()) })),
+			perEntry(ctlStalls, always(func(e *entry) int64 { return int64(e.stats.stalls.Load()) })),
+			perEntry(ctlLastOK, func(e *entry) (int64, bool) { v := e.stats.lastOKms.Load(); return v, v != 0 }),
 			computed(ctlAge, r.appendAges),
 			computed(ctlHistory, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-				return append(dst, cache.U32Value(cache.InstNone, uint32(r.span.Load()/1000)))
+				return append(dst, cache.U32Value(cache.InstNone, uint32(r.budget.span.Load()/1000)))
 			}),
 			computed(ctlClients, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-				return append(dst, cache.U32Value(cache.InstNone, uint32(r.reader.clients.count())))
+				return append(dst, cache.U32Value(cache.InstNone, uint32(r.figures.clients.count())))
 			}),
 			perEntry(ctlHSamples, func(e *entry) (int64, bool) {
 				if e.hist() == nil {
@@ -112,14 +137,14 @@ func (r *Runner) controlSource() cache.Source {
 				return e.hist().bytes.Load(), true
 			}),
 			perEntry(ctlIdle, always(func(e *entry) int64 {
-				if e.idle.Load() {
+				if e.idle.slowed.Load() {
 					return 1
 				}
 				return 0
 			})),
-			perEntry(ctlReaders, always(func(e *entry) int64 { return int64(e.nReaders.Load()) })),
-			perEntry(ctlReaderAge, always(func(e *entry) int64 { return e.readerAgeMS.Load() })),
-			perEntry(ctlExtras, always(func(e *entry) int64 { return int64(e.extras.Load()) })),
+			perEntry(ctlReaders, always(func(e *entry) int64 { return int64(e.follow.count.Load()) })),
+			perEntry(ctlReaderAge, always(func(e *entry) int64 { return e.follow.oldestMS.Load() })),
+			perEntry(ctlExtras, always(func(e *entry) int64 { return int64(e.follow.extras.Load()) })),
 			computed(ctlPhases, r.appendReaderPhases),
 			computed(ctlGoroutines, appendGoroutines),
 		}, append(r.recordMetrics(), r.freshMetrics(computed, perEntry)...)...),
@@ -149,10 +174,7 @@ func (r *Runner) appendAges(q *cache.Request, dst []cache.Value) []cache.Value {
 // it. It builds strings: it is read by administrators, not logged often.
 func (r *Runner) appendReaderPhases(_ *cache.Request, dst []cache.Value) []cache.Value {
 	for i, e := range r.entries {
-		e.readersMu.Lock()
-		text := e.readers.describe()
-		e.readersMu.Unlock()
-		dst = append(dst, cache.StringValue(uint32(i), text))
+		dst = append(dst, cache.StringValue(uint32(i), e.follow.describe()))
 	}
 	return dst
 }

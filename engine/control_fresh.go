@@ -16,23 +16,22 @@ const (
 
 // The self-metrics of fetch freshness (fresh.go), in the control cluster.
 var (
-	ctlFreshWithin = Metric("hostcache.control.fresh.within",
-		clusterControl, 5, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
-	ctlFetchWait = Metric("hostcache.control.fresh.wait",
-		clusterControl, 6, cache.TypeI32, cache.SemDiscrete, cache.UnitsMSec, cache.InDomNone)
-	ctlFreshMisses = Metric("hostcache.control.fresh.misses",
-		clusterControl, 7, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	ctlFreshAge = Metric("hostcache.control.fresh.age",
-		clusterControl, 8, cache.TypeU64, cache.SemInstant,
-		cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0), indomAgeShares)
-	ctlFreshAges = Metric("hostcache.control.fresh.ages",
-		clusterControl, 9, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomAgeBuckets)
-	ctlFreshSampled = Metric("hostcache.control.fresh.sampled",
-		clusterControl, 27, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	ctlFetchSamples = Metric("hostcache.control.collector.fetch_samples",
-		clusterControl, 28, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
-	ctlFetchMisses = Metric("hostcache.control.collector.fetch_misses",
-		clusterControl, 29, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCollectors)
+	ctlFreshWithin = Row{Name: "hostcache.control.fresh.within", Cluster: clusterControl, Item: 5,
+		Type: cache.TypeI32, Sem: cache.SemDiscrete, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc()
+	ctlFetchWait = Row{Name: "hostcache.control.fresh.wait", Cluster: clusterControl, Item: 6,
+		Type: cache.TypeI32, Sem: cache.SemDiscrete, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc()
+	ctlFreshMisses = Row{Name: "hostcache.control.fresh.misses", Cluster: clusterControl, Item: 7,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	ctlFreshAge = Row{Name: "hostcache.control.fresh.age", Cluster: clusterControl, Item: 8,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: unitsUSec, InDom: indomAgeShares}.Desc()
+	ctlFreshAges = Row{Name: "hostcache.control.fresh.ages", Cluster: clusterControl, Item: 9,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomAgeBuckets}.Desc()
+	ctlFreshSampled = Row{Name: "hostcache.control.fresh.sampled", Cluster: clusterControl, Item: 27,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	ctlFetchSamples = Row{Name: "hostcache.control.collector.fetch_samples", Cluster: clusterControl, Item: 28,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
+	ctlFetchMisses = Row{Name: "hostcache.control.collector.fetch_misses", Cluster: clusterControl, Item: 29,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
 )
 
 // freshInDoms are the freshness metrics' instance domains.
@@ -64,25 +63,25 @@ func (r *Runner) freshMetrics(computed func(cache.Desc, func(*cache.Request, []c
 	ms := func(ns int64) int32 { return int32(time.Duration(ns).Milliseconds()) }
 	return []cache.Desc{
 		computed(ctlFreshWithin, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			return append(dst, cache.I32Value(cache.InstNone, ms(r.freshNS.Load())))
+			return append(dst, cache.I32Value(cache.InstNone, ms(r.fresh.withinNS.Load())))
 		}),
 		computed(ctlFetchWait, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			return append(dst, cache.I32Value(cache.InstNone, ms(r.waitNS.Load())))
+			return append(dst, cache.I32Value(cache.InstNone, ms(r.fresh.waitNS.Load())))
 		}),
 		computed(ctlFreshMisses, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			return append(dst, cache.U64Value(cache.InstNone, r.fetchMisses.Load()))
+			return append(dst, cache.U64Value(cache.InstNone, r.fresh.misses.Load()))
 		}),
 		computed(ctlFreshSampled, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			return append(dst, cache.U64Value(cache.InstNone, r.fetchSampled.Load()))
+			return append(dst, cache.U64Value(cache.InstNone, r.fresh.sampled.Load()))
 		}),
 		computed(ctlFreshAges, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			for i := range r.ages.buckets {
-				dst = append(dst, cache.U64Value(uint32(i), r.ages.buckets[i].Load()))
+			for i := range r.fresh.ages.buckets {
+				dst = append(dst, cache.U64Value(uint32(i), r.fresh.ages.buckets[i].Load()))
 			}
 			return dst
 		}),
 		computed(ctlFreshAge, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			r.ages.percentiles(func(i int, us int64) { dst = append(dst, cache.U64Value(uint32(i), uint64(us))) })
+			r.fresh.ages.percentiles(func(i int, us int64) { dst = append(dst, cache.U64Value(uint32(i), uint64(us))) })
 			return dst
 		}),
 		perEntry(ctlFetchSamples, func(e *entry) (int64, bool) { return int64(e.fresh.taken.Load()), true }),

@@ -26,8 +26,18 @@ type Dynamic interface {
 // are left out, with a warning at most once a minute.
 const DynamicWindowed = 4096
 
+// dynamicState is a Dynamic collector's placement of its metrics.
+type dynamicState struct {
+	on bool // the collector is a Dynamic one
+	// kBase is the first of the DynamicWindowed client marks reserved for
+	// its figures, and schema the one its metrics were last placed in (the
+	// loop's own; nil: the runner's).
+	kBase  int
+	schema *cache.Schema
+}
+
 // capWindowed bounds a dynamic source's figures by DynamicWindowed.
-func (r *Runner) capWindowed(e *entry, ws []windowed) []windowed {
+func (e *entry) capWindowed(ws []windowed) []windowed {
 	if len(ws) <= DynamicWindowed {
 		return ws
 	}
@@ -36,12 +46,13 @@ func (r *Runner) capWindowed(e *entry, ws []windowed) []windowed {
 	return ws[:DynamicWindowed]
 }
 
-// entrySchema is the schema e's metrics are placed in now.
-func (r *Runner) entrySchema(e *entry) *cache.Schema {
-	if e.schema != nil {
-		return e.schema
+// schemaOr is the schema e's metrics are placed in now: the one a
+// change placed them in, or shared, the runner's.
+func (e *entry) schemaOr(shared *cache.Schema) *cache.Schema {
+	if e.dynamic.schema != nil {
+		return e.dynamic.schema
 	}
-	return r.schema
+	return shared
 }
 
 // refresh asks a dynamic collector whether its metrics changed and, if
@@ -66,12 +77,12 @@ func (r *Runner) refresh(e *entry, now time.Time) {
 	if old == nil {
 		return // not attached yet
 	}
-	ws := r.capWindowed(e, windowedOf(src, derived))
+	ws := e.capWindowed(windowedOf(src, derived))
 	gen := old.gen + 1
 	src.Metrics = append([]cache.Desc(nil), src.Metrics...)
 	for i := range ws {
 		wm := &ws[i]
-		wm.desc.Compute = r.reader.compute(e, e.kBase+i, wm, gen)
+		wm.desc.Compute = r.figures.compute(e, e.dynamic.kBase+i, wm, gen)
 		src.Metrics = append(src.Metrics, wm.desc)
 	}
 	schema, err := r.front.Replace(e.source, src)
@@ -84,11 +95,11 @@ func (r *Runner) refresh(e *entry, now time.Time) {
 	// The new history is no one else's yet, and only this loop adds to
 	// the old one: fetches wait on the lock only for the swap.
 	carried := h.carryFrom(old)
-	r.reader.mu.Lock()
+	r.figures.mu.Lock()
 	e.histPtr.Store(h)
-	r.reader.clients.remap(e.kBase, DynamicWindowed, marksFrom(e.windowed, ws))
-	r.reader.mu.Unlock()
-	e.windowed, e.derivedRates, e.schema, e.builder = ws, own, schema, nil
+	r.figures.clients.remap(e.dynamic.kBase, DynamicWindowed, marksFrom(e.windowed, ws))
+	r.figures.mu.Unlock()
+	e.windowed, e.derivedRates, e.dynamic.schema, e.builder = ws, own, schema, nil
 	e.log.Info().Int("metrics", len(src.Metrics)).Int("carried", carried).Msg("the source's metrics changed")
 }
 
@@ -110,14 +121,4 @@ func marksFrom(old, now []windowed) []int {
 		from[i] = j
 	}
 	return from
-}
-
-// newHistoryOf is a history of e's metrics in schema.
-func (r *Runner) newHistoryOf(e *entry, schema *cache.Schema, own map[cache.MetricID]bool) *history {
-	tracked := trackedOf(schema, e.source)
-	h := newHistory(schema, tracked, r.ringDepth(e, len(tracked)), own)
-	h.reach(r.history, e.interval())
-	h.indoms = schema.InDomsOf(e.source)
-	h.boundBy(e.c)
-	return h
 }

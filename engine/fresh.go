@@ -22,6 +22,31 @@ const (
 	DefaultFetchWait   = 100 * time.Millisecond
 )
 
+// freshness is the runner's part in answering fetches with fresh
+// samples: the bound and the deadline, the entry of each source, the
+// fetches' scratch, and what the self-metrics show.
+type freshness struct {
+	withinNS atomic.Int64 // the freshness bound; 0 answers from the samples taken
+	waitNS   atomic.Int64 // the fetch deadline
+	bySource []*entry     // each collector's entry by source index; nil for the control source
+	waits    sync.Pool
+	sampled  atomic.Uint64 // fetches that had a source sampled
+	misses   atomic.Uint64 // fetches that waited their deadline out
+	ages     servedAges
+}
+
+func (fr *freshness) init() { fr.waits.New = func() any { return &fetchWait{} } }
+
+// set takes the freshness bound and the fetch deadline (DefaultFetchWait
+// when not above 0).
+func (fr *freshness) set(within, wait time.Duration) {
+	fr.withinNS.Store(int64(max(0, within)))
+	if wait <= 0 {
+		wait = DefaultFetchWait
+	}
+	fr.waitNS.Store(int64(wait))
+}
+
 // fetchFresh is one source's part in answering fetches with fresh samples.
 type fetchFresh struct {
 	demand chan struct{} // a fetch asks the source's loop for a sample
@@ -127,21 +152,21 @@ type fetchWait struct {
 // waited for: its fetch could not have it in time. Then it records the
 // age of the oldest sample the fetch is served.
 func (r *Runner) Freshen(sources []int, now time.Time) {
-	if bound := time.Duration(r.freshNS.Load()); bound > 0 {
-		w := r.waits.Get().(*fetchWait)
-		r.waitFresh(w, sources, now, bound)
-		r.waits.Put(w)
+	if bound := time.Duration(r.fresh.withinNS.Load()); bound > 0 {
+		w := r.fresh.waits.Get().(*fetchWait)
+		r.fresh.wait(w, sources, now, bound)
+		r.fresh.waits.Put(w)
 	}
-	r.noteServed(sources)
+	r.fresh.noteServed(sources)
 }
 
-// waitFresh asks for and waits for the samples of sources a fetch at
-// now needs.
-func (r *Runner) waitFresh(w *fetchWait, sources []int, now time.Time, bound time.Duration) {
-	wait := time.Duration(r.waitNS.Load())
+// wait asks for and waits for the samples of sources a fetch at now
+// needs.
+func (fr *freshness) wait(w *fetchWait, sources []int, now time.Time, bound time.Duration) {
+	wait := time.Duration(fr.waitNS.Load())
 	w.entries, w.chans = w.entries[:0], w.chans[:0]
 	for _, src := range sources {
-		e := r.entryOf(src)
+		e := fr.entryOf(src)
 		if e == nil || time.Duration(e.fresh.took.Load()) > wait {
 			continue
 		}
@@ -152,21 +177,21 @@ func (r *Runner) waitFresh(w *fetchWait, sources []int, now time.Time, bound tim
 	if len(w.chans) == 0 {
 		return
 	}
-	r.fetchSampled.Add(1)
+	fr.sampled.Add(1)
 	if w.timer == nil {
 		w.timer = time.NewTimer(wait)
 	} else {
 		w.timer.Reset(wait)
 	}
 	defer w.timer.Stop()
-	if r.awaitAll(w) {
-		r.fetchMisses.Add(1)
+	if fr.awaitAll(w) {
+		fr.misses.Add(1)
 	}
 }
 
 // awaitAll waits for every channel of w until its timer fires, and marks
 // the sources that missed it stuck. It reports whether any did.
-func (r *Runner) awaitAll(w *fetchWait) (missed bool) {
+func (fr *freshness) awaitAll(w *fetchWait) (missed bool) {
 	expired := false
 	for i, ch := range w.chans {
 		if !expired {
@@ -183,8 +208,10 @@ func (r *Runner) awaitAll(w *fetchWait) (missed bool) {
 			e := w.entries[i]
 			e.fresh.stuck.Store(true)
 			if e.fresh.misses.Add(1); e.fresh.shouldWarn(time.Now()) {
-				e.log.Warn().Dur("waited", time.Duration(r.waitNS.Load())).Uint64("misses", e.fresh.misses.Load()).
-					Msg("a fetch waited its deadline out for this collector; its metrics answer from the cache until it samples again")
+				e.log.Warn().Dur("waited", time.Duration(fr.waitNS.Load())).
+					Uint64("misses", e.fresh.misses.Load()).
+					Msg("a fetch waited its deadline out for this collector; " +
+						"its metrics answer from the cache until it samples again")
 			}
 			missed = true
 		}
@@ -194,20 +221,21 @@ func (r *Runner) awaitAll(w *fetchWait) (missed bool) {
 
 // entryOf returns the collector entry that publishes source src, or nil
 // (the control source, computed when read).
-func (r *Runner) entryOf(src int) *entry {
-	if src < 0 || src >= len(r.bySource) {
+func (fr *freshness) entryOf(src int) *entry {
+	if src < 0 || src >= len(fr.bySource) {
 		return nil
 	}
-	return r.bySource[src]
+	return fr.bySource[src]
 }
 
 // sampleForFetch takes the sample a fetch asked for, unless the newest
 // is within the freshness bound of that fetch already, or the collector
 // has yet to take its first sample or rests after a panic.
 func (r *Runner) sampleForFetch(e *entry) {
-	bound := time.Duration(r.freshNS.Load())
-	if e.samples.Load() == 0 || e.panicStreak > 0 || bound <= 0 || !e.fresh.due(bound) {
-		e.fresh.sampled(e.fresh.newest(), time.Duration(e.fresh.took.Load())) // release any waiter: nothing newer comes now
+	bound := time.Duration(r.fresh.withinNS.Load())
+	if e.stats.samples.Load() == 0 || e.sched.panicStreak > 0 || bound <= 0 || !e.fresh.due(bound) {
+		// Release any waiter: nothing newer comes now.
+		e.fresh.sampled(e.fresh.newest(), time.Duration(e.fresh.took.Load()))
 		return
 	}
 	r.sampleOnce(e, time.Time{}, true)

@@ -75,16 +75,16 @@ func (a *servedAges) percentiles(f func(i int, us int64)) {
 
 // noteServed records the age of the oldest sample of sources a fetch is
 // answered from now.
-func (r *Runner) noteServed(sources []int) {
+func (fr *freshness) noteServed(sources []int) {
 	var oldest time.Time
 	for _, src := range sources {
-		if e := r.entryOf(src); e != nil {
+		if e := fr.entryOf(src); e != nil {
 			if at := e.fresh.newest(); !at.IsZero() && (oldest.IsZero() || at.Before(oldest)) {
 				oldest = at
 			}
 		}
 	}
 	if !oldest.IsZero() {
-		r.ages.add(time.Since(oldest))
+		fr.ages.add(time.Since(oldest))
 	}
 }

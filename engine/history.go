@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sync/atomic"
@@ -13,7 +12,7 @@ import (
 // sample is one published sample of a source as its history keeps it: the
 // raw values of the metrics that figures are later computed from (every
 // counter, and the instants that have peaks), and when it was taken. Once
-// added to the history it is never modified, so readers need no lock.
+// added to the history it is never modified, so fetches read it without a lock.
 type sample struct {
 	seq    uint64
 	at     time.Time // carries the monotonic clock
@@ -80,10 +79,10 @@ func (l *layout) find(t int, inst uint32, ordinal int) (int, bool) {
 }
 
 // history keeps the recent samples of one source in a ring. The sampler
-// adds to it; any number of readers look samples up by sequence number at
-// the same time, without locks: a slot holds a pointer to an immutable
-// sample, and a reader that finds a newer sample than it asked for knows
-// the one it wanted is gone.
+// adds to it; any number of fetches and the flight recorder look samples
+// up by sequence number at the same time, without locks: a slot holds a
+// pointer to an immutable sample, and a look-up that finds a newer sample
+// than it asked for knows the one it wanted is gone.
 type history struct {
 	schema   *cache.Schema
 	windowed []windowed      // the source's figures over client intervals, as the recorder writes them
@@ -111,7 +110,7 @@ type history struct {
 	// ring has room for the samples taken between grid samples (for
 	// readers' phases and fetches), and samples older than span go.
 	span time.Duration
-	// oldest is dropFrom (or first) as readers outside the sampler see
+	// oldest is dropFrom (or first) as goroutines outside the sampler see
 	// it, and rate the samples a second the history holds, as float64
 	// bits: both are the sampler's, published for the budget and the
 	// self-metrics.
@@ -432,107 +431,4 @@ func sampleBytes(s *sample) int64 {
 		return 96
 	}
 	return int64(8*len(s.vals)+4*cap(s.bad)) + 96
-}
-
-// halfRange is half the range of a counter type: the largest step a
-// counter can plausibly take in one interval.
-func halfRange(t cache.Type) uint64 {
-	if t == cache.TypeU32 || t == cache.TypeI32 {
-		return 1 << 31
-	}
-	return 1 << 63
-}
-
-// plausible reports whether a counter's step from a to b is growth of at
-// most most. A counter that went backwards was reset or wrapped; one that
-// jumped by more than half its type's range in one step was reset too (a
-// driver that reports -1, a re-created device starting high), and so was
-// one that grew beyond its Bound (most is then less): counting any of
-// them as growth would publish a rate such as 7e19/s. Such a step is left
-// out, never a rate.
-func plausible(a, b, most uint64) bool {
-	return b >= a && b-a <= most
-}
-
-// stepLimit is a tracked counter's Bound as the history applies it.
-type stepLimit struct {
-	perSecond float64
-	units     int // tracked position of Bound.Units; -1: none
-	unitsOf   func(inst uint32) uint64
-	slack     float64 // Bound.Slack in seconds
-}
-
-// boundBy takes the Bounds of collector c, if it declares any. The runner
-// calls it once, after newHistory. A bound on a metric the history does
-// not watch for resets, or whose Units it does not keep, is a mistake in
-// the declarations: it panics at start-up.
-func (h *history) boundBy(c Collector) {
-	b, ok := c.(Bounder)
-	if !ok {
-		return
-	}
-	for _, bd := range b.Bounds() {
-		h.setBound(bd)
-	}
-}
-
-func (h *history) setBound(bd Bounded) {
-	t, ok := h.trackedID(bd.Counter)
-	if !ok || !h.counter[t] {
-		panic(fmt.Sprintf("engine: a Bound on %v, which is no counter its source's history watches", bd.Counter))
-	}
-	l := &stepLimit{perSecond: bd.Bound.PerSecond, units: -1, unitsOf: bd.Bound.UnitsOf, slack: bd.Bound.Slack.Seconds()}
-	if u := bd.Bound.Units; u != nil {
-		if l.units, ok = h.trackedID(u.ID); !ok {
-			panic(fmt.Sprintf("engine: the Bound on %v counts units with %s, which its source does not publish", bd.Counter, u.Name))
-		}
-	}
-	if h.limits == nil {
-		h.limits = make([]*stepLimit, len(h.tracked))
-	}
-	h.limits[t] = l
-}
-
-// most is the most tracked counter t may grow over the step from prev to
-// s, secs long, whatever the instance: half its type's range, or less
-// under a Bound. A Bound with UnitsOf depends on the instance: it is
-// returned to be applied to each.
-func (h *history) most(t int, prev, s *sample, secs float64) (uint64, *stepLimit) {
-	if h.limits == nil || h.limits[t] == nil {
-		return h.half[t], nil
-	}
-	l := h.limits[t]
-	if l.unitsOf != nil {
-		return h.half[t], l
-	}
-	n := uint64(1)
-	if l.units >= 0 {
-		n = max(unitsIn(prev, l.units), unitsIn(s, l.units))
-	}
-	return min(h.half[t], l.most(n, secs)), nil
-}
-
-// most is the most n units may grow over a step of secs seconds; no
-// limit when n is 0 (nothing says how many units there are).
-func (l *stepLimit) most(n uint64, secs float64) uint64 {
-	if n == 0 {
-		return math.MaxUint64
-	}
-	f := l.perSecond * float64(n) * (secs + l.slack)
-	switch {
-	case f >= 1<<64:
-		return math.MaxUint64
-	case f > 0:
-		return uint64(f)
-	}
-	return 0
-}
-
-// unitsIn is the value of tracked metric t (without instances) in s, 0
-// when s has none.
-func unitsIn(s *sample, t int) uint64 {
-	if p, ok := s.layout.find(t, cache.InstNone, 0); ok {
-		return s.vals[p]
-	}
-	return 0
 }

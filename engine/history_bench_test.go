@@ -109,7 +109,7 @@ func BenchmarkRatesOverResets(b *testing.B) {
 		dst = q.AppendValues(dst[:0], d)
 	}
 	end := r.entries[0].hist().newest().seq
-	marks := r.reader.clients.byID[1]
+	marks := r.figures.clients.byID[1]
 	b.ReportAllocs()
 	for b.Loop() {
 		for i := range marks.seen {

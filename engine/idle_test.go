@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -14,23 +13,23 @@ func TestUnreadSourceSlowsDown(t *testing.T) {
 	g := newRigWith(t, Schedule{Default: time.Second, History: time.Minute, StaleIntervals: 5,
 		IdleAfter: time.Minute, IdleFactor: 10})
 	e := g.r.entries[0]
-	now := g.r.started
+	now := g.r.idle.started
 	grid := now.Add(time.Second)
 
-	g.r.updateIdle(e, now.Add(30*time.Second))
-	if e.idle.Load() || g.r.slowIfUnread(e, grid) != grid {
+	g.r.idle.update(g.r.schema, e, now.Add(30*time.Second))
+	if e.idle.slowed.Load() || g.r.idle.slowIfUnread(e, grid) != grid {
 		t.Fatal("a source is slowed down before IdleAfter")
 	}
-	g.r.updateIdle(e, now.Add(61*time.Second))
-	if !e.idle.Load() {
+	g.r.idle.update(g.r.schema, e, now.Add(61*time.Second))
+	if !e.idle.slowed.Load() {
 		t.Fatal("a source unread for IdleAfter is not marked idle")
 	}
-	if next := g.r.slowIfUnread(e, grid); next.Before(grid) || next.Sub(grid) >= 10*time.Second ||
+	if next := g.r.idle.slowIfUnread(e, grid); next.Before(grid) || next.Sub(grid) >= 10*time.Second ||
 		next.Sub(aligned(next.Add(-time.Nanosecond), 10*time.Second)) != 0 {
 		t.Errorf("an idle source samples next at %s (next tick %s), want the first point of the 10 s grid from it",
 			next.Format("15:04:05.000"), grid.Format("15:04:05.000"))
 	}
-	if got := g.r.effectiveInterval(e); got != 10*time.Second {
+	if got := g.r.idle.effectiveInterval(e); got != 10*time.Second {
 		t.Errorf("effective interval %v", got)
 	}
 	if got := g.fetch(1, "hostcache.control.collector.idle")[0]; got != 1 {
@@ -46,8 +45,8 @@ func TestUnreadSourceSlowsDown(t *testing.T) {
 	default:
 		t.Error("a read of an idle source did not wake its sampler")
 	}
-	g.r.updateIdle(e, now.Add(63*time.Second))
-	if e.idle.Load() {
+	g.r.idle.update(g.r.schema, e, now.Add(63*time.Second))
+	if e.idle.slowed.Load() {
 		t.Error("a source read again stays idle")
 	}
 }
@@ -58,9 +57,9 @@ func TestIdleSourceIsNotStale(t *testing.T) {
 	g := newRigWith(t, Schedule{Default: time.Second, History: time.Minute, StaleIntervals: 5,
 		IdleAfter: time.Minute, IdleFactor: 10})
 	e := g.r.entries[0]
-	g.r.started = time.Now().Add(-2 * time.Minute) // unread since
+	g.r.idle.started = time.Now().Add(-2 * time.Minute) // unread since
 	g.sample(at(0), steady(0))
-	if !e.idle.Load() {
+	if !e.idle.slowed.Load() {
 		t.Fatal("the source was not found unread as it published")
 	}
 	p := g.front.Load().Part(e.source)
@@ -69,22 +68,6 @@ func TestIdleSourceIsNotStale(t *testing.T) {
 	}
 	if p.Stale(at(0).Add(20 * time.Second)) {
 		t.Error("an idle source's part is stale before its next slow sample")
-	}
-}
-
-// PartialOf: nothing failed is nil, some is a PartialError (what was read
-// is published), all is a plain error.
-func TestPartialOf(t *testing.T) {
-	bad := errors.New("gone")
-	if err := PartialOf(nil, 3); err != nil {
-		t.Errorf("no failure: %v", err)
-	}
-	var p *PartialError
-	if err := PartialOf([]error{bad}, 3); !errors.As(err, &p) {
-		t.Errorf("one of three: %v is not partial", err)
-	}
-	if err := PartialOf([]error{bad, bad}, 2); err == nil || errors.As(err, &p) {
-		t.Errorf("all failed: %v", err)
 	}
 }
 
@@ -109,7 +92,7 @@ func TestPacedCollectorToldItsSlowDown(t *testing.T) {
 	r, _ := newTestRunner(t, p, time.Second)
 	r.setPacing(Schedule{IdleAfter: time.Minute, IdleFactor: 10})
 	unread := time.Now().Add(-2 * time.Minute)
-	r.started = unread // unread since
+	r.idle.started = unread // unread since
 	sample := func() {
 		t.Helper()
 		if err := r.SampleAt(time.Now()); err != nil {
@@ -119,9 +102,9 @@ func TestPacedCollectorToldItsSlowDown(t *testing.T) {
 	sample() // found unread before it samples
 	sample()
 	sample()
-	r.started = time.Now() // as good as a read now
+	r.idle.started = time.Now() // as good as a read now
 	sample()
-	r.started = unread
+	r.idle.started = unread
 	sample()
 	if want := []int{10, 1, 10}; !slices.Equal(p.paces, want) {
 		t.Errorf("paces %v, want %v", p.paces, want)
@@ -139,11 +122,11 @@ func TestFailingUnreadSourceSlowsDown(t *testing.T) {
 	s.fail.Store(true)
 	r, _ := newTestRunner(t, s, time.Second)
 	r.setPacing(Schedule{IdleAfter: time.Minute, IdleFactor: 10})
-	r.started = time.Now().Add(-2 * time.Minute)
+	r.idle.started = time.Now().Add(-2 * time.Minute)
 	if err := r.SampleAt(time.Now()); err == nil {
 		t.Fatal("the failing source's sample did not fail")
 	}
-	if !r.entries[0].idle.Load() {
+	if !r.entries[0].idle.slowed.Load() {
 		t.Error("an unread source whose sample fails keeps its full rate")
 	}
 }
@@ -155,15 +138,15 @@ func TestFailingUnreadSourceSlowsDown(t *testing.T) {
 func TestUnreadSourcesShareTheSlowGrid(t *testing.T) {
 	g := newRigWith(t, Schedule{Default: time.Second, History: time.Minute, IdleAfter: time.Minute, IdleFactor: 10})
 	e := g.r.entries[0]
-	g.r.setEntryIdle(e, true)
+	e.setIdle(g.r.schema, true)
 	base := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
 	fast, slow := map[time.Time]bool{}, map[time.Time]bool{}
 	for k := range 120 { // ticks of a 1 s source going unread at any of them
-		fast[g.r.slowIfUnread(e, base.Add(time.Duration(k)*time.Second+500*time.Millisecond))] = true
+		fast[g.r.idle.slowIfUnread(e, base.Add(time.Duration(k)*time.Second+500*time.Millisecond))] = true
 	}
-	e.intervalMS.Store(5000)
+	e.sched.intervalMS.Store(5000)
 	for k := range 24 { // and of a 5 s source
-		slow[g.r.slowIfUnread(e, base.Add(time.Duration(k)*5*time.Second+500*time.Millisecond))] = true
+		slow[g.r.idle.slowIfUnread(e, base.Add(time.Duration(k)*5*time.Second+500*time.Millisecond))] = true
 	}
 	for at := range fast {
 		if at.Sub(base)%(10*time.Second) != 500*time.Millisecond {

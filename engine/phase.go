@@ -112,7 +112,8 @@ func (rs *readerSet) candidates(iv time.Duration) []*fetchReader {
 		}
 	}
 	slices.SortFunc(out, func(a, b *fetchReader) int {
-		return cmp.Or(cmp.Compare(a.period.Round(periodQuantum), b.period.Round(periodQuantum)), cmp.Compare(a.order, b.order))
+		return cmp.Or(cmp.Compare(a.period.Round(periodQuantum), b.period.Round(periodQuantum)),
+			cmp.Compare(a.order, b.order))
 	})
 	return out
 }

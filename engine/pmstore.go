@@ -16,8 +16,8 @@ import (
 // interval restores that collector's own (or none), 0 into the default
 // restores the default and every collector's own.
 func (r *Runner) PMStore(reqs []cache.PMStoreRequest) error {
-	r.settingsMu.Lock()
-	defer r.settingsMu.Unlock()
+	r.intervals.mu.Lock()
+	defer r.intervals.mu.Unlock()
 	for _, q := range reqs {
 		if err := r.checkStore(q); err != nil {
 			return err
@@ -35,16 +35,16 @@ func (r *Runner) PMStore(reqs []cache.PMStoreRequest) error {
 		case q.ID == ctlCInterval.ID:
 			e := r.entries[q.Inst]
 			if ms == 0 {
-				ms = e.startOwnMS
+				ms = e.sched.startOwnMS
 			}
-			e.ownMS.Store(ms)
+			e.sched.ownMS.Store(ms)
 		case ms == 0:
-			r.defaultMS.Store(r.startDefaultMS)
+			r.intervals.defaultMS.Store(r.intervals.startDefaultMS)
 			for _, e := range r.entries {
-				e.ownMS.Store(e.startOwnMS)
+				e.sched.ownMS.Store(e.sched.startOwnMS)
 			}
 		default:
-			r.defaultMS.Store(ms)
+			r.intervals.defaultMS.Store(ms)
 		}
 		r.reschedule()
 		r.log.Info().Str("metric", q.ID.String()).Uint32("inst", q.Inst).Int64("interval_ms", ms).Msg("interval stored")
@@ -55,8 +55,8 @@ func (r *Runner) PMStore(reqs []cache.PMStoreRequest) error {
 // CheckPMStore checks requests as PMStore would, applying none: the wire
 // layer checks the values before it checks who asks.
 func (r *Runner) CheckPMStore(reqs []cache.PMStoreRequest) error {
-	r.settingsMu.Lock()
-	defer r.settingsMu.Unlock()
+	r.intervals.mu.Lock()
+	defer r.intervals.mu.Unlock()
 	for _, q := range reqs {
 		if err := r.checkStore(q); err != nil {
 			return err
@@ -96,17 +96,7 @@ func (r *Runner) checkStore(q cache.PMStoreRequest) error {
 // wakes those whose interval changed.
 func (r *Runner) reschedule() {
 	for _, e := range r.entries {
-		ms := e.ownMS.Load()
-		if ms == 0 {
-			ms = r.defaultMS.Load()
-		}
-		if e.intervalMS.Swap(ms) == ms {
-			continue
-		}
-		select {
-		case e.wake <- struct{}{}:
-		default:
-		}
+		e.sched.follow(r.intervals.defaultMS.Load())
 	}
 }
 
@@ -116,15 +106,15 @@ func (r *Runner) reschedule() {
 // a later store of 0 comes back to these), and so does the staleness
 // limit.
 func (r *Runner) Reconfigure(sched Schedule) {
-	r.settingsMu.Lock()
-	defer r.settingsMu.Unlock()
-	r.startDefaultMS = sched.Default.Milliseconds()
-	r.defaultMS.Store(r.startDefaultMS)
+	r.intervals.mu.Lock()
+	defer r.intervals.mu.Unlock()
+	r.intervals.startDefaultMS = sched.Default.Milliseconds()
+	r.intervals.defaultMS.Store(r.intervals.startDefaultMS)
 	for _, e := range r.entries {
-		e.startOwnMS = sched.Intervals[e.c.Name()].Milliseconds()
-		e.ownMS.Store(e.startOwnMS)
+		e.sched.startOwnMS = sched.Intervals[e.c.Name()].Milliseconds()
+		e.sched.ownMS.Store(e.sched.startOwnMS)
 	}
-	r.staleIntervals.Store(int64(sched.StaleIntervals))
+	r.intervals.staleIntervals.Store(int64(sched.StaleIntervals))
 	r.setPacing(sched)
 	r.reschedule()
 }

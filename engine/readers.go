@@ -167,7 +167,8 @@ func (rd *fetchReader) learn() {
 // agreeingGaps fetches: a stall under load makes a reader aperiodic for a
 // few fetches; one that stays so has changed its ways.
 func (rd *fetchReader) steadyLately() bool {
-	return rd.periodic || (!rd.steadyAt.IsZero() && rd.last.Sub(rd.steadyAt) <= agreeingGaps*(rd.period+periodTolerance(rd.period)))
+	lately := agreeingGaps * (rd.period + periodTolerance(rd.period))
+	return rd.periodic || (!rd.steadyAt.IsZero() && rd.last.Sub(rd.steadyAt) <= lately)
 }
 
 // expire releases the readers gone quiet by now: no fetch for two
@@ -236,7 +237,8 @@ func (rs *readerSet) describe() string {
 		fmt.Fprintf(&b, "client %d: ", rd.client)
 		if rd.periodic {
 			phase := time.Duration(rd.last.UnixNano()) % rd.period
-			fmt.Fprintf(&b, "every %d ms at +%d ms, jitter %d ms", rd.period.Milliseconds(), phase.Milliseconds(), rd.jitter.Milliseconds())
+			fmt.Fprintf(&b, "every %d ms at +%d ms, jitter %d ms",
+				rd.period.Milliseconds(), phase.Milliseconds(), rd.jitter.Milliseconds())
 		} else {
 			fmt.Fprintf(&b, "not periodic (median gap %d ms)", rd.period.Milliseconds())
 		}
@@ -257,49 +259,4 @@ func (role readerRole) words() string {
 		return ", extra samples"
 	}
 	return ", from the grid"
-}
-
-// publishKept is how many of a source's samples publishLog remembers:
-// fetches are drained at every sample, so a few samples back suffice.
-const publishKept = 16
-
-// publishLog remembers when a source's last samples were planned, taken
-// and published, to tell the age of the sample a fetch was served and how
-// long a sample takes from its planned time to its publication. Only
-// the source's loop uses it.
-type publishLog struct {
-	planned, taken, published [publishKept]time.Time
-	n                         int
-}
-
-// add records a published sample.
-func (pl *publishLog) add(planned, taken, published time.Time) {
-	k := pl.n % publishKept
-	pl.planned[k], pl.taken[k], pl.published[k] = planned, taken, published
-	pl.n++
-}
-
-// servedAt is the age at fetch of the newest sample published before it;
-// false when none that is remembered was.
-func (pl *publishLog) servedAt(fetch time.Time) (time.Duration, bool) {
-	for i := pl.n - 1; i >= max(0, pl.n-publishKept); i-- {
-		k := i % publishKept
-		if !pl.published[k].After(fetch) {
-			return fetch.Sub(pl.taken[k]), true
-		}
-	}
-	return 0, false
-}
-
-// delay is the longest a remembered sample took from its planned time to
-// its publication: the timer's lateness and the sample's duration.
-func (pl *publishLog) delay() time.Duration {
-	var d time.Duration
-	for i := max(0, pl.n-publishKept); i < pl.n; i++ {
-		k := i % publishKept
-		if !pl.planned[k].IsZero() {
-			d = max(d, pl.published[k].Sub(pl.planned[k]))
-		}
-	}
-	return d
 }

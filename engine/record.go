@@ -33,14 +33,22 @@ const MaxRecordSeconds = 86400
 
 // The flight recorder's controls (cluster 0, items 30-37).
 var (
-	ctlRecSeconds  = Metric("hostcache.control.record.seconds", clusterControl, 30, cache.TypeU32, cache.SemDiscrete, cache.UnitsSec, cache.InDomNone)
-	ctlRecBusy     = Metric("hostcache.control.record.busy", clusterControl, 31, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	ctlRecArchives = Metric("hostcache.control.record.archives", clusterControl, 32, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	ctlRecErrors   = Metric("hostcache.control.record.errors", clusterControl, 33, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	ctlRecRecords  = Metric("hostcache.control.record.records", clusterControl, 34, cache.TypeU64, cache.SemDiscrete, cache.UnitsCount, cache.InDomNone)
-	ctlRecBytes    = Metric("hostcache.control.record.bytes", clusterControl, 35, cache.TypeU64, cache.SemDiscrete, cache.UnitsByte, cache.InDomNone)
-	ctlRecLast     = Metric("hostcache.control.record.last", clusterControl, 36, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ctlRecError    = Metric("hostcache.control.record.last_error", clusterControl, 37, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	ctlRecSeconds = Row{Name: "hostcache.control.record.seconds", Cluster: clusterControl, Item: 30,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsSec, InDom: cache.InDomNone}.Desc()
+	ctlRecBusy = Row{Name: "hostcache.control.record.busy", Cluster: clusterControl, Item: 31,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	ctlRecArchives = Row{Name: "hostcache.control.record.archives", Cluster: clusterControl, Item: 32,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	ctlRecErrors = Row{Name: "hostcache.control.record.errors", Cluster: clusterControl, Item: 33,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	ctlRecRecords = Row{Name: "hostcache.control.record.records", Cluster: clusterControl, Item: 34,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	ctlRecBytes = Row{Name: "hostcache.control.record.bytes", Cluster: clusterControl, Item: 35,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsByte, InDom: cache.InDomNone}.Desc()
+	ctlRecLast = Row{Name: "hostcache.control.record.last", Cluster: clusterControl, Item: 36,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ctlRecError = Row{Name: "hostcache.control.record.last_error", Cluster: clusterControl, Item: 37,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
 )
 
 // SetRecorder gives the runner its flight recorder, before it runs.
@@ -71,7 +79,9 @@ func (r *Runner) recordMetrics() []cache.Desc {
 		status(ctlRecRecords, func(st RecordStatus) cache.Value { return u64(st.Records) }),
 		status(ctlRecBytes, func(st RecordStatus) cache.Value { return u64(st.Bytes) }),
 		status(ctlRecLast, func(st RecordStatus) cache.Value { return cache.StringValue(cache.InstNone, st.Last) }),
-		status(ctlRecError, func(st RecordStatus) cache.Value { return cache.StringValue(cache.InstNone, st.LastError) }),
+		status(ctlRecError, func(st RecordStatus) cache.Value {
+			return cache.StringValue(cache.InstNone, st.LastError)
+		}),
 	}
 }
 
@@ -96,6 +106,7 @@ func (r *Runner) record(q cache.PMStoreRequest) error {
 	if err := r.recorder.Start(secs, q.Who); err != nil {
 		return err
 	}
-	r.log.Info().Dur("span", secs).Uint32("uid", q.Who.UID).Bool("uid_known", q.Who.Known).Msg("recording the recent history")
+	r.log.Info().Dur("span", secs).Uint32("uid", q.Who.UID).Bool("uid_known", q.Who.Known).
+		Msg("recording the recent history")
 	return nil
 }

@@ -26,7 +26,7 @@ type SourceHistory struct {
 	Dynamic bool
 	figures []int // their windowed metrics
 	h       *history
-	rd      *reader // its own scratch: writing never waits for a fetch
+	scratch *intervalFigures // its own scratch: writing never waits for a fetch
 }
 
 // RecordedSample is a read-only view of one kept sample.
@@ -76,9 +76,9 @@ func (r *Runner) History(since time.Time) []SourceHistory {
 			sh.Metrics = append(sh.Metrics, h.schema.Descs()[i])
 		}
 		sh.InDoms = h.indoms
-		sh.Schema, sh.Dynamic = h.schema, e.dynamic
+		sh.Schema, sh.Dynamic = h.schema, e.dynamic.on
 		sh.Samples = keptSince(h, since)
-		sh.h, sh.rd = h, &reader{}
+		sh.h, sh.scratch = h, &intervalFigures{}
 		for k := range h.windowed {
 			// A peak over one step is the figure or the sample itself:
 			// only the figures are worth writing out.
@@ -120,5 +120,5 @@ func (sh *SourceHistory) StepValues(c, k int, dst []cache.Value) []cache.Value {
 	if end.seq != start.seq+1 {
 		return dst // a sample between them is gone: no step to give
 	}
-	return sh.rd.values(sh.h, sh.Newest, start, end, &sh.h.windowed[sh.figures[c]], dst)
+	return sh.scratch.values(sh.h, sh.Newest, start, end, &sh.h.windowed[sh.figures[c]], dst)
 }

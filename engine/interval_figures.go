@@ -7,9 +7,10 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// reader computes the windowed metrics at read time. Fetches are served
-// one at a time; mu keeps the scratch window safe whatever serves them.
-type reader struct {
+// intervalFigures computes the figures over each client's interval (rates,
+// derived figures, peaks) when a fetch reads them. Fetches are served one
+// at a time; mu keeps the scratch window safe whatever serves them.
+type intervalFigures struct {
 	clients *clients
 	mu      sync.Mutex
 	w       Window
@@ -24,7 +25,8 @@ type reader struct {
 // oldest sample it keeps. No window is shorter than half the collector's
 // interval: a start that close to the end moves one sample back, so a
 // restart's first, few-millisecond step never becomes a rate.
-func (rd *reader) bounds(q *cache.Request, e *entry, h *history, k int) (start, end *sample, part *cache.Part) {
+func (fg *intervalFigures) bounds(q *cache.Request, e *entry, h *history,
+	k int) (start, end *sample, part *cache.Part) {
 	part = q.Snap.Part(e.source)
 	if part == nil || part.Stale(q.Now) || h == nil {
 		return nil, nil, nil
@@ -35,7 +37,7 @@ func (rd *reader) bounds(q *cache.Request, e *entry, h *history, k int) (start, 
 	}
 	// The mark moves even when no figure can be given yet: the client's
 	// next interval starts where this fetch ended.
-	seen := rd.clients.swap(q.Client, k, end.seq)
+	seen := fg.clients.swap(q.Client, k, end.seq)
 	if end.seq == 0 {
 		return nil, nil, nil
 	}
@@ -65,27 +67,29 @@ func (rd *reader) bounds(q *cache.Request, e *entry, h *history, k int) (start, 
 // placed with its source's history generation gen: a read through an
 // older or newer schema than the history's gives no value, as k may be
 // another figure's there.
-func (rd *reader) compute(e *entry, k int, wm *windowed, gen uint64) func(q *cache.Request, dst []cache.Value) []cache.Value {
+func (fg *intervalFigures) compute(e *entry, k int, wm *windowed,
+	gen uint64) func(q *cache.Request, dst []cache.Value) []cache.Value {
 	return func(q *cache.Request, dst []cache.Value) []cache.Value {
-		rd.mu.Lock()
-		defer rd.mu.Unlock()
+		fg.mu.Lock()
+		defer fg.mu.Unlock()
 		// One history for the whole read: a dynamic source's is replaced
-		// under rd.mu when its metrics change.
+		// under fg.mu when its metrics change.
 		h := e.hist()
 		if h == nil || h.gen != gen {
 			return dst
 		}
-		start, end, part := rd.bounds(q, e, h, k)
+		start, end, part := fg.bounds(q, e, h, k)
 		if end == nil {
 			return dst
 		}
-		return rd.values(h, part, start, end, wm, dst)
+		return fg.values(h, part, start, end, wm, dst)
 	}
 }
 
 // values appends windowed metric wm's values over start to end, one per
 // instance its like metric has at the end.
-func (rd *reader) values(h *history, part *cache.Part, start, end *sample, wm *windowed, dst []cache.Value) []cache.Value {
+func (fg *intervalFigures) values(h *history, part *cache.Part, start, end *sample, wm *windowed,
+	dst []cache.Value) []cache.Value {
 	t, ok := h.trackedID(wm.like)
 	if !ok {
 		return dst
@@ -96,11 +100,11 @@ func (rd *reader) values(h *history, part *cache.Part, start, end *sample, wm *w
 		var v cache.Value
 		switch wm.kind {
 		case kindFigure:
-			v, ok = rd.figure(h, part, start, end, wm, inst, p-lo)
+			v, ok = fg.figure(h, part, start, end, wm, inst, p-lo)
 		case kindMaxStep, kindMinStep:
-			v, ok = rd.stepPeak(h, part, start, end, wm, inst, p-lo)
+			v, ok = fg.stepPeak(h, part, start, end, wm, inst, p-lo)
 		default:
-			v, ok = rd.samplePeak(h, start, end, wm, t, inst, p-lo)
+			v, ok = fg.samplePeak(h, start, end, wm, t, inst, p-lo)
 		}
 		if ok {
 			dst = append(dst, v)
@@ -110,10 +114,11 @@ func (rd *reader) values(h *history, part *cache.Part, start, end *sample, wm *w
 }
 
 // figure is a rate or derived figure over the whole window.
-func (rd *reader) figure(h *history, part *cache.Part, start, end *sample, wm *windowed, inst uint32, ord int) (cache.Value, bool) {
-	rd.w.set(h, part, start, end)
-	rd.w.ord = ord
-	f, ok := wm.value(&rd.w, inst)
+func (fg *intervalFigures) figure(h *history, part *cache.Part, start, end *sample, wm *windowed,
+	inst uint32, ord int) (cache.Value, bool) {
+	fg.w.set(h, part, start, end)
+	fg.w.ord = ord
+	f, ok := wm.value(&fg.w, inst)
 	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
 		return cache.Value{}, false
 	}
@@ -130,7 +135,8 @@ func (rd *reader) figure(h *history, part *cache.Part, start, end *sample, wm *w
 // which a counter was reset gives that counter's instance no figure (its
 // Delta counts no step), and only it: the source's other counters keep
 // their peaks over the step.
-func (rd *reader) stepPeak(h *history, part *cache.Part, start, end *sample, wm *windowed, inst uint32, ord int) (cache.Value, bool) {
+func (fg *intervalFigures) stepPeak(h *history, part *cache.Part, start, end *sample, wm *windowed,
+	inst uint32, ord int) (cache.Value, bool) {
 	best, found, stepped := 0.0, false, false
 	better := func(f float64) {
 		if !found || (wm.kind == kindMaxStep && f > best) || (wm.kind == kindMinStep && f < best) {
@@ -152,14 +158,14 @@ func (rd *reader) stepPeak(h *history, part *cache.Part, start, end *sample, wm 
 		}
 		if prev != nil {
 			stepped = true
-			if f, ok := rd.stepFigure(h, part, prev, s, wm, inst, ord); ok {
+			if f, ok := fg.stepFigure(h, part, prev, s, wm, inst, ord); ok {
 				better(f)
 			}
 		}
 		prev = s
 	}
 	if !stepped {
-		if f, ok := rd.stepFigure(h, part, start, end, wm, inst, ord); ok {
+		if f, ok := fg.stepFigure(h, part, start, end, wm, inst, ord); ok {
 			better(f)
 		}
 	}
@@ -167,10 +173,11 @@ func (rd *reader) stepPeak(h *history, part *cache.Part, start, end *sample, wm 
 }
 
 // stepFigure is wm's figure of inst over the step from prev to s.
-func (rd *reader) stepFigure(h *history, part *cache.Part, prev, s *sample, wm *windowed, inst uint32, ord int) (float64, bool) {
-	rd.w.set(h, part, prev, s)
-	rd.w.ord = ord
-	f, ok := wm.value(&rd.w, inst)
+func (fg *intervalFigures) stepFigure(h *history, part *cache.Part, prev, s *sample, wm *windowed,
+	inst uint32, ord int) (float64, bool) {
+	fg.w.set(h, part, prev, s)
+	fg.w.ord = ord
+	f, ok := wm.value(&fg.w, inst)
 	return f, ok && !math.IsNaN(f) && !math.IsInf(f, 0)
 }
 
@@ -194,7 +201,8 @@ func gridAtOrBefore(h *history, s *sample) *sample {
 // the window (the start excluded: it belongs to the previous interval):
 // its grid samples and its end, the value the client is shown; the other
 // extra samples are left out, as from the step peaks.
-func (rd *reader) samplePeak(h *history, start, end *sample, wm *windowed, t int, inst uint32, ord int) (cache.Value, bool) {
+func (fg *intervalFigures) samplePeak(h *history, start, end *sample, wm *windowed, t int,
+	inst uint32, ord int) (cache.Value, bool) {
 	var bits uint64
 	best, found := 0.0, false
 	for seq := start.seq + 1; seq <= end.seq; seq++ {

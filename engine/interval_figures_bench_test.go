@@ -74,7 +74,7 @@ func BenchmarkWindowedRates(b *testing.B) {
 			for _, d := range rates {
 				dst = q.AppendValues(dst[:0], d) // the client's first fetch
 			}
-			marks := r.reader.clients.byID[1]
+			marks := r.figures.clients.byID[1]
 			b.ReportAllocs()
 			for b.Loop() {
 				// Put the client's marks steps back, as a client fetching
