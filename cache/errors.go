@@ -15,10 +15,10 @@ var (
 	ErrNotAllowed    = errors.New("the client may not store")
 )
 
-// Identity is who asks for a store, as pmcd describes its client: the
+// Credentials are who asks for a store, as pmcd describes its client: the
 // user and primary group of a local client. Known is false when pmcd said
 // nothing (a remote client, a debugger that sends no attributes).
-type Identity struct {
+type Credentials struct {
 	UID, GID uint32
 	Known    bool
 }
@@ -28,7 +28,7 @@ type PMStoreRequest struct {
 	ID    MetricID
 	Inst  uint32
 	Value Value
-	Who   Identity // the client asking, the same for every request of a store
+	Who   Credentials // the client asking, the same for every request of a store
 }
 
 // PMStorer applies pmstores. It checks every request before it applies any, so a

@@ -105,12 +105,12 @@ func (t *credTable) noteRefusal(from int32) bool {
 // drop forgets client from: pmcd said it has gone.
 func (t *credTable) drop(from int32) { delete(t.byClient, from) }
 
-// identity is who client from is. It is known only when pmcd gave both
+// credentials are who client from is. It is known only when pmcd gave both
 // its user and its group: a client described by halves is not trusted.
-func (t *credTable) identity(from int32) cache.Identity {
+func (t *credTable) credentials(from int32) cache.Credentials {
 	c, ok := t.byClient[from]
 	if !ok || !c.hasUID || !c.hasGID {
-		return cache.Identity{}
+		return cache.Credentials{}
 	}
-	return cache.Identity{UID: c.uid, GID: c.gid, Known: true}
+	return cache.Credentials{UID: c.uid, GID: c.gid, Known: true}
 }

@@ -19,7 +19,7 @@ type StoreAccess struct {
 
 // Allows reports whether who may store. A client pmcd did not describe
 // (a remote one, a debugger that sends no attributes) may not.
-func (a *StoreAccess) Allows(who cache.Identity) bool {
+func (a *StoreAccess) Allows(who cache.Credentials) bool {
 	if !who.Known {
 		return false
 	}
@@ -37,7 +37,7 @@ type refusalLog struct {
 
 const refusalsPerMinute = 10
 
-func (l *refusalLog) note(log zerolog.Logger, now time.Time, from int32, who cache.Identity) {
+func (l *refusalLog) note(log zerolog.Logger, now time.Time, from int32, who cache.Credentials) {
 	if now.Sub(l.window) >= time.Minute {
 		l.window, l.logged = now, 0
 	}

@@ -75,29 +75,29 @@ func TestCredTable(t *testing.T) {
 		}
 	}
 	set(1, AttrUserID, "0")
-	if who := tab.identity(1); who.Known {
+	if who := tab.credentials(1); who.Known {
 		t.Errorf("known from its user alone: %+v", who)
 	}
 	set(1, AttrGroupID, "5")
-	set(1, AttrProcessID, "1234") // not an identity: ignored
-	if who := tab.identity(1); who != (cache.Identity{UID: 0, GID: 5, Known: true}) {
-		t.Errorf("identity %+v", who)
+	set(1, AttrProcessID, "1234") // not a credential: ignored
+	if who := tab.credentials(1); who != (cache.Credentials{UID: 0, GID: 5, Known: true}) {
+		t.Errorf("credentials %+v", who)
 	}
 	if err := tab.set(&Attr{From: 1, Key: AttrUserID, Value: []byte("x\x00")}); err == nil {
 		t.Error("a user id that is not a number was taken")
 	}
-	if who := tab.identity(1); who.UID != 0 || !who.Known {
+	if who := tab.credentials(1); who.UID != 0 || !who.Known {
 		t.Errorf("a malformed attribute changed the client: %+v", who)
 	}
 	for from := int32(2); from <= 4; from++ {
 		set(from, AttrUserID, "100")
 		set(from, AttrGroupID, "100")
 	}
-	if len(tab.byClient) != 3 || tab.identity(1).Known || !tab.identity(4).Known {
-		t.Errorf("after a fourth client: %d kept, 1 known %v", len(tab.byClient), tab.identity(1).Known)
+	if len(tab.byClient) != 3 || tab.credentials(1).Known || !tab.credentials(4).Known {
+		t.Errorf("after a fourth client: %d kept, 1 known %v", len(tab.byClient), tab.credentials(1).Known)
 	}
 	tab.drop(4)
-	if tab.identity(4).Known {
+	if tab.credentials(4).Known {
 		t.Error("client 4 is still known after it went")
 	}
 }
@@ -105,14 +105,14 @@ func TestCredTable(t *testing.T) {
 func TestStoreAccessAllows(t *testing.T) {
 	a := &StoreAccess{Users: []uint32{0}, Groups: []uint32{998}}
 	for _, c := range []struct {
-		who  cache.Identity
+		who  cache.Credentials
 		want bool
 	}{
-		{cache.Identity{UID: 0, GID: 0, Known: true}, true},
-		{cache.Identity{UID: 500, GID: 998, Known: true}, true},
-		{cache.Identity{UID: 998, GID: 500, Known: true}, false}, // a uid equal to an allowed gid is nothing
-		{cache.Identity{UID: 65534, GID: 65534, Known: true}, false},
-		{cache.Identity{}, false}, // unknown: not root, though its zero uid says 0
+		{cache.Credentials{UID: 0, GID: 0, Known: true}, true},
+		{cache.Credentials{UID: 500, GID: 998, Known: true}, true},
+		{cache.Credentials{UID: 998, GID: 500, Known: true}, false}, // a uid equal to an allowed gid is nothing
+		{cache.Credentials{UID: 65534, GID: 65534, Known: true}, false},
+		{cache.Credentials{}, false}, // unknown: not root, though its zero uid says 0
 	} {
 		if got := a.Allows(c.who); got != c.want {
 			t.Errorf("Allows(%+v) = %v, want %v", c.who, got, c.want)
@@ -173,7 +173,7 @@ func TestStoreNeedsAnAllowedClient(t *testing.T) {
 	if c := storeCode(s, 4, storePDU(t, tStored, 6)); c != 0 {
 		t.Errorf("a member of the allowed group: %v", c)
 	}
-	if len(storer.stored) != 1 || storer.stored[0].Who != (cache.Identity{UID: 1000, GID: 998, Known: true}) {
+	if len(storer.stored) != 1 || storer.stored[0].Who != (cache.Credentials{UID: 1000, GID: 998, Known: true}) {
 		t.Errorf("stored %+v", storer.stored)
 	}
 	s.handleError(Header{From: 4}, withFrom(capture(t, "notconn"), 4))
@@ -229,13 +229,13 @@ func TestRefusalLogIsBounded(t *testing.T) {
 	var l refusalLog
 	now := time.Unix(1_790_000_000, 0)
 	for i := 0; i < 25; i++ {
-		l.note(log, now.Add(time.Duration(i)*time.Second), 1, cache.Identity{UID: 65534, Known: true})
+		l.note(log, now.Add(time.Duration(i)*time.Second), 1, cache.Credentials{UID: 65534, Known: true})
 	}
 	if n := bytes.Count(buf.Bytes(), []byte("\n")); n != refusalsPerMinute {
 		t.Errorf("%d lines logged in a minute, want %d", n, refusalsPerMinute)
 	}
 	buf.Reset()
-	l.note(log, now.Add(time.Minute), 1, cache.Identity{})
+	l.note(log, now.Add(time.Minute), 1, cache.Credentials{})
 	if !bytes.Contains(buf.Bytes(), []byte(`"not_logged":15`)) || !bytes.Contains(buf.Bytes(), []byte(`"uid":"unknown"`)) {
 		t.Errorf("the next minute's first line: %s", buf.Bytes())
 	}

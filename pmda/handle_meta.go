@@ -241,7 +241,7 @@ func (s *Server) handleStore(h Header, pdu []byte) ([]byte, error) {
 // checkStore marks every request with the client asking, has the storer
 // check the values, and refuses a client that may not store.
 func (s *Server) checkStore(from int32, reqs []cache.PMStoreRequest) error {
-	who := s.creds.identity(from)
+	who := s.creds.credentials(from)
 	for i := range reqs {
 		reqs[i].Who = who
 	}

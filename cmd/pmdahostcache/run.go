@@ -41,7 +41,7 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	if err != nil {
 		return err
 	}
-	name, ids, err := identity(cfg, front.Schema(), log)
+	name, ids, err := pipeNumbering(cfg, front.Schema(), log)
 	if err != nil {
 		return err
 	}

@@ -16,11 +16,11 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/standin"
 )
 
-// identity is the name (the domain's agent label) and the numbering the
+// pipeNumbering is the name (the domain's agent label) and the numbering the
 // agent answers its pipe with: hostcache's own in its domain, or,
 // standing in for pmdalinux (-S linux), pmdalinux's name, PMIDs and
 // instance domains for the twins, and nothing else.
-func identity(cfg config.Config, schema *cache.Schema, log zerolog.Logger) (string, pmda.Identity, error) {
+func pipeNumbering(cfg config.Config, schema *cache.Schema, log zerolog.Logger) (string, pmda.Numbering, error) {
 	if cfg.StandIn == "" {
 		return config.Name, nil, nil
 	}
@@ -38,7 +38,7 @@ func identity(cfg config.Config, schema *cache.Schema, log zerolog.Logger) (stri
 // linuxIDFiles works out which of the collectors' instance domains keep
 // their ids in pmdalinux's own id files, and as which serial. The
 // collectors load their ids as they are made, before there is a schema
-// to build the stand-in's identity from, so a first set is made with ids
+// to build the stand-in's numbering from, so a first set is made with ids
 // in memory only, for its declarations: no id file is read or written.
 func linuxIDFiles(cfg config.Config, env engine.Env) (map[cache.InDomID]uint32, error) {
 	env.IDDir, env.IDs, env.Warn = "", nil, func(error) {}
