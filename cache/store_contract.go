@@ -1,9 +1,14 @@
 package cache
 
+// The store contract between the wire layer and the storers: what a
+// store asks, who asks it, and the errors it can fail with. Who may store
+// and the PM_ERR code of each error are the wire layer's
+// (pmda/store_access.go).
+
 import "errors"
 
 // Errors a store (a pmstore of a control metric) can fail with. The wire
-// layer maps each to its PM_ERR_* code.
+// layer maps each to its PM_ERR_* code (pmda's storeErrno).
 var (
 	ErrUnknownMetric = errors.New("no such metric")
 	ErrReadOnly      = errors.New("metric is read-only")
