@@ -55,7 +55,8 @@ func (b *builder) readTable(table []LinuxMetric) error {
 	byPMID := map[uint32]string{}
 	for _, m := range table {
 		if m.Cluster >= Shift || (m.InDom != cache.InDomNone && m.InDom >= Shift) {
-			return fmt.Errorf("pmdalinux's %s (60.%d.%d, domain %d) is at or beyond the shift %d", m.Name, m.Cluster, m.Item, m.InDom, Shift)
+			return fmt.Errorf("pmdalinux's %s (60.%d.%d, domain %d) is at or beyond the shift %d",
+				m.Name, m.Cluster, m.Item, m.InDom, Shift)
 		}
 		if other, dup := byPMID[m.PMID()]; dup {
 			return fmt.Errorf("pmdalinux's %s and %s share PMID 60.%d.%d", other, m.Name, m.Cluster, m.Item)
