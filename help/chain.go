@@ -51,3 +51,19 @@ func (t chain) InDomText(id cache.InDomID, long bool) (string, bool) {
 	}
 	return "", false
 }
+
+// CollectorTexts are the help of those of collectors that have their
+// own: a collector that answers help itself (a TextSource), or one that
+// gives its files' texts (MMVFiles), which MMV assembles.
+func CollectorTexts[C any](collectors []C) []TextSource {
+	var out []TextSource
+	for _, c := range collectors {
+		switch x := any(c).(type) {
+		case TextSource:
+			out = append(out, x)
+		case MMVFiles:
+			out = append(out, MMV{Files: x})
+		}
+	}
+	return out
+}

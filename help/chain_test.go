@@ -41,3 +41,20 @@ func TestChainAnswersInTurn(t *testing.T) {
 		}
 	}
 }
+
+// A collector's help is its own texts, or its files' assembled by MMV;
+// a collector with neither has none.
+func TestCollectorTexts(t *testing.T) {
+	own := fixed{metrics: map[string]string{"a": "own a"}}
+	files := mmvFiles{"hostcache.mmv.x": {"x", ""}}
+	got := CollectorTexts([]any{own, files, 42})
+	if len(got) != 2 {
+		t.Fatalf("%d sources, want 2", len(got))
+	}
+	if s, _ := got[0].MetricText("a", false); s != "own a" {
+		t.Errorf("own texts: %q", s)
+	}
+	if s, _ := got[1].MetricText("hostcache.rate.mmv.x", false); s != "rate per second of hostcache.mmv.x: x" {
+		t.Errorf("the files' texts through MMV: %q", s)
+	}
+}

@@ -34,7 +34,7 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	if err != nil {
 		return err
 	}
-	allTexts := help.Chain(texts, collectorTexts(runner.Collectors()))
+	allTexts := help.Chain(texts, help.CollectorTexts(runner.Collectors()))
 	rec := newRecorder(cfg, runner, front, allTexts, procs.recording, log)
 	runner.SetRecorder(rec)
 	conn, err := connect(ctx, cfg, log)
@@ -123,22 +123,6 @@ func waitOrStop(ctx context.Context, g *errgroup.Group, conn io.Closer) error {
 // stopGrace bounds how long a signal waits for the server to finish the
 // request in hand.
 const stopGrace = 200 * time.Millisecond
-
-// collectorTexts are the help of the collectors that have their own: a
-// collector that answers help itself, or the MMV collector, whose files'
-// texts help.MMV assembles.
-func collectorTexts(cs []engine.Collector) []help.TextSource {
-	var out []help.TextSource
-	for _, c := range cs {
-		switch x := c.(type) {
-		case help.TextSource:
-			out = append(out, x)
-		case help.MMVFiles:
-			out = append(out, help.MMV{Files: x})
-		}
-	}
-	return out
-}
 
 // buildCache makes the collectors, the schema of everything they publish,
 // and the front they publish into.
