@@ -81,7 +81,8 @@ func (r *Recorder) write(now time.Time, hist []engine.SourceHistory) (result, er
 // tooLarge is why an archive that would take more than the whole bound is
 // not kept: keeping it would mean removing every other, and still not fit.
 func (r *Recorder) tooLarge() error {
-	return fmt.Errorf("the span asked for makes an archive larger than record_max_mb (%d MB) alone: ask for fewer seconds",
+	return fmt.Errorf(
+		"the span asked for makes an archive larger than record_max_mb (%d MB) alone: ask for fewer seconds",
 		r.cfg.MaxBytes>>20)
 }
 

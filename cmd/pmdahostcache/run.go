@@ -155,7 +155,8 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 		return nil, err
 	}
 	env := engine.Env{
-		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, KeepFiles: cfg.KeepFiles, IDDir: cfg.IDDir, IDs: ids, Filter: engine.Filter{},
+		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, KeepFiles: cfg.KeepFiles, IDDir: cfg.IDDir, IDs: ids,
+		Filter: engine.Filter{},
 		MMVDir: cfg.MMVDir, MMVFiles: cfg.MMVFiles, MMVMetrics: cfg.MMVMetrics, MMVValues: cfg.MMVValues,
 		Warn: func(err error) { log.Warn().Err(err).Msg("recovered") },
 	}

@@ -136,7 +136,8 @@ func AllTypes(version int) Spec {
 				Values: []Val{F64(0.25), F64(-2), F64(1e300)}},
 			{Name: "string", Item: 7, Type: TypeString, Sem: SemDiscrete, Indom: 5, Short: "a string",
 				Values: []Val{Str("alpha"), Str(""), Str("gamma")}},
-			{Name: "sub.elapsed", Item: 8, Type: TypeElapsed, Sem: SemCounter, Indom: NoIndom, Values: []Val{Elapsed(1500, 0)}},
+			{Name: "sub.elapsed", Item: 8, Type: TypeElapsed, Sem: SemCounter, Indom: NoIndom,
+				Values: []Val{Elapsed(1500, 0)}},
 		},
 	}
 	if version >= 3 {
