@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/testenv"
 )
 
 // need skips a test when a PCP tool is missing, except in CI.
@@ -17,10 +19,7 @@ func need(t *testing.T, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is not installed (Debian's pcp package has it)", tool)
-			}
-			t.Skipf("%s is not installed: PCP's tools check the archives", tool)
+			testenv.SkipOutsideCI(t, tool+" is not installed (Debian's pcp package has it)")
 		}
 	}
 }
@@ -73,10 +72,7 @@ func recordWithPmlogger(t *testing.T) string {
 	t.Helper()
 	need(t, "pmlogger", "pmprobe")
 	if err := exec.Command("pmprobe", "-h", "local:", "pmcd.version").Run(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("pmcd is not running")
-		}
-		t.Skip("pmcd is not running")
+		testenv.SkipOutsideCI(t, "pmcd is not running")
 	}
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config")

@@ -136,7 +136,8 @@ func loadIDMap(path string, warn func(error), format idFormat) *IDMap {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 	case err != nil:
 		m.unreadable = true
-		m.warn.say(fmt.Errorf("instance ids: %w; it is left as it is, and new names get ids made from their names", err))
+		m.warn.say(fmt.Errorf(
+			"instance ids: %w; it is left as it is, and new names get ids made from their names", err))
 	default:
 		if problems := m.parseFile(string(data)); len(problems) > 0 {
 			if len(problems) > 5 {
@@ -360,7 +361,8 @@ func (m *IDMap) saveLocked() {
 }
 
 func (m *IDMap) warnSave(err error) {
-	m.warn.say(fmt.Errorf("saving instance ids: %w; new names get ids made from their names until it can be written", err))
+	m.warn.say(fmt.Errorf(
+		"saving instance ids: %w; new names get ids made from their names until it can be written", err))
 }
 
 // write rewrites the file atomically with the header mark given: a crash

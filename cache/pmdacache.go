@@ -107,7 +107,8 @@ func (f *pmdaCacheFormat) parse(m *IDMap, data string) []string {
 				m.next = max(m.next, mark)
 				continue
 			}
-			problems = append(problems, "1: not a libpcp_pmda cache header (pmdalinux reads none of such a file), read on")
+			problems = append(problems,
+				"1: not a libpcp_pmda cache header (pmdalinux reads none of such a file), read on")
 		}
 		if p := f.parseLine(m, line); p != "" {
 			problems = append(problems, fmt.Sprintf("%d: %s", i+1, p))

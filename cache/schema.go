@@ -376,7 +376,9 @@ func (d *InDomDesc) InstanceLabels(x Instance) []Label {
 	default:
 		return out
 	}
-	i, found := slices.BinarySearchFunc(out, id.Name, func(l Label, name string) int { return strings.Compare(l.Name, name) })
+	i, found := slices.BinarySearchFunc(out, id.Name, func(l Label, name string) int {
+		return strings.Compare(l.Name, name)
+	})
 	if found {
 		out[i] = id // a collector's label of the same name gives way
 		return out
@@ -409,7 +411,9 @@ func (s *Schema) ItemLabels(d *Desc) []Label {
 // (replacing a label of the same name).
 func withLabel(ls []Label, l Label) []Label {
 	out := slices.Clone(ls)
-	i, found := slices.BinarySearchFunc(out, l.Name, func(x Label, name string) int { return strings.Compare(x.Name, name) })
+	i, found := slices.BinarySearchFunc(out, l.Name, func(x Label, name string) int {
+		return strings.Compare(x.Name, name)
+	})
 	if found {
 		out[i] = l
 		return out

@@ -281,7 +281,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("-S %s answers as domain %d, not %d", c.StandIn, LinuxDomain, c.Domain)
 	}
 	if c.BesideSocket != "" && (c.StandIn == "" || c.IPC != IPCPipe) {
-		return fmt.Errorf("-B %s: hostcache's own domain is answered beside a stand-in's pipe (-S) only", c.BesideSocket)
+		return fmt.Errorf("-B %s: hostcache's own domain is answered beside a stand-in's pipe (-S) only",
+			c.BesideSocket)
 	}
 	return nil
 }
@@ -311,8 +312,8 @@ func (c *Config) Check(k Known) error {
 	}
 	for _, name := range sortedKeys(c.Include, c.Exclude) {
 		if !slices.Contains(k.InDoms, name) {
-			errs = append(errs, fmt.Errorf("%s: unknown instance domain %q (there are %s)", c.origin("instances."+name+"."),
-				name, strings.Join(k.InDoms, ", ")))
+			errs = append(errs, fmt.Errorf("%s: unknown instance domain %q (there are %s)",
+				c.origin("instances."+name+"."), name, strings.Join(k.InDoms, ", ")))
 		}
 	}
 	return errors.Join(errs...)

@@ -83,14 +83,16 @@ func scheduleKeys() []Key {
 		field: single[int]{func(c *Config) *int { return &c.StaleIntervals }, whole(0, 1_000_000, "", "never")},
 	}, {
 		Name: "history", Default: "900", OnReload: WaitsForRestart,
-		Help:  "seconds of samples kept for client intervals",
-		Note:  "The rates and peaks over each client's interval come from them.",
-		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.History }, scaled(whole(10, 86400, "seconds", ""), time.Second)},
+		Help: "seconds of samples kept for client intervals",
+		Note: "The rates and peaks over each client's interval come from them.",
+		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.History },
+			scaled(whole(10, 86400, "seconds", ""), time.Second)},
 	}, {
 		Name: "history_max_mb", Default: "128", OnReload: WaitsForRestart,
-		Help:  "memory all histories may hold",
-		Note:  "Past it the widest sources keep a shorter history.",
-		field: single[int64]{func(c *Config) *int64 { return &c.HistoryBudget }, scaled(whole(1, 1<<20, "megabytes", ""), int64(1<<20))},
+		Help: "memory all histories may hold",
+		Note: "Past it the widest sources keep a shorter history.",
+		field: single[int64]{func(c *Config) *int64 { return &c.HistoryBudget },
+			scaled(whole(1, 1<<20, "megabytes", ""), int64(1<<20))},
 	}, {
 		Name: "idle_after", Default: "300", OnReload: Applied,
 		Help: "seconds unread before a source slows down",
@@ -99,7 +101,8 @@ func scheduleKeys() []Key {
 			"its history, peaks and flight recordings then hold one sample per slow interval, " +
 			"and what it re-reads once a minute (disk attributes, mount device links, " +
 			"hardware addresses) it re-reads every idle_factor minutes.",
-		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.IdleAfter }, scaled(whole(0, 86400, "seconds", "never"), time.Second)},
+		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.IdleAfter },
+			scaled(whole(0, 86400, "seconds", "never"), time.Second)},
 	}, {
 		Name: "idle_factor", Default: "10", OnReload: Applied,
 		Help:  "how many times less often it then samples",
@@ -107,24 +110,29 @@ func scheduleKeys() []Key {
 	}, {
 		Name: "reader_phases", Default: "8", OnReload: Applied,
 		Help: "phases a source samples at for its readers",
-		Note: "A source learns the clients that fetch its metrics at a steady period and samples just before their fetches: " +
-			"its grid follows one reader, and readers at other phases get extra samples, up to this many phases in all, the grid's included. " +
+		Note: "A source learns the clients that fetch its metrics at a steady period " +
+			"and samples just before their fetches: " +
+			"its grid follows one reader, and readers at other phases get extra samples, " +
+			"up to this many phases in all, the grid's included. " +
 			"8 serves six readers at distinct phases with room. " +
-			"Other readers are served by the grid as it falls. 0 samples every source half a second past each whole second.",
+			"Other readers are served by the grid as it falls. " +
+			"0 samples every source half a second past each whole second.",
 		field: single[int]{func(c *Config) *int { return &c.ReaderPhases }, whole(0, 16, "", "fixed grid")},
 	}, {
 		Name: "fresh_within", Default: "20", OnReload: Applied,
 		Help: "milliseconds old a fetch's samples may be",
 		Note: "PCP's clients compute rates from the counters and pmcd's time of each fetch, so a fetch is answered " +
 			"from samples at most this old: a source whose newest sample is older is sampled for the fetch. " +
-			"Fetches that arrive together share one sample, and no source is sampled for fetches more than once in this time. " +
+			"Fetches that arrive together share one sample, " +
+			"and no source is sampled for fetches more than once in this time. " +
 			"0 answers every fetch from the samples already taken.",
 		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.FreshWithin },
 			scaled(whole(0, 1000, "milliseconds", "off"), time.Millisecond)},
 	}, {
 		Name: "fetch_wait", Default: "100", OnReload: Applied,
 		Help: "milliseconds a fetch waits for fresh samples",
-		Note: "Past this a fetch is answered from the samples already taken and counted in hostcache.control.fresh.misses. " +
+		Note: "Past this a fetch is answered from the samples already taken " +
+			"and counted in hostcache.control.fresh.misses. " +
 			"A source that misses it is not waited for again until it publishes a sample, " +
 			"so a blocked read costs one fetch this long, once.",
 		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.FetchWait },
@@ -132,7 +140,8 @@ func scheduleKeys() []Key {
 	}, {
 		Name: "processors", Default: "1", OnReload: Applied,
 		Help: "Go processors (2 while an archive is written)",
-		Note: "The Go runtime runs the agent's goroutines on this many. The GOMAXPROCS environment variable, when set, stands over it. " +
+		Note: "The Go runtime runs the agent's goroutines on this many. " +
+			"The GOMAXPROCS environment variable, when set, stands over it. " +
 			"One wakes the fewest threads at each sample tick; a fetch arriving during a tick " +
 			"waits for that tick's collectors at worst.",
 		field: single[int]{func(c *Config) *int { return &c.Processors }, whole(1, 1024, "", "")},
@@ -174,18 +183,22 @@ func placeKeys() []Key {
 	}, {
 		Name: "record_max_mb", Default: "256", OnReload: WaitsForRestart,
 		Help: "megabytes the recorder's archives may take",
-		Note: "After each archive its oldest go. It removes only files named as it names them and owned by the agent's user. " +
+		Note: "After each archive its oldest go. " +
+			"It removes only files named as it names them and owned by the agent's user. " +
 			"An archive that alone would be larger is not kept.",
-		field: single[int64]{func(c *Config) *int64 { return &c.RecordMaxBytes }, scaled(whole(1, 1<<20, "megabytes", ""), int64(1<<20))},
+		field: single[int64]{func(c *Config) *int64 { return &c.RecordMaxBytes },
+			scaled(whole(1, 1<<20, "megabytes", ""), int64(1<<20))},
 	}, {
 		Name: "record_min_gap", Default: "60", OnReload: WaitsForRestart,
-		Help:  "seconds between one user's recordings",
-		Note:  "A request sooner gets PM_ERR_AGAIN.",
-		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.RecordMinGap }, scaled(whole(0, 86400, "seconds", "none"), time.Second)},
+		Help: "seconds between one user's recordings",
+		Note: "A request sooner gets PM_ERR_AGAIN.",
+		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.RecordMinGap },
+			scaled(whole(0, 86400, "seconds", "none"), time.Second)},
 	}, {
 		Name: "mmv_dir", Default: "/var/lib/pcp/tmp/mmv", initial: defaultMMVDir, OnReload: WaitsForRestart,
-		Help:  "where programs write MMV files",
-		Note:  "By default $PCP_TMP_DIR/mmv, where libpcp_mmv, Parfait, speed and PCP's Python module write them. Their metrics are hostcache.mmv.FILE.METRIC.",
+		Help: "where programs write MMV files",
+		Note: "By default $PCP_TMP_DIR/mmv, where libpcp_mmv, Parfait, speed and PCP's Python module write them. " +
+			"Their metrics are hostcache.mmv.FILE.METRIC.",
 		field: single[string]{func(c *Config) *string { return &c.MMVDir }, filePath()},
 	}, {
 		Name: "mmv_files", Default: "256", OnReload: WaitsForRestart,
@@ -204,8 +217,9 @@ func placeKeys() []Key {
 		field: single[int]{func(c *Config) *int { return &c.MMVValues }, whole(1, 1<<20, "values", "")},
 	}, {
 		Name: "store_users", Default: "root", OnReload: WaitsForRestart,
-		Help:  "who may pmstore: these users",
-		Note:  "And users whose primary group is in store_groups. pmcd tells the agent who a local client is; a remote client is always refused.",
+		Help: "who may pmstore: these users",
+		Note: "And users whose primary group is in store_groups. " +
+			"pmcd tells the agent who a local client is; a remote client is always refused.",
 		field: single[[]uint32]{func(c *Config) *[]uint32 { return &c.StoreUsers }, ids("user", lookupUser)},
 	}, {
 		Name: "store_groups", Default: "pcp", initial: defaultStoreGroups, OnReload: WaitsForRestart,

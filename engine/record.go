@@ -11,7 +11,7 @@ import (
 // written, or when who asked for one too recently), and Status says how
 // the last one went.
 type Recorder interface {
-	Start(span time.Duration, who cache.Identity) error
+	Start(span time.Duration, who cache.Credentials) error
 	Status() RecordStatus
 }
 

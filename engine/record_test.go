@@ -9,9 +9,9 @@ import (
 )
 
 // askedRecorder remembers the requests it is given.
-type askedRecorder struct{ who []cache.Identity }
+type askedRecorder struct{ who []cache.Credentials }
 
-func (a *askedRecorder) Start(span time.Duration, who cache.Identity) error {
+func (a *askedRecorder) Start(span time.Duration, who cache.Credentials) error {
 	a.who = append(a.who, who)
 	return nil
 }
@@ -24,7 +24,7 @@ func TestRecordCarriesWhoAsked(t *testing.T) {
 	r, _ := newTestRunner(t, &scripted{name: "a"}, time.Second)
 	rec := &askedRecorder{}
 	r.SetRecorder(rec)
-	pcp := cache.Identity{UID: 999, GID: 995, Known: true}
+	pcp := cache.Credentials{UID: 999, GID: 995, Known: true}
 	req := []cache.PMStoreRequest{{ID: ctlRecSeconds.ID, Inst: cache.InstNone, Value: cache.U32Value(cache.InstNone, 60), Who: pcp}}
 	if err := r.CheckPMStore(req); err != nil || len(rec.who) != 0 {
 		t.Fatalf("check: %v, %d started", err, len(rec.who))

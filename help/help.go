@@ -1,6 +1,10 @@
 // Package help owns the help text of every metric and instance domain. The
 // text lives in PCP's help source format (hostcache.help) so the same file
-// serves TEXT requests here and is what Install feeds to newhelp.
+// serves TEXT requests here and is what Install feeds to newhelp. The
+// help of the metrics the MMV files name is assembled here too (MMV), as
+// is the stand-in's, which answers with pmdalinux's compiled help
+// (StandIn, Compiled); Chain joins them into the one TextSource an agent
+// domain answers with.
 package help
 
 import (

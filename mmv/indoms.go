@@ -22,8 +22,8 @@ func (p *parser) indoms() error {
 		p.indomAt[rec] = len(p.f.Indoms)
 		p.f.Indoms = append(p.f.Indoms, d)
 	}
-	if n := int64(len(p.instAt)); n != p.secs[secInstances].count {
-		return formatErr(p.secs[secInstances].entry, "%d instances, %d of them in no indom", p.secs[secInstances].count, p.secs[secInstances].count-n)
+	if n, sec := int64(len(p.instAt)), p.secs[secInstances]; n != sec.count {
+		return formatErr(sec.entry, "%d instances, %d of them in no indom", sec.count, sec.count-n)
 	}
 	return nil
 }

@@ -38,7 +38,8 @@ func (p *parser) metric(rec int64, serials map[uint32]bool) (Metric, error) {
 		return m, err
 	}
 	if !validMetricName(m.Name) {
-		return m, formatErr(rec, "metric name %q: want a letter, then letters, digits, _ and . between non-empty parts", m.Name)
+		return m, formatErr(rec,
+			"metric name %q: want a letter, then letters, digits, _ and . between non-empty parts", m.Name)
 	}
 	at := rec + 8
 	if p.version == 1 {

@@ -62,7 +62,8 @@ func parseTOC(data []byte, h header, lim Limits) (*sections, error) {
 	var secs sections
 	first := int64(headerSize + tocSize*h.tocs)
 	if first > int64(len(data)) {
-		return nil, formatErr(headerSize, "%d table of contents entries need %d bytes, file has %d", h.tocs, first, len(data))
+		return nil, formatErr(headerSize, "%d table of contents entries need %d bytes, file has %d",
+			h.tocs, first, len(data))
 	}
 	for i := range h.tocs {
 		if err := parseEntry(data, h, lim, &secs, int64(headerSize+tocSize*i), first); err != nil {

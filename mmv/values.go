@@ -45,7 +45,8 @@ func (p *parser) value(rec int64) (Value, int64, error) {
 	if m.Type == TypeString {
 		extra, _ := u64(p.data, rec+8)
 		if !p.secs[secStrings].has(extra) {
-			return v, 0, formatErr(rec+8, "string value of %q at %d is not a string of the strings section", m.Name, extra)
+			return v, 0, formatErr(rec+8,
+				"string value of %q at %d is not a string of the strings section", m.Name, extra)
 		}
 		v.Text = int64(extra)
 	}

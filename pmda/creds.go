@@ -1,7 +1,5 @@
 package pmda
 
-import "github.com/pmdahostcache/pmdahostcache/cache"
-
 // maxCredClients bounds the clients whose credentials are kept: as many
 // as the engine keeps intervals for (engine.DefaultMaxClients), since
 // pmcd numbers its clients from 0 and reuses the numbers. Past it the
@@ -104,13 +102,3 @@ func (t *credTable) noteRefusal(from int32) bool {
 
 // drop forgets client from: pmcd said it has gone.
 func (t *credTable) drop(from int32) { delete(t.byClient, from) }
-
-// identity is who client from is. It is known only when pmcd gave both
-// its user and its group: a client described by halves is not trusted.
-func (t *credTable) identity(from int32) cache.Identity {
-	c, ok := t.byClient[from]
-	if !ok || !c.hasUID || !c.hasGID {
-		return cache.Identity{}
-	}
-	return cache.Identity{UID: c.uid, GID: c.gid, Known: true}
-}

@@ -1,11 +1,6 @@
 package pmda
 
-import (
-	"errors"
-	"fmt"
-
-	"github.com/pmdahostcache/pmdahostcache/cache"
-)
+import "fmt"
 
 // Errno is a PCP error code (PM_ERR_*, or a negated Unix errno) as it travels
 // in ERROR PDUs and negative numval words.
@@ -49,28 +44,4 @@ func (e Errno) Error() string {
 		return n
 	}
 	return fmt.Sprintf("PCP error %d", int32(e))
-}
-
-// storeErrno maps a cache store error to the code pmstore reports.
-func storeErrno(err error) Errno {
-	var e Errno
-	switch {
-	case errors.As(err, &e):
-		return e
-	case errors.Is(err, cache.ErrUnknownMetric):
-		return ErrPMID
-	case errors.Is(err, cache.ErrReadOnly):
-		return ErrPermission
-	case errors.Is(err, cache.ErrNoInstance):
-		return ErrInst
-	case errors.Is(err, cache.ErrNegative):
-		return ErrSign
-	case errors.Is(err, cache.ErrOutOfRange):
-		return ErrBadStore
-	case errors.Is(err, cache.ErrBadType):
-		return ErrType
-	case errors.Is(err, cache.ErrBusy):
-		return ErrAgain
-	}
-	return ErrGeneric
 }

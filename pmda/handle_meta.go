@@ -1,10 +1,6 @@
 package pmda
 
-import (
-	"fmt"
-
-	"github.com/pmdahostcache/pmdahostcache/cache"
-)
+import "github.com/pmdahostcache/pmdahostcache/cache"
 
 func (s *Server) handleDesc(h Header, pdu []byte) ([]byte, error) {
 	var q DescReq
@@ -199,60 +195,3 @@ func wireLabels(ls []cache.Label) []Label {
 // quote makes a JSON string of a plain name (no escaping needed for the
 // names we use: letters, digits, '-', '_' and '.').
 func quote(s string) string { return `"` + s + `"` }
-
-// handleStore applies a pmstore: pmcd sends it as a RESULT. Every value is
-// checked against its metric's type before the storer sees any of them,
-// and the storer's checks come before who asks (checkStore).
-func (s *Server) handleStore(h Header, pdu []byte) ([]byte, error) {
-	var res Result
-	if err := res.Decode(pdu); err != nil {
-		return nil, err
-	}
-	var reqs []cache.PMStoreRequest
-	for _, set := range res.Sets {
-		d, ok := s.metricOf(set.PMID)
-		if !ok {
-			return nil, ErrPMID
-		}
-		if set.NumVal <= 0 {
-			return nil, ErrBadStore
-		}
-		for _, v := range set.Values {
-			val, err := storeValue(d.Type, set.ValFmt, v)
-			if err != nil {
-				return nil, err
-			}
-			val.Inst = v.Inst
-			reqs = append(reqs, cache.PMStoreRequest{ID: d.ID, Inst: v.Inst, Value: val})
-		}
-	}
-	if s.cfg.PMStore == nil {
-		return nil, ErrPermission
-	}
-	if err := s.checkStore(h.From, reqs); err != nil {
-		return nil, err
-	}
-	if err := s.cfg.PMStore.PMStore(reqs); err != nil {
-		return nil, fmt.Errorf("%w (%v)", storeErrno(err), err)
-	}
-	return (&ErrorPDU{Code: 0}).Append(s.out[:0]), nil
-}
-
-// checkStore marks every request with the client asking, has the storer
-// check the values, and refuses a client that may not store.
-func (s *Server) checkStore(from int32, reqs []cache.PMStoreRequest) error {
-	who := s.creds.identity(from)
-	for i := range reqs {
-		reqs[i].Who = who
-	}
-	if c, ok := s.cfg.PMStore.(cache.PMStoreChecker); ok {
-		if err := c.CheckPMStore(reqs); err != nil {
-			return fmt.Errorf("%w (%v)", storeErrno(err), err)
-		}
-	}
-	if s.cfg.StoreAccess != nil && !s.cfg.StoreAccess.Allows(who) {
-		s.refusals.note(s.cfg.Log, s.cfg.Now(), from, who)
-		return fmt.Errorf("%w (%v)", ErrPermission, cache.ErrNotAllowed)
-	}
-	return nil
-}

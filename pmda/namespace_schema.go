@@ -9,12 +9,12 @@ import (
 )
 
 // schemaNamespace answers the dynamic subtrees (roots) from the front's
-// current schema, through the server's identity: the names below a root
+// current schema, through the server's numbering: the names below a root
 // are the schema's metrics so named, and change when a dynamic source's
 // do (cache.Front.Replace). The sorted names are made once per schema.
 type schemaNamespace struct {
 	front *cache.Front
-	ids   Identity
+	ids   Numbering
 	roots []string
 	mu    sync.Mutex
 	seen  *cache.Schema
@@ -22,7 +22,7 @@ type schemaNamespace struct {
 }
 
 // NewSchemaNamespace answers the names below roots from front's schema.
-func NewSchemaNamespace(front *cache.Front, ids Identity, roots []string) Namespace {
+func NewSchemaNamespace(front *cache.Front, ids Numbering, roots []string) Namespace {
 	return &schemaNamespace{front: front, ids: ids, roots: roots}
 }
 

@@ -16,7 +16,7 @@ func TestSchemaNamespace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ids := DomainIdentity(396)
+	ids := DomainNumbering(396)
 	ns := NewSchemaNamespace(cache.NewFront(schema), ids, []string{"hostcache.mmv", "hostcache.rate.mmv"})
 
 	if pmid, ok := ns.PMID("hostcache.mmv.app.x"); !ok || pmid != ids.PMID(x.ID) {

@@ -43,12 +43,12 @@ type WireTexts interface {
 type Config struct {
 	Name   string // agent name, e.g. "hostcache" (the domain label)
 	Domain uint32
-	// Identity numbers metrics and instance domains on the wire; nil is
-	// DomainIdentity(Domain).
-	Identity Identity
-	Front    *cache.Front
-	Texts    TextSource
-	PMStore  cache.PMStorer
+	// Numbering numbers metrics and instance domains on the wire; nil is
+	// DomainNumbering(Domain).
+	Numbering Numbering
+	Front     *cache.Front
+	Texts     TextSource
+	PMStore   cache.PMStorer
 	// StoreAccess says who may store; nil lets every client store (tests
 	// and tools that play pmcd's part). The agent always sets it.
 	StoreAccess *StoreAccess
@@ -79,7 +79,7 @@ type Config struct {
 // a fetch in steady state allocates nothing.
 type Server struct {
 	cfg      Config
-	ids      Identity
+	ids      Numbering
 	r        io.Reader
 	w        io.Writer
 	handlers map[Type]handler
@@ -106,9 +106,9 @@ func NewServer(cfg Config, r io.Reader, w io.Writer) *Server {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	ids := cfg.Identity
+	ids := cfg.Numbering
 	if ids == nil {
-		ids = DomainIdentity(cfg.Domain)
+		ids = DomainNumbering(cfg.Domain)
 	}
 	if cfg.Namespace == nil && len(cfg.DynamicRoots) > 0 {
 		cfg.Namespace = NewSchemaNamespace(cfg.Front, ids, cfg.DynamicRoots)

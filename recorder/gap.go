@@ -14,21 +14,21 @@ const maxGapUsers = 256
 // requestGaps remembers when each user last had a recording started, so
 // that one user asks at most once per gap.
 type requestGaps struct {
-	last map[cache.Identity]time.Time
+	last map[cache.Credentials]time.Time
 }
 
 // key is who a request counts against: the user alone, whatever group
 // it came with; clients pmcd did not describe count as one.
-func key(who cache.Identity) cache.Identity {
+func key(who cache.Credentials) cache.Credentials {
 	if !who.Known {
-		return cache.Identity{}
+		return cache.Credentials{}
 	}
-	return cache.Identity{UID: who.UID, Known: true}
+	return cache.Credentials{UID: who.UID, Known: true}
 }
 
 // wait is how long who must still wait before a request is allowed
 // (0: allowed now).
-func (g *requestGaps) wait(who cache.Identity, now time.Time, gap time.Duration) time.Duration {
+func (g *requestGaps) wait(who cache.Credentials, now time.Time, gap time.Duration) time.Duration {
 	last, ok := g.last[key(who)]
 	if !ok || gap <= 0 {
 		return 0
@@ -40,9 +40,9 @@ func (g *requestGaps) wait(who cache.Identity, now time.Time, gap time.Duration)
 }
 
 // started records who's request at now, keeping the table bounded.
-func (g *requestGaps) started(who cache.Identity, now time.Time, gap time.Duration) {
+func (g *requestGaps) started(who cache.Credentials, now time.Time, gap time.Duration) {
 	if g.last == nil {
-		g.last = map[cache.Identity]time.Time{}
+		g.last = map[cache.Credentials]time.Time{}
 	}
 	if _, ok := g.last[key(who)]; !ok && len(g.last) >= maxGapUsers {
 		g.forget(now, gap)
@@ -52,7 +52,7 @@ func (g *requestGaps) started(who cache.Identity, now time.Time, gap time.Durati
 
 // forget drops the requests whose gap has passed, or else the oldest.
 func (g *requestGaps) forget(now time.Time, gap time.Duration) {
-	var oldest cache.Identity
+	var oldest cache.Credentials
 	var at time.Time
 	for k, t := range g.last {
 		if now.Sub(t) >= gap {

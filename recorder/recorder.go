@@ -96,7 +96,7 @@ func New(cfg Config) *Recorder {
 // Start writes the last span of history to a new archive, in the
 // background. It returns cache.ErrBusy while another is being written, and
 // when who had one started less than MinGap ago.
-func (r *Recorder) Start(span time.Duration, who cache.Identity) error {
+func (r *Recorder) Start(span time.Duration, who cache.Credentials) error {
 	now := r.cfg.Now()
 	if err := r.claim(who, now); err != nil {
 		return err
@@ -120,7 +120,7 @@ func (r *Recorder) Start(span time.Duration, who cache.Identity) error {
 
 // claim makes the recorder busy for who's request, unless it is busy
 // already or who asked too recently; a refused request does not count.
-func (r *Recorder) claim(who cache.Identity, now time.Time) error {
+func (r *Recorder) claim(who cache.Credentials, now time.Time) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if left := r.gaps.wait(who, now, r.cfg.MinGap); left > 0 {

@@ -14,7 +14,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-var root = cache.Identity{UID: 0, GID: 0, Known: true}
+var root = cache.Credentials{UID: 0, GID: 0, Known: true}
 
 // fakeArchive writes an archive's three files of size bytes each under
 // the name the recorder would give it.
@@ -178,7 +178,7 @@ func TestOneRequestPerUserPerGap(t *testing.T) {
 	now := last
 	rec := New(Config{Dir: dir, Domain: 396, Schema: schema, Texts: texts{}, History: r.History, UID: -1,
 		Log: zerolog.Nop(), Now: func() time.Time { return now }, MinGap: time.Minute})
-	pcp := cache.Identity{UID: 998, GID: 998, Known: true}
+	pcp := cache.Credentials{UID: 998, GID: 998, Known: true}
 	rec.busy.Store(true)
 	if err := rec.Start(time.Hour, pcp); !errors.Is(err, cache.ErrBusy) {
 		t.Fatalf("busy: %v", err)
@@ -186,7 +186,7 @@ func TestOneRequestPerUserPerGap(t *testing.T) {
 	rec.busy.Store(false)
 	steps := []struct {
 		after time.Duration
-		who   cache.Identity
+		who   cache.Credentials
 		ok    bool
 	}{
 		{0, root, true},
@@ -194,7 +194,7 @@ func TestOneRequestPerUserPerGap(t *testing.T) {
 		{0, pcp, true}, // not held up by root's gap, nor by its own refusal while busy
 		{58 * time.Second, root, false},
 		{time.Second, root, true},
-		{0, cache.Identity{UID: 0, GID: 5, Known: true}, false}, // the same user with another group
+		{0, cache.Credentials{UID: 0, GID: 5, Known: true}, false}, // the same user with another group
 	}
 	archives := uint64(0)
 	for i, s := range steps {
@@ -218,17 +218,17 @@ func TestRequestGapsBounded(t *testing.T) {
 	var g requestGaps
 	now := time.Unix(1_790_000_000, 0)
 	for uid := uint32(0); uid < 3*maxGapUsers; uid++ {
-		g.started(cache.Identity{UID: uid, Known: true}, now, time.Hour)
+		g.started(cache.Credentials{UID: uid, Known: true}, now, time.Hour)
 		now = now.Add(time.Second)
 	}
 	if len(g.last) > maxGapUsers {
 		t.Errorf("%d users remembered, bound %d", len(g.last), maxGapUsers)
 	}
-	newest := cache.Identity{UID: 3*maxGapUsers - 1, Known: true}
+	newest := cache.Credentials{UID: 3*maxGapUsers - 1, Known: true}
 	if g.wait(newest, now, time.Hour) == 0 {
 		t.Error("the newest request was forgotten")
 	}
-	if w := g.wait(cache.Identity{UID: 0, Known: true}, now, time.Hour); w != 0 {
+	if w := g.wait(cache.Credentials{UID: 0, Known: true}, now, time.Hour); w != 0 {
 		t.Errorf("the oldest request is still remembered (%v to wait)", w)
 	}
 }

@@ -50,7 +50,8 @@ func (r *Recorder) write(now time.Time, hist []engine.SourceHistory) (result, er
 	if err != nil {
 		return result{}, err
 	}
-	a := &assembly{cfg: &r.cfg, schema: schemaOf(&r.cfg, hist), w: w, hist: hist, indoms: map[cache.InDomID]*cache.Instances{}, started: map[int]bool{}}
+	a := &assembly{cfg: &r.cfg, schema: schemaOf(&r.cfg, hist), w: w, hist: hist,
+		indoms: map[cache.InDomID]*cache.Instances{}, started: map[int]bool{}}
 	if err := a.metadata(start); err != nil {
 		w.Abort()
 		return result{}, err
@@ -80,7 +81,8 @@ func (r *Recorder) write(now time.Time, hist []engine.SourceHistory) (result, er
 // tooLarge is why an archive that would take more than the whole bound is
 // not kept: keeping it would mean removing every other, and still not fit.
 func (r *Recorder) tooLarge() error {
-	return fmt.Errorf("the span asked for makes an archive larger than record_max_mb (%d MB) alone: ask for fewer seconds",
+	return fmt.Errorf(
+		"the span asked for makes an archive larger than record_max_mb (%d MB) alone: ask for fewer seconds",
 		r.cfg.MaxBytes>>20)
 }
 
@@ -186,12 +188,13 @@ func (a *assembly) indom(id cache.InDomID) uint32 {
 func (a *assembly) metadata(at time.Time) error {
 	w := a.w
 	if len(a.cfg.Context) > 0 {
-		if err := w.Labels(at, archive.LabelContext, idNull, []archive.LabelSet{{Inst: instNull, Labels: labels(a.cfg.Context)}}); err != nil {
+		ctxSets := []archive.LabelSet{{Inst: instNull, Labels: labels(a.cfg.Context)}}
+		if err := w.Labels(at, archive.LabelContext, idNull, ctxSets); err != nil {
 			return err
 		}
 	}
-	agent := []archive.Label{{Name: "agent", Value: `"hostcache"`}}
-	if err := w.Labels(at, archive.LabelDomain, a.cfg.Domain, []archive.LabelSet{{Inst: instNull, Labels: agent}}); err != nil {
+	agent := []archive.LabelSet{{Inst: instNull, Labels: []archive.Label{{Name: "agent", Value: `"hostcache"`}}}}
+	if err := w.Labels(at, archive.LabelDomain, a.cfg.Domain, agent); err != nil {
 		return err
 	}
 	for _, sh := range a.hist {
@@ -241,7 +244,8 @@ func (a *assembly) describeInDom(at time.Time, id cache.InDomID) error {
 	if !ok || len(desc.Labels) == 0 {
 		return nil
 	}
-	return a.w.Labels(at, archive.LabelInDom, a.indom(id), []archive.LabelSet{{Inst: instNull, Labels: labels(desc.Labels)}})
+	sets := []archive.LabelSet{{Inst: instNull, Labels: labels(desc.Labels)}}
+	return a.w.Labels(at, archive.LabelInDom, a.indom(id), sets)
 }
 
 // step writes one sample: its instance domains where they changed, then

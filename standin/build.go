@@ -8,15 +8,15 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// New builds the Identity of hostcache's metrics (descs) and instance
+// New builds the Numbering of hostcache's metrics (descs) and instance
 // domains (indoms) against pmdalinux's table (LinuxTable). A twin is
 // hostcache.X whose type, semantics, units and instance domain are
 // pmdalinux's X's. The problems list every would-be twin that is not one
 // and why; it then answers under its hostcache name only, in hostcache's
 // own domain. An error means
 // no mapping can be built: an id beyond the wire's range, or two ids on
-// one wire identity.
-func New(descs []cache.Desc, indoms []cache.InDomDesc, table []LinuxMetric) (*Identity, []Problem, error) {
+// one wire identifier.
+func New(descs []cache.Desc, indoms []cache.InDomDesc, table []LinuxMetric) (*Numbering, []Problem, error) {
 	b := &builder{descs: descs, linux: map[string]LinuxMetric{}, indomName: map[cache.InDomID]string{},
 		twin: map[cache.MetricID]LinuxMetric{}, indomTo: map[cache.InDomID]cache.InDomID{},
 		alias: map[cache.InDomID]cache.InDomID{}}
@@ -29,7 +29,7 @@ func New(descs []cache.Desc, indoms []cache.InDomDesc, table []LinuxMetric) (*Id
 	b.matchDescs()
 	b.chooseInDoms()
 	b.settleSharedInDoms()
-	x, err := b.identity()
+	x, err := b.numbering()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -55,7 +55,8 @@ func (b *builder) readTable(table []LinuxMetric) error {
 	byPMID := map[uint32]string{}
 	for _, m := range table {
 		if m.Cluster >= Shift || (m.InDom != cache.InDomNone && m.InDom >= Shift) {
-			return fmt.Errorf("pmdalinux's %s (60.%d.%d, domain %d) is at or beyond the shift %d", m.Name, m.Cluster, m.Item, m.InDom, Shift)
+			return fmt.Errorf("pmdalinux's %s (60.%d.%d, domain %d) is at or beyond the shift %d",
+				m.Name, m.Cluster, m.Item, m.InDom, Shift)
 		}
 		if other, dup := byPMID[m.PMID()]; dup {
 			return fmt.Errorf("pmdalinux's %s and %s share PMID 60.%d.%d", other, m.Name, m.Cluster, m.Item)

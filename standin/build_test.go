@@ -175,7 +175,7 @@ func TestImpossibleMappingsAreErrors(t *testing.T) {
 
 // A metric or domain placed while the agent runs (a dynamic source's:
 // the MMV files') is no twin: it answers in hostcache's domain only.
-func TestIdentityLeavesUnknownIDsOut(t *testing.T) {
+func TestNumberingLeavesUnknownIDsOut(t *testing.T) {
 	descs := []cache.Desc{desc("hostcache.kernel.all.load", 3, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, 2)}
 	x, _, err := New(descs, nil, smallTable)
 	if err != nil {

@@ -62,7 +62,8 @@ func (b *builder) settleSharedInDoms() {
 // release makes internal domain in an alias of holder, which holds
 // pmdalinux domain serial.
 func (b *builder) release(in, holder, serial cache.InDomID) {
-	b.add(KindInDomShared, b.indomText(in), "claims 60.%d for %d twins; %s holds it with %d, and %s answers as its alias",
+	b.add(KindInDomShared, b.indomText(in),
+		"claims 60.%d for %d twins; %s holds it with %d, and %s answers as its alias",
 		serial, len(b.twinsOn(in)), b.indomText(holder), len(b.twinsOn(holder)), b.indomText(in))
 	b.alias[in] = holder
 }

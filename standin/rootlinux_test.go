@@ -11,17 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// skipOutsideCI skips for the reason given, except in CI, where a test
-// that does not run is a failure.
-func skipOutsideCI(t *testing.T, reason string) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("must run in CI: %s", reason)
-	}
-	t.Skipf("skipping: %s", reason)
-}
+	"github.com/pmdahostcache/pmdahostcache/internal/testenv"
+)
 
 // pcpVarDir is $PCP_VAR_DIR: from the environment, or from pcp.conf.
 func pcpVarDir() (string, error) {
@@ -46,12 +38,12 @@ func pcpVarDir() (string, error) {
 func TestTableAgreesWithRootLinux(t *testing.T) {
 	dir, err := pcpVarDir()
 	if err != nil {
-		skipOutsideCI(t, "PCP is not installed: "+err.Error())
+		testenv.SkipOutsideCI(t, "PCP is not installed: "+err.Error())
 	}
 	path := filepath.Join(dir, "pmns", "root_linux")
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		skipOutsideCI(t, path+" is absent: pmdalinux's namespace is not installed")
+		testenv.SkipOutsideCI(t, path+" is absent: pmdalinux's namespace is not installed")
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,7 @@
 // Package standin holds what hostcache needs to answer in pmdalinux's
-// place: pmdalinux's own identities (linux_table.go, generated from the
+// place: pmdalinux's own identifiers (linux_table.go, generated from the
 // running pmcd by tools/genlinux) and the mapping between hostcache's
-// internal metric and instance-domain ids and those wire identities.
+// internal metric and instance-domain ids and those wire identifiers.
 package standin
 
 import "github.com/pmdahostcache/pmdahostcache/cache"
@@ -9,7 +9,7 @@ import "github.com/pmdahostcache/pmdahostcache/cache"
 // Domain is pmdalinux's PMDA domain, the one the stand-in answers as.
 const Domain = 60
 
-// Wire identities with no metric or no instance domain (PM_ID_NULL,
+// Wire identifiers with no metric or no instance domain (PM_ID_NULL,
 // PM_INDOM_NULL).
 const (
 	PMIDNull  uint32 = 0xffffffff

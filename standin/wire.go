@@ -9,9 +9,9 @@ import (
 // maxSerial is the largest domain serial on the wire (22 bits).
 const maxSerial = 1<<22 - 1
 
-// identity builds the maps from the twins and domains settled so far.
-func (b *builder) identity() (*Identity, error) {
-	x := &Identity{
+// numbering builds the maps from the twins and domains settled so far.
+func (b *builder) numbering() (*Numbering, error) {
+	x := &Numbering{
 		pmid: map[cache.MetricID]uint32{}, metric: map[uint32]cache.MetricID{},
 		indom: map[cache.InDomID]uint32{}, indomOf: map[uint32]cache.InDomID{},
 		twin: map[string]bool{}, holder: map[cache.InDomID]cache.InDomID{},
@@ -31,7 +31,7 @@ func (b *builder) identity() (*Identity, error) {
 
 // placeMetric gives a twin its wire PMID, pmdalinux's; every other
 // metric has none in domain 60.
-func (b *builder) placeMetric(x *Identity, d cache.Desc) error {
+func (b *builder) placeMetric(x *Numbering, d cache.Desc) error {
 	m, ok := b.twin[d.ID]
 	if !ok {
 		return nil
@@ -46,7 +46,7 @@ func (b *builder) placeMetric(x *Identity, d cache.Desc) error {
 
 // placeInDom gives an internal domain the pmdalinux domain it holds, or
 // is an alias of; a domain with no twins has none in domain 60.
-func (b *builder) placeInDom(x *Identity, in cache.InDomID) error {
+func (b *builder) placeInDom(x *Numbering, in cache.InDomID) error {
 	serial, ok := b.indomTo[in]
 	if !ok {
 		return nil

@@ -26,7 +26,7 @@ func ownDomain(cfg config.Config, base pmda.Config, texts pmda.TextSource) pmda.
 	c.DynamicRoots = collector.DynamicRoots()
 	if cfg.StandIn != "" {
 		c.Domain = config.DefaultDomain
-		c.Identity = newBesideIdentity(c.Domain, base.Front.Schema())
+		c.Numbering = newBesideNumbering(c.Domain, base.Front.Schema())
 		c.Log = base.Log.With().Uint32("domain", c.Domain).Logger()
 	}
 	return c
@@ -36,10 +36,10 @@ func ownDomain(cfg config.Config, base pmda.Config, texts pmda.TextSource) pmda.
 // pmcd's pipe: pmdalinux's names only (the twins and the placeholders),
 // with pmdalinux's labels, no more (an extra label changes a series'
 // identity in pmseries), and no dynamic subtree of hostcache's.
-func standInDomain(cfg config.Config, base pmda.Config, name string, ids pmda.Identity,
+func standInDomain(cfg config.Config, base pmda.Config, name string, ids pmda.Numbering,
 	texts pmda.TextSource) pmda.Config {
 	c := base
-	c.Name, c.Domain, c.Identity, c.Texts = name, cfg.Domain, ids, texts
+	c.Name, c.Domain, c.Numbering, c.Texts = name, cfg.Domain, ids, texts
 	c.OwnLabelsOnly = true
 	return c
 }
@@ -82,18 +82,18 @@ func pcpUser() string {
 	return "pcp"
 }
 
-// besideIdentity numbers hostcache's own domain as the agent beside
-// pmdalinux does (pmda.DomainIdentity), leaving out what only the
+// besideNumbering numbers hostcache's own domain as the agent beside
+// pmdalinux does (pmda.DomainNumbering), leaving out what only the
 // stand-in's schema has: the placeholders of pmdalinux's metrics, and
 // their instance domains.
-type besideIdentity struct {
-	pmda.DomainIdentity
+type besideNumbering struct {
+	pmda.DomainNumbering
 	hidden       map[cache.MetricID]bool
 	hiddenInDoms map[cache.InDomID]bool
 }
 
-func newBesideIdentity(domain uint32, schema *cache.Schema) besideIdentity {
-	x := besideIdentity{pmda.DomainIdentity(domain), map[cache.MetricID]bool{}, map[cache.InDomID]bool{}}
+func newBesideNumbering(domain uint32, schema *cache.Schema) besideNumbering {
+	x := besideNumbering{pmda.DomainNumbering(domain), map[cache.MetricID]bool{}, map[cache.InDomID]bool{}}
 	for _, d := range schema.Descs() {
 		if src, ok := schema.MetricSource(d.ID); ok && src == standin.PlaceholderSource {
 			x.hidden[d.ID] = true
@@ -106,14 +106,14 @@ func newBesideIdentity(domain uint32, schema *cache.Schema) besideIdentity {
 }
 
 // Metric is the cache's id of a PMID of the domain, a placeholder's none.
-func (x besideIdentity) Metric(wire uint32) (cache.MetricID, bool) {
-	id, ok := x.DomainIdentity.Metric(wire)
+func (x besideNumbering) Metric(wire uint32) (cache.MetricID, bool) {
+	id, ok := x.DomainNumbering.Metric(wire)
 	return id, ok && !x.hidden[id]
 }
 
 // InDomOf is the cache's serial of an InDom of the domain, a
 // placeholder's none.
-func (x besideIdentity) InDomOf(wire uint32) (cache.InDomID, bool) {
-	id, ok := x.DomainIdentity.InDomOf(wire)
+func (x besideNumbering) InDomOf(wire uint32) (cache.InDomID, bool) {
+	id, ok := x.DomainNumbering.InDomOf(wire)
 	return id, ok && !x.hiddenInDoms[id]
 }

@@ -33,7 +33,8 @@ func openLog(cfg config.Config) (zerolog.Logger, func(), error) {
 		return zerolog.New(out).Level(level).With().Timestamp().Str("agent", config.Name).Logger(), closeFn, nil
 	}
 	host, _ := os.Hostname()
-	fmt.Fprintf(out, "Log for pmda%s on %s started %s\n\n", config.Name, host, time.Now().Format("Mon Jan _2 15:04:05 2006"))
+	fmt.Fprintf(out, "Log for pmda%s on %s started %s\n\n",
+		config.Name, host, time.Now().Format("Mon Jan _2 15:04:05 2006"))
 	return zerolog.New(pcpWriter(out, os.Getpid())).Level(level).With().Timestamp().Logger(), closeFn, nil
 }
 

@@ -34,14 +34,14 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	if err != nil {
 		return err
 	}
-	allTexts := withCollectorTexts(texts, runner.Collectors())
+	allTexts := help.Chain(texts, help.CollectorTexts(runner.Collectors()))
 	rec := newRecorder(cfg, runner, front, allTexts, procs.recording, log)
 	runner.SetRecorder(rec)
 	conn, err := connect(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
-	name, ids, err := identity(cfg, front.Schema(), log)
+	name, ids, err := pipeNumbering(cfg, front.Schema(), log)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,8 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 		return nil, err
 	}
 	env := engine.Env{
-		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, KeepFiles: cfg.KeepFiles, IDDir: cfg.IDDir, IDs: ids, Filter: engine.Filter{},
+		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, KeepFiles: cfg.KeepFiles, IDDir: cfg.IDDir, IDs: ids,
+		Filter: engine.Filter{},
 		MMVDir: cfg.MMVDir, MMVFiles: cfg.MMVFiles, MMVMetrics: cfg.MMVMetrics, MMVValues: cfg.MMVValues,
 		Warn: func(err error) { log.Warn().Err(err).Msg("recovered") },
 	}

@@ -1,9 +1,8 @@
 package main
 
 import (
+	"errors"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -16,11 +15,11 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/standin"
 )
 
-// identity is the name (the domain's agent label) and the numbering the
+// pipeNumbering is the name (the domain's agent label) and the numbering the
 // agent answers its pipe with: hostcache's own in its domain, or,
 // standing in for pmdalinux (-S linux), pmdalinux's name, PMIDs and
 // instance domains for the twins, and nothing else.
-func identity(cfg config.Config, schema *cache.Schema, log zerolog.Logger) (string, pmda.Identity, error) {
+func pipeNumbering(cfg config.Config, schema *cache.Schema, log zerolog.Logger) (string, pmda.Numbering, error) {
 	if cfg.StandIn == "" {
 		return config.Name, nil, nil
 	}
@@ -38,7 +37,7 @@ func identity(cfg config.Config, schema *cache.Schema, log zerolog.Logger) (stri
 // linuxIDFiles works out which of the collectors' instance domains keep
 // their ids in pmdalinux's own id files, and as which serial. The
 // collectors load their ids as they are made, before there is a schema
-// to build the stand-in's identity from, so a first set is made with ids
+// to build the stand-in's numbering from, so a first set is made with ids
 // in memory only, for its declarations: no id file is read or written.
 func linuxIDFiles(cfg config.Config, env engine.Env) (map[cache.InDomID]uint32, error) {
 	env.IDDir, env.IDs, env.Warn = "", nil, func(error) {}
@@ -74,74 +73,33 @@ func withPlaceholders(cfg config.Config, sources []cache.Source) []cache.Source 
 	return append(sources, standin.Placeholders(standin.LinuxTable(), have))
 }
 
-// standInTexts answers pmdalinux's numbering with pmdalinux's own help,
-// compiled in its PMDA directory, so that archives logged before and
-// after the switch carry the same text and pmlogextract merges them
-// without a warning. The placeholders have a help text of their own where
-// pmdalinux's is absent.
-type standInTexts struct {
-	pmda.TextSource
-	linux        *help.Compiled // nil when pmdalinux's help cannot be read
-	placeholders map[string]bool
-}
-
-// textsFor is the help the server answers with: the help file's, and,
-// standing in, pmdalinux's and the placeholders'.
-func textsFor(cfg config.Config, texts pmda.TextSource, schema *cache.Schema, log zerolog.Logger) pmda.TextSource {
+// textsFor is the help the server answers with: the help files' and the
+// collectors', and, standing in, pmdalinux's and the placeholders'
+// (help.StandIn).
+func textsFor(cfg config.Config, texts help.TextSource, schema *cache.Schema, log zerolog.Logger) help.TextSource {
 	if cfg.StandIn == "" {
 		return texts
 	}
-	t := standInTexts{texts, linuxHelp(log), map[string]bool{}}
+	var placeholders []string
 	for _, d := range schema.Descs() {
 		if standin.IsPlaceholder(d.ID) {
-			t.placeholders[d.Name] = true
+			placeholders = append(placeholders, d.Name)
 		}
 	}
-	return t
+	return help.NewStandIn(texts, linuxHelp(log), placeholders)
 }
 
 // linuxHelp reads pmdalinux's compiled help, $PCP_PMDAS_DIR/linux/help.
 func linuxHelp(log zerolog.Logger) *help.Compiled {
-	dir := os.Getenv("PCP_PMDAS_DIR")
-	if dir == "" {
+	c, base, err := help.ReadLinux(os.Getenv("PCP_PMDAS_DIR"))
+	switch {
+	case errors.Is(err, help.ErrNoPMDAsDir):
 		log.Warn().Msg("stand-in: PCP_PMDAS_DIR is not set; pmdalinux's names answer with hostcache's help")
 		return nil
-	}
-	base := filepath.Join(dir, "linux", "help")
-	c, err := help.ReadCompiled(base)
-	if err != nil {
+	case err != nil:
 		log.Warn().Err(err).Msg("stand-in: pmdalinux's names answer with hostcache's help")
 		return nil
 	}
 	log.Info().Str("file", base).Int("texts", c.Len()).Msg("stand-in: pmdalinux's names answer with pmdalinux's help")
 	return c
-}
-
-// WireText answers pmdalinux's PMIDs and instance domains, all the
-// stand-in's domain has, from pmdalinux's help.
-func (t standInTexts) WireText(ident uint32, indom, long bool) (string, bool) {
-	if t.linux == nil {
-		return "", false
-	}
-	if indom {
-		return t.linux.InDom(ident, long)
-	}
-	return t.linux.Metric(ident, long)
-}
-
-func (t standInTexts) MetricText(name string, long bool) (string, bool) {
-	if !t.placeholders[name] {
-		return t.TextSource.MetricText(name, long)
-	}
-	return placeholderText(strings.TrimPrefix(name, "hostcache."), long), true
-}
-
-// placeholderText is the help of a pmdalinux metric hostcache does not
-// sample.
-func placeholderText(name string, long bool) string {
-	if !long {
-		return "pmdalinux's " + name + ", not sampled by hostcache"
-	}
-	return "hostcache, standing in for pmdalinux, describes " + name + " as pmdalinux does, " +
-		"and has no values for it: no collector of hostcache samples its source yet."
 }

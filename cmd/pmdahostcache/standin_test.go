@@ -42,8 +42,8 @@ func hostcacheSchema(t *testing.T) *cache.Schema {
 	return s
 }
 
-// hostcacheIdentity builds the stand-in Identity of the full schema.
-func hostcacheIdentity(t *testing.T) (*cache.Schema, *standin.Identity, []standin.Problem) {
+// hostcacheNumbering builds the stand-in's Numbering of the full schema.
+func hostcacheNumbering(t *testing.T) (*cache.Schema, *standin.Numbering, []standin.Problem) {
 	t.Helper()
 	s := hostcacheSchema(t)
 	x, problems, err := standin.New(s.Descs(), s.InDoms(), standin.LinuxTable())
@@ -65,7 +65,7 @@ func linuxByName() map[string]standin.LinuxMetric {
 // pmdalinux PMID, and no other metric has a PMID there (hostcache's
 // names answer in hostcache's own domain, on the socket).
 func TestOnlyTwinsHaveDomain60PMIDs(t *testing.T) {
-	s, x, _ := hostcacheIdentity(t)
+	s, x, _ := hostcacheNumbering(t)
 	seen := map[uint32]string{}
 	for _, d := range s.Descs() {
 		wire := x.PMID(d.ID)
@@ -101,7 +101,7 @@ func TestOnlyTwinsHaveDomain60PMIDs(t *testing.T) {
 }
 
 func TestTwinsAnswerAsPmdalinux(t *testing.T) {
-	s, x, problems := hostcacheIdentity(t)
+	s, x, problems := hostcacheNumbering(t)
 	linux := linuxByName()
 	byName := 0
 	for _, d := range s.Descs() {
@@ -147,7 +147,7 @@ func wireInDomOf(m standin.LinuxMetric) uint32 {
 // Every instance domain with twins answers as a pmdalinux domain, and
 // back; the others have none in domain 60.
 func TestInstanceDomainsRoundTrip(t *testing.T) {
-	s, x, _ := hostcacheIdentity(t)
+	s, x, _ := hostcacheNumbering(t)
 	seen := map[uint32]cache.InDomID{}
 	withTwins := map[cache.InDomID]bool{}
 	for _, d := range s.Descs() {
@@ -189,7 +189,7 @@ func TestInstanceDomainsRoundTrip(t *testing.T) {
 }
 
 func TestLookupsDoNotAllocate(t *testing.T) {
-	s, x, _ := hostcacheIdentity(t)
+	s, x, _ := hostcacheNumbering(t)
 	d := s.Descs()[len(s.Descs())/2]
 	wire, wireInDom := x.PMID(d.ID), x.InDom(1)
 	allocs := testing.AllocsPerRun(100, func() {
@@ -257,7 +257,7 @@ var expectedLosses = []lostDomain{
 }
 
 func TestProblemsAreTheSharedDomains(t *testing.T) {
-	_, x, problems := hostcacheIdentity(t)
+	_, x, problems := hostcacheNumbering(t)
 	kinds := map[standin.Kind]int{}
 	var got []string
 	for _, p := range problems {
@@ -283,7 +283,7 @@ func TestProblemsAreTheSharedDomains(t *testing.T) {
 }
 
 func TestSharedDomainProblemsNameTheHolder(t *testing.T) {
-	_, _, problems := hostcacheIdentity(t)
+	_, _, problems := hostcacheNumbering(t)
 	for _, l := range expectedLosses {
 		want := standin.Problem{Kind: standin.KindInDomShared, Name: l.lost}
 		i := slices.IndexFunc(problems, func(p standin.Problem) bool { return p.Kind == want.Kind && p.Name == want.Name })

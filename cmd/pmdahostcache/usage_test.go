@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/pmdahostcache/pmdahostcache/config"
+	"github.com/pmdahostcache/pmdahostcache/internal/testenv"
 )
 
 // --help and -? print the usage and the configuration file's keys on
@@ -30,10 +30,7 @@ func TestHelpExitsZero(t *testing.T) {
 // The manual page renders without a warning from groff.
 func TestManPageRenders(t *testing.T) {
 	if _, err := exec.LookPath("groff"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("groff is needed in CI to check the manual page")
-		}
-		t.Skip("no groff to render the manual page")
+		testenv.SkipOutsideCI(t, "no groff to render the manual page")
 	}
 	out, err := exec.Command("groff", "-man", "-Tutf8", "-ww", "-z", "../../man/pmdahostcache.1").CombinedOutput()
 	if err != nil || len(out) > 0 {

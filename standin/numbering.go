@@ -14,13 +14,13 @@ const Shift = 256
 // prefix is the root of every hostcache name; a twin's wire name drops it.
 const prefix = "hostcache."
 
-// Identity maps hostcache's internal ids to the wire identities of the
+// Numbering maps hostcache's internal ids to the wire identifiers of the
 // stand-in's domain 60 and back. Only the twins answer there (hostcache.X
 // with pmdalinux's X's descriptor, as X's PMID and name); hostcache's own
 // names keep their PMIDs in hostcache's domain, which the same process
 // answers on its second connection. It is immutable once built, and
 // every lookup is a map read: O(1) and allocation-free.
-type Identity struct {
+type Numbering struct {
 	pmid    map[cache.MetricID]uint32
 	metric  map[uint32]cache.MetricID
 	indom   map[cache.InDomID]uint32
@@ -31,7 +31,7 @@ type Identity struct {
 
 // PMID returns the wire PMID of an internal metric id: pmdalinux's for a
 // twin, PMIDNull for every other metric, which domain 60 does not answer.
-func (x *Identity) PMID(id cache.MetricID) uint32 {
+func (x *Numbering) PMID(id cache.MetricID) uint32 {
 	if w, ok := x.pmid[id]; ok {
 		return w
 	}
@@ -39,14 +39,14 @@ func (x *Identity) PMID(id cache.MetricID) uint32 {
 }
 
 // Metric returns the internal metric id of a twin's pmdalinux PMID.
-func (x *Identity) Metric(wire uint32) (cache.MetricID, bool) {
+func (x *Numbering) Metric(wire uint32) (cache.MetricID, bool) {
 	id, ok := x.metric[wire]
 	return id, ok
 }
 
 // InDom returns the wire instance domain of an internal one: the
 // pmdalinux domain it holds or is an alias of, else InDomNull.
-func (x *Identity) InDom(id cache.InDomID) uint32 {
+func (x *Numbering) InDom(id cache.InDomID) uint32 {
 	if w, ok := x.indom[id]; ok {
 		return w
 	}
@@ -55,7 +55,7 @@ func (x *Identity) InDom(id cache.InDomID) uint32 {
 
 // InDomOf returns the internal instance domain that holds a pmdalinux
 // domain.
-func (x *Identity) InDomOf(wire uint32) (cache.InDomID, bool) {
+func (x *Numbering) InDomOf(wire uint32) (cache.InDomID, bool) {
 	id, ok := x.indomOf[wire]
 	return id, ok
 }
@@ -63,7 +63,7 @@ func (x *Identity) InDomOf(wire uint32) (cache.InDomID, bool) {
 // KeptFiles maps each internal instance domain that answers as a
 // pmdalinux domain whose ids libpcp_pmda keeps in a file (KeptInDom) to
 // that domain's serial; aliases keep no ids of their own.
-func (x *Identity) KeptFiles() map[cache.InDomID]uint32 {
+func (x *Numbering) KeptFiles() map[cache.InDomID]uint32 {
 	out := map[cache.InDomID]uint32{}
 	for in, wire := range x.indom {
 		serial := cache.InDomID(wire & maxSerial)
@@ -77,14 +77,14 @@ func (x *Identity) KeptFiles() map[cache.InDomID]uint32 {
 // Holder returns, for an internal domain that answers as an alias, the
 // domain that holds its wire domain: the alias's values are limited to
 // the holder's instances, as pmdalinux's instance set is one.
-func (x *Identity) Holder(id cache.InDomID) (cache.InDomID, bool) {
+func (x *Numbering) Holder(id cache.InDomID) (cache.InDomID, bool) {
 	h, ok := x.holder[id]
 	return h, ok
 }
 
 // WireName returns the name a hostcache metric answers under: X for the
 // twin hostcache.X, the name itself for every other metric.
-func (x *Identity) WireName(name string) string {
+func (x *Numbering) WireName(name string) string {
 	if x.twin[name] {
 		return strings.TrimPrefix(name, prefix)
 	}
@@ -92,7 +92,7 @@ func (x *Identity) WireName(name string) string {
 }
 
 // IsTwin reports whether a hostcache metric answers as pmdalinux's own.
-func (x *Identity) IsTwin(name string) bool { return x.twin[name] }
+func (x *Numbering) IsTwin(name string) bool { return x.twin[name] }
 
 // Twins returns how many hostcache metrics answer as pmdalinux's own.
-func (x *Identity) Twins() int { return len(x.twin) }
+func (x *Numbering) Twins() int { return len(x.twin) }

@@ -2,11 +2,11 @@ package pmda
 
 import "github.com/pmdahostcache/pmdahostcache/cache"
 
-// Identity maps the cache's metric ids and instance-domain serials to the
+// Numbering maps the cache's metric ids and instance-domain serials to the
 // PMIDs and InDoms pmcd and its clients see, and back. The agent answers
-// under its own domain with the cache's numbering (DomainIdentity), or,
+// under its own domain with the cache's numbering (DomainNumbering), or,
 // standing in for another agent, under that agent's numbering.
-type Identity interface {
+type Numbering interface {
 	PMID(id cache.MetricID) uint32
 	Metric(wire uint32) (cache.MetricID, bool)
 	InDom(id cache.InDomID) uint32
@@ -17,15 +17,15 @@ type Identity interface {
 	Holder(id cache.InDomID) (cache.InDomID, bool)
 }
 
-// DomainIdentity numbers every metric and instance domain in one PMDA
+// DomainNumbering numbers every metric and instance domain in one PMDA
 // domain as the cache does: cluster and item, and the serial, unchanged.
-type DomainIdentity uint32
+type DomainNumbering uint32
 
 // PMID is id in the domain.
-func (d DomainIdentity) PMID(id cache.MetricID) uint32 { return uint32(d)<<22 | uint32(id) }
+func (d DomainNumbering) PMID(id cache.MetricID) uint32 { return uint32(d)<<22 | uint32(id) }
 
 // Metric is the cache's id of a PMID of the domain.
-func (d DomainIdentity) Metric(wire uint32) (cache.MetricID, bool) {
+func (d DomainNumbering) Metric(wire uint32) (cache.MetricID, bool) {
 	if wire>>31 != 0 || wire>>22 != uint32(d) {
 		return 0, false
 	}
@@ -33,7 +33,7 @@ func (d DomainIdentity) Metric(wire uint32) (cache.MetricID, bool) {
 }
 
 // InDom is the serial in the domain; no instance domain is PM_INDOM_NULL.
-func (d DomainIdentity) InDom(id cache.InDomID) uint32 {
+func (d DomainNumbering) InDom(id cache.InDomID) uint32 {
 	if id == cache.InDomNone {
 		return uint32(cache.InDomNone)
 	}
@@ -41,10 +41,10 @@ func (d DomainIdentity) InDom(id cache.InDomID) uint32 {
 }
 
 // Holder is false: in its own domain every instance domain is its own.
-func (DomainIdentity) Holder(cache.InDomID) (cache.InDomID, bool) { return 0, false }
+func (DomainNumbering) Holder(cache.InDomID) (cache.InDomID, bool) { return 0, false }
 
 // InDomOf is the cache's serial of an InDom of the domain.
-func (d DomainIdentity) InDomOf(wire uint32) (cache.InDomID, bool) {
+func (d DomainNumbering) InDomOf(wire uint32) (cache.InDomID, bool) {
 	if wire>>31 != 0 || wire>>22 != uint32(d) {
 		return 0, false
 	}

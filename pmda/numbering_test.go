@@ -54,11 +54,11 @@ func (standInIDs) InDomOf(wire uint32) (cache.InDomID, bool) {
 // Holder makes domain 3, where the test store has none, an alias of 2.
 func (standInIDs) Holder(id cache.InDomID) (cache.InDomID, bool) { return 2, id == 3 }
 
-// Under another identity every PDU speaks its numbers: descriptors,
+// Under another numbering every PDU speaks its numbers: descriptors,
 // fetches, instances, profiles, text and labels; the agent's own numbers
 // are unknown.
-func TestServerAnswersUnderAnotherIdentity(t *testing.T) {
-	p := startServerWith(t, func(cfg *Config) { cfg.Identity = standInIDs{} })
+func TestServerAnswersUnderAnotherNumbering(t *testing.T) {
+	p := startServerWith(t, func(cfg *Config) { cfg.Numbering = standInIDs{} })
 	_, reply := p.roundTrip((&DescReq{PMID: standInCount}).Append(nil))
 	var d Desc
 	if d.Decode(reply) != nil || d.PMID != standInCount || d.InDom != standInLoad {
@@ -142,7 +142,7 @@ func aliasStore(t *testing.T) *cache.Front {
 // domain lists the holder's, and a value of another instance would name
 // none of them.
 func TestAliasValuesAreTheHoldersInstances(t *testing.T) {
-	p := startServerWith(t, func(cfg *Config) { cfg.Identity, cfg.Front = standInIDs{}, aliasStore(t) })
+	p := startServerWith(t, func(cfg *Config) { cfg.Numbering, cfg.Front = standInIDs{}, aliasStore(t) })
 	p.send(capture(t, "profile_default"))
 	extra := standInIDs{}.PMID(cache.NewMetricID(2, 1))
 	_, reply := p.roundTrip((&Fetch{PMIDs: []uint32{extra, standInCount}}).Append(nil))
@@ -176,7 +176,7 @@ func (wireTexts) WireText(ident uint32, indom, long bool) (string, bool) {
 }
 
 func TestWireTextsAnswerByIdentifier(t *testing.T) {
-	p := startServerWith(t, func(cfg *Config) { cfg.Identity = standInIDs{}; cfg.Texts = wireTexts{} })
+	p := startServerWith(t, func(cfg *Config) { cfg.Numbering = standInIDs{}; cfg.Texts = wireTexts{} })
 	cases := []struct {
 		q    TextReq
 		want string

@@ -1,9 +1,14 @@
 package cache
 
+// The store contract between the wire layer and the storers: what a
+// store asks, who asks it, and the errors it can fail with. Who may store
+// and the PM_ERR code of each error are the wire layer's
+// (pmda/store_access.go).
+
 import "errors"
 
 // Errors a store (a pmstore of a control metric) can fail with. The wire
-// layer maps each to its PM_ERR_* code.
+// layer maps each to its PM_ERR_* code (pmda's storeErrno).
 var (
 	ErrUnknownMetric = errors.New("no such metric")
 	ErrReadOnly      = errors.New("metric is read-only")
@@ -15,10 +20,10 @@ var (
 	ErrNotAllowed    = errors.New("the client may not store")
 )
 
-// Identity is who asks for a store, as pmcd describes its client: the
+// Credentials are who asks for a store, as pmcd describes its client: the
 // user and primary group of a local client. Known is false when pmcd said
 // nothing (a remote client, a debugger that sends no attributes).
-type Identity struct {
+type Credentials struct {
 	UID, GID uint32
 	Known    bool
 }
@@ -28,7 +33,7 @@ type PMStoreRequest struct {
 	ID    MetricID
 	Inst  uint32
 	Value Value
-	Who   Identity // the client asking, the same for every request of a store
+	Who   Credentials // the client asking, the same for every request of a store
 }
 
 // PMStorer applies pmstores. It checks every request before it applies any, so a
