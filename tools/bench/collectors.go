@@ -44,18 +44,7 @@ func runCollectors(agent, before string, rounds int, idle time.Duration, nowConf
 		return "", err
 	}
 	var b strings.Builder
-	b.WriteString("# Each collector's cost per sample\n\n")
-	b.WriteString("CPU of one sample against this machine's /proc and /sys (200 samples, in process), as the\n" +
-		"agent samples (a file read back unchanged repeats the sample before) and built in full (every\n" +
-		"value parsed and set), and that cost spread over the collector's default interval: its share of\n" +
-		"the background.\n\n")
-	b.WriteString("| collector | interval | CPU per sample | built in full | per second |\n|---|---|---|---|---|\n")
-	var total time.Duration
-	for _, c := range costs {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", c.name, c.interval, us(c.cpu), us(c.full), us(c.perSec))
-		total += c.perSec
-	}
-	fmt.Fprintf(&b, "| all | | | | %s |\n", us(total))
+	b.WriteString(collectorsReport(costs))
 	if before == "" {
 		return b.String(), nil
 	}
@@ -67,6 +56,28 @@ func runCollectors(agent, before string, rounds int, idle time.Duration, nowConf
 		"%d alternating runs of %s each; medians.\n\n| agent | idle CPU per s |\n|---|---|\n| before (%s) | %s |\n| now (%s%s) | %s |\n",
 		rounds, idle, before, us(a), agent, confLabel(nowConf), us(o))
 	return b.String(), nil
+}
+
+// collectorsReport is the section of docs/performance.md on each
+// collector's cost on this machine; its `all` row is the collectors' own
+// work a second, which the agent's background holds with its waking, the
+// runtime and publishing.
+func collectorsReport(costs []collectorCost) string {
+	var b strings.Builder
+	b.WriteString("## Each collector's cost per sample\n\n" +
+		"CPU of one sample against this machine's /proc and /sys (200 samples, in process), two ways.\n" +
+		"As the agent samples: a file read back unchanged repeats the sample before.\n" +
+		"Built in full: every value parsed and set.\n" +
+		"\"Per second\" is the sampled cost spread over the collector's default interval.\n" +
+		"The `all` row sums it: the collectors' own work, without waking, the Go runtime or publishing.\n\n")
+	b.WriteString("| collector | interval | CPU per sample | built in full | per second |\n|---|---|---|---|---|\n")
+	var total time.Duration
+	for _, c := range costs {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", c.name, c.interval, us(c.cpu), us(c.full), us(c.perSec))
+		total += c.perSec
+	}
+	fmt.Fprintf(&b, "| all | | | | %s |\n", us(total))
+	return b.String()
 }
 
 // collectorCosts samples each registered collector against the tree env

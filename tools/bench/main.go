@@ -225,7 +225,7 @@ func run(agent, linux, loop, cFloor, ticker string, n, e2eN, clients int, idle t
 	slices.Sort(tickerCPU)
 	slices.Sort(goTickerCPU)
 	rows := pduRows{hc, hcCache, hcQuiet, goFloor, cFloorRes, lx}
-	return format(rows, tickerCPU[len(tickerCPU)/2], goTickerCPU[len(goTickerCPU)/2], e), nil
+	return format(rows, tickerCPU[len(tickerCPU)/2], goTickerCPU[len(goTickerCPU)/2], e, idle), nil
 }
 
 // median returns the round with the median CPU per fetch, carrying the

@@ -42,9 +42,12 @@ type readerFigures struct {
 }
 
 // readerAgent is one agent measured: a build and the configuration it
-// runs with.
+// runs with. alone says whether it runs with no reader too: with none,
+// the fixed grid and the agent that follows its readers sample alike, so
+// only the latter's background is measured, once.
 type readerAgent struct {
 	label, bin, conf string
+	alone            bool
 }
 
 // readerAgents are the agents runReaders measures: this build on the
@@ -55,11 +58,11 @@ type readerAgent struct {
 func readerAgents(agent, before string) []readerAgent {
 	var as []readerAgent
 	if before != "" {
-		as = append(as, readerAgent{filepath.Base(before) + " (before)", before, ""})
+		as = append(as, readerAgent{filepath.Base(before) + " (before)", before, "", true})
 	}
 	name := filepath.Base(agent)
-	return append(as, readerAgent{name + ", fixed grid", agent, "reader_phases = 0\n"},
-		readerAgent{name + ", following readers", agent, "reader_phases = 8\n"})
+	return append(as, readerAgent{name + ", fixed grid", agent, "reader_phases = 0\n", false},
+		readerAgent{name + ", following readers", agent, "reader_phases = 8\n", true})
 }
 
 // runReaders measures the agents' CPU per second at their default
@@ -85,6 +88,9 @@ func runReaders(agent, before string, rounds int, settle, window time.Duration) 
 	for r := 0; r < rounds; r++ {
 		for s, sc := range readerScenarios {
 			for a, ag := range agents {
+				if sc.phases == nil && !ag.alone {
+					continue
+				}
 				cpu, lat, err := readersRun(ag.bin, ag.conf, pmids, sc.phases, settle, window)
 				if err != nil {
 					return "", fmt.Errorf("%s, %s: %w", ag.label, sc.name, err)
@@ -223,15 +229,22 @@ func (l *readerLoop) next(now time.Time) (time.Time, int) {
 func readersReport(agents []readerAgent, figs [][]readerFigures, sources, rounds int, window time.Duration) string {
 	var b strings.Builder
 	b.WriteString("## Readers at distinct phases\n\n")
-	fmt.Fprintf(&b, "The agent on pipes at its default intervals on this host, %d rounds of %s per row (median CPU), with\n"+
-		"periodic readers fetching one metric of each of its %d sources once a second, each at its own phase\n"+
-		"(`bench readers`), on the fixed grid (`reader_phases = 0`) and following its readers (`reader_phases = 8`).\n"+
+	fmt.Fprintf(&b, "The agent runs on pipes at its default intervals on this host, "+
+		"%d rounds of %s per row (median CPU).\n"+
+		"Periodic readers fetch one metric of each of its %d sources once a second, each at its own phase\n"+
+		"(`bench readers`).\n"+
+		"The agent runs on the fixed grid (`reader_phases = 0`) and following its readers (`reader_phases = 8`).\n"+
 		"An agent that samples just before each reader's fetch takes one extra sample per source for each\n"+
-		"phase beyond the first.\n\n", rounds, window, sources)
+		"phase beyond the first.\n"+
+		"With no reader both sample on the same grid, so that row is measured once, with the defaults.\n"+
+		"It is this host's background at default intervals, in the agent's first minute.\n\n", rounds, window, sources)
 	b.WriteString("| agent | readers | CPU per s | fetch p50 | fetch p99 |\n|---|---|---|---|---|\n")
 	slopes := make([]time.Duration, len(agents))
 	for i, ag := range agents {
 		for s, sc := range readerScenarios {
+			if len(figs[i][s].cpu) == 0 {
+				continue // not measured: see readerAgent.alone
+			}
 			lat := slices.Clone(figs[i][s].latency)
 			slices.Sort(lat)
 			p50, p99 := "-", "-"
@@ -245,11 +258,11 @@ func readersReport(agents []readerAgent, figs [][]readerFigures, sources, rounds
 	}
 	b.WriteString("\n")
 	for i, ag := range agents {
-		fmt.Fprintf(&b, "- %s: each phase beyond the first costs %s of CPU per s (4 phases less 1, over 3; its fetches included)\n",
-			ag.label, us(slopes[i]))
+		fmt.Fprintf(&b, "- %s: each phase beyond the first costs %s of CPU per s (4 phases less 1, over 3; "+
+			"its fetches included)\n", ag.label, us(slopes[i]))
 	}
 	n := len(agents)
-	fmt.Fprintf(&b, "- the extra samples alone, the fetches' own cost taken away (following readers less the fixed grid): %s per phase per s\n",
-		us(slopes[n-1]-slopes[n-2]))
+	fmt.Fprintf(&b, "- the extra samples alone, the fetches' own cost taken away "+
+		"(following readers less the fixed grid): %s per phase per s\n", us(slopes[n-1]-slopes[n-2]))
 	return b.String()
 }

@@ -89,9 +89,10 @@ func runRecord(agent, pmnsPath string, warm, d time.Duration) (string, error) {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("# Fetch latency while the flight recorder writes\n\n")
-	fmt.Fprintf(&b, "Two agents on identical 1x trees, %s of history each; one is asked for its whole history as an\n", warm)
-	fmt.Fprintf(&b, "archive again and again (%d stores, %d found it still writing): %d archives, %.1f MB written in %s.\n",
+	b.WriteString("## Fetch latency while the flight recorder writes\n\n")
+	fmt.Fprintf(&b, "Two agents run on identical 1x trees, with %s of history each.\n"+
+		"One is asked for its whole history as an archive again and again.\n", warm)
+	fmt.Fprintf(&b, "Of %d stores, %d found it still writing: %d archives, %.1f MB written in %s.\n",
 		stores, writing, len(archives), float64(bytes)/1e6, d)
 	b.WriteString("Fetches of every fast source's metrics alternate between the two.\n\n")
 	b.WriteString("| agent | fetches | p50 | p99 | p99.9 |\n|---|---|---|---|---|\n")

@@ -54,7 +54,10 @@ func runScale(agent, ticker, pmnsPath string) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	b.WriteString("# Scale\n\n| host | sample time (all collectors) | fetch p50, 3 singular metrics | fetch p50, every CPU/disk/interface/mount | values in full fetch | RSS | history per sample of every collector | history kept within the 128 MB budget |\n|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("## Scale\n\n| host | sample time (all collectors) | fetch p50, 3 singular metrics " +
+		"| fetch p50, every CPU/disk/interface/mount | values in full fetch | RSS " +
+		"| history per sample of every collector | history kept within the 128 MB budget |\n" +
+		"|---|---|---|---|---|---|---|---|\n")
 	var base scalePoint
 	sizes := []int{1, 4, 16}
 	var bg []bgPoint
@@ -80,19 +83,27 @@ func runScale(agent, ticker, pmnsPath string) (string, error) {
 			float64(p.rssKB)/float64(base.rssKB), p.histSample/1024, countFull(spans, historySeconds*time.Second), len(spans),
 			float64(historySeconds), shortest.Seconds(), kept/(1<<20))
 	}
-	b.WriteString("\nSample time and full-fetch time grow with the host (linear is 4x and 16x);\n" +
-		"the singular fetch stays flat: fetch cost depends on what is asked, not on the size of the cache.\n" +
-		"History: the samples each collector keeps for figures over clients' intervals (raw counters and\n" +
-		"instants with peaks, 8 bytes each): one sample of every collector, and the spans the default\n" +
-		"128 MB budget, shared max-min fairly, keeps at the collectors' intervals (at most the default\n" +
-		"900 s): how many collectors keep all of it, and the span of the widest. The RSS column is after\n" +
-		"a few seconds, before the history fills.\n\n")
+	b.WriteString(scaleNotes())
 	w, err := measureWaking(ticker, self)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString(backgroundTable(sizes, bg, wakingSection(w, bg[0])))
 	return b.String(), nil
+}
+
+// scaleNotes says how to read the scale table: what grows with the host,
+// and what the history columns hold.
+func scaleNotes() string {
+	return "\nSample time and full-fetch time grow with the host (linear is 4x and 16x).\n" +
+		"The singular fetch stays flat: fetch cost depends on what is asked, not on the size of the cache.\n" +
+		"History is the samples each collector keeps for figures over clients' intervals.\n" +
+		"They are raw counters and instants with peaks, 8 bytes each.\n" +
+		"The table gives one sample of every collector.\n" +
+		"It gives the spans the default 128 MB budget keeps, shared max-min fairly, at the collectors' intervals.\n" +
+		"A span is at most the default 900 s.\n" +
+		"The table says how many collectors keep all of it, and the span of the widest collector.\n" +
+		"The RSS column is after a few seconds, before the history fills.\n\n"
 }
 
 // countFull counts the spans that reach the whole history.

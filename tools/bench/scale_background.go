@@ -91,35 +91,43 @@ func agentBackground(agent, dir, conf string, settle, window time.Duration) (tim
 // treeWhere says why the trees are where they are.
 func treeWhere() string {
 	if memoryDir() == "/dev/shm" {
-		return " (a tmpfs: kept in memory as procfs and sysfs are; on a disk filesystem\n" +
-			"this machine's page cache dropped a file within seconds of its last read, so slower readers paid disk reads)"
+		return "The trees are in /dev/shm, a tmpfs, kept in memory as procfs and sysfs are.\n" +
+			"On a disk filesystem this machine's page cache drops a file within seconds of its last read,\n" +
+			"and slower readers pay disk reads.\n\n"
 	}
-	return " (no tmpfs at /dev/shm: files read seldom may be re-read from disk)"
+	return "The trees are in " + memoryDir() + ": there is no tmpfs at /dev/shm, and files read seldom may be\n" +
+		"re-read from disk.\n\n"
 }
 
 // backgroundTable is the report of the background at every size.
 func backgroundTable(sizes []int, points []bgPoint, waking string) string {
 	var b strings.Builder
-	b.WriteString("# Background CPU at scale\n\n" +
-		"CPU per second, over 61 s (the once-a-minute work included), of the agent on pipes with nobody\n" +
-		"fetching, in its second minute (from 65 s after its start: the first carries what is done once\n" +
-		"a start, the collections that free start-up's allocations and buffers first grown to the\n" +
-		"host's size; default intervals, every source at full rate: the first idle_after has not\n" +
-		"passed; `keep_files = yes`, so the generated files are\n" +
-		"kept open as procfs and sysfs files are), and of the floors: a C program and a Go goroutine\n" +
-		"that only re-read the same files at the same intervals, on the same tree, parsing nothing. The\n" +
-		"floors' plan is what each collector read in a minute of samples (inotify), each file at the\n" +
-		"cadence it was read (every sample, every tenth, once a minute), from kept fds, plus the statfs\n" +
-		"calls of the filesystem collector. \"Nothing read\" is the agent with `idle_after = 5`, in its\n" +
-		"second minute as well, unread since it started: every source at ten times its interval, and\n" +
-		"what it refreshes once a minute at\n" +
-		"full rate every ten minutes (not in the window; network's state, every 100 s, is).\n" +
-		"The trees are generated in " + memoryDir() + treeWhere() + ".\n\n" +
-		"The generated files do not change between samples: a collector that reads its text back\n" +
-		"unchanged repeats its sample (kernel.Memo, Builder.Again), so these rows are the agent's cost\n" +
-		"on a host where nothing moves. What each sample costs when its files did change is the\n" +
-		"\"built in full\" column of the next table, and its sum is in the table's last row.\n\n" +
-		"| host | agent | C floor | Go floor | agent / Go floor (target ≤ 1.5) | agent / C floor (≤ 3) | nothing read | nothing read / agent (≤ 0.2) |\n" +
+	b.WriteString("## Background CPU at scale\n\n")
+	fmt.Fprintf(&b, "The agent's CPU per second on pipes, nobody fetching, over %.0f s: "+
+		"the once-a-minute work is included.\n"+
+		"The window is the agent's second minute, from %.0f s after its start.\n"+
+		"The first minute carries what is done once a start: the collections that free start-up's allocations,\n"+
+		"and buffers first grown to the host's size.\n"+
+		"The agent runs at default intervals, every source at full rate: the first idle_after has not passed.\n"+
+		"It runs with `keep_files = yes`, so the generated files are kept open as procfs and sysfs files are.\n",
+		bgWindow.Seconds(), steadySettle.Seconds())
+	b.WriteString("The floors are a C program and a Go goroutine that only re-read the same files at the same\n" +
+		"intervals, on the same tree, parsing nothing.\n" +
+		"Their plan is what each collector read in a minute of samples (inotify).\n" +
+		"They read each file at the cadence the collector read it: every sample, every tenth, once a minute.\n" +
+		"They read from kept fds, and make the statfs calls of the filesystem collector.\n" +
+		"\"Nothing read\" is the agent with `idle_after = 5`, in its second minute as well, " +
+		"unread since it started.\n" +
+		"Every source then samples at ten times its interval.\n" +
+		"What it refreshes once a minute at full rate, it then refreshes every ten minutes: not in the window.\n" +
+		"Network's state, every 100 s, is in it.\n" + treeWhere())
+	b.WriteString("The generated files do not change between samples.\n" +
+		"A collector that reads its text back unchanged repeats its sample (kernel.Memo, Builder.Again).\n" +
+		"So these rows are the agent's cost on a host where nothing moves.\n" +
+		"What each sample costs when its files did change is the \"built in full\" column of the next table.\n" +
+		"Its sum is in that table's last row.\n\n" +
+		"| host | agent | C floor | Go floor | agent / Go floor (target ≤ 1.5) | agent / C floor (≤ 3) " +
+		"| nothing read | nothing read / agent (≤ 0.2) |\n" +
 		"|---|---|---|---|---|---|---|---|\n")
 	for i, p := range points {
 		g, c, q := ratio(p.agent, p.goFloor), ratio(p.agent, p.cFloor), ratio(p.idle, p.agent)
@@ -127,13 +135,13 @@ func backgroundTable(sizes []int, points []bgPoint, waking string) string {
 			us(p.cFloor), us(p.goFloor), g, verdict(g <= 1.5), c, verdict(c <= 3), us(p.idle), q, verdict(q <= 0.2))
 	}
 	b.WriteString(waking)
-	b.WriteString("\n## Each collector's cost per sample at scale\n\n" +
-		"CPU of one sample against the synthetic tree (in process, after the first sample): as the\n" +
-		"agent samples it (a minute of samples: the text unchanged repeats, what is due is read), and\n" +
-		"built in full (nothing to repeat: every value parsed and set, as when every file changed); per\n" +
-		"instance of its largest instance domain\n" +
-		"at the largest size, built in full; and its share of the background at its interval, both\n" +
-		"ways. Collectors whose sources the generator does not write cost what failing costs.\n\n")
+	b.WriteString("\n### Each collector's cost per sample at scale\n\n" +
+		"CPU of one sample against the synthetic tree, in process, after the first sample, two ways.\n" +
+		"As the agent samples it: a minute of samples, where the text unchanged repeats and what is due is read.\n" +
+		"Built in full: nothing to repeat, every value parsed and set, as when every file changed.\n" +
+		"The table gives the cost per instance of its largest instance domain at the largest size, built in full.\n" +
+		"It gives the collector's share of the background at its interval, both ways.\n" +
+		"Collectors whose sources the generator does not write cost what failing costs.\n\n")
 	b.WriteString("| collector | interval |")
 	for _, s := range sizes {
 		fmt.Fprintf(&b, " %dx per sample |", s)
@@ -156,6 +164,8 @@ func backgroundTable(sizes []int, points []bgPoint, waking string) string {
 		fmt.Fprintf(&b, " %s | %d | %s | %s | %s |\n", us(c.full), c.instances, per, us(c.perSec), us(c.fullSec))
 		sum, sumFull = sum+c.perSec, sumFull+c.fullSec
 	}
-	fmt.Fprintf(&b, "| all | |%s | | | %s | %s |\n", strings.Repeat(" |", len(sizes)+1), us(sum), us(sumFull))
+	// collector and interval, a cell per size, built in full, instances,
+	// per instance: then the two sums.
+	fmt.Fprintf(&b, "| all |%s %s | %s |\n", strings.Repeat(" |", 1+len(sizes)+3), us(sum), us(sumFull))
 	return b.String()
 }

@@ -44,17 +44,18 @@ func measureWaking(ticker, self string) (wakeFloors, error) {
 // they weigh most: at 1x the floors' reading is smallest next to waking.
 func wakingSection(w wakeFloors, base bgPoint) string {
 	var b strings.Builder
-	b.WriteString("\n## Waking alone\n\n" +
-		"The same two floors with nothing to read, waking on the same grid, over 61 s; the Go one on one\n" +
-		"processor, as the agent runs: the Go runtime with no work to do. Thread runs are how many times\n" +
-		"a second the program's threads were put on a CPU (schedstat).\n\n" +
+	fmt.Fprintf(&b, "\n### Waking alone\n\n"+
+		"The same two floors with nothing to read, waking on the same grid, over %.0f s.\n", bgWindow.Seconds())
+	b.WriteString("The Go one runs on one processor, as the agent does: the Go runtime with no work to do.\n" +
+		"Thread runs are how many times a second the program's threads were put on a CPU (schedstat).\n\n" +
 		"| program | CPU per second | thread runs per second |\n|---|---|---|\n")
 	fmt.Fprintf(&b, "| C, waking only | %s | %.2f |\n", us(w.c), w.cRuns)
 	fmt.Fprintf(&b, "| Go, waking only, one processor | %s | %.2f |\n\n", us(w.goOne), w.goOneRuns)
-	fmt.Fprintf(&b, "Waking is %.0f%% of the 1x C floor (%s). A Go program pays %.1fx the 1x C floor before it\n"+
-		"reads a file: its threads are put on a CPU %.1f times a second where C's is once. At each tick\n"+
-		"the runtime wakes the thread that runs the timer and its monitor thread (sysmon), which wakes\n"+
-		"with the timer and again after each of its short sleeps until it sees nothing running.\n"+
+	fmt.Fprintf(&b, "Waking is %.0f%% of the 1x C floor (%s).\n"+
+		"A Go program pays %.1fx the 1x C floor before it reads a file.\n"+
+		"Its threads are put on a CPU %.1f times a second, where C's is once.\n"+
+		"At each tick the runtime wakes the thread that runs the timer, and its monitor thread (sysmon).\n"+
+		"The monitor wakes with the timer, and again after each of its short sleeps until it sees nothing running.\n"+
 		"Beyond waking, the 1x agent spends %s a second (%s in all); the C floor spends %s reading.\n",
 		100*ratio(w.c, base.cFloor), us(base.cFloor), ratio(w.goOne, base.cFloor), w.goOneRuns,
 		us(base.agent-w.goOne), us(base.agent), us(base.cFloor-w.c))

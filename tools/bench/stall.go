@@ -55,9 +55,10 @@ func runStall(agent, pmnsPath string, d time.Duration) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	b.WriteString("# Fault isolation: one collector stalled\n\n")
-	fmt.Fprintf(&b, "Two agents on identical trees; in one, the load collector's read of /proc/loadavg blocks for %s\n", d)
-	b.WriteString("(a FIFO with no writer). Fetches of the other collectors' metrics alternate between the two.\n\n")
+	b.WriteString("## Fault isolation: one collector stalled\n\n")
+	fmt.Fprintf(&b, "Two agents run on identical trees.\n"+
+		"In one, the load collector's read of /proc/loadavg blocks for %s (a FIFO with no writer).\n", d)
+	b.WriteString("Fetches of the other collectors' metrics alternate between the two.\n\n")
 	b.WriteString("| agent | fetches | p50 | p99 | p99.9 |\n|---|---|---|---|---|\n")
 	for _, r := range []struct {
 		name string

@@ -39,7 +39,7 @@ func runStandIn(agent, linux string, n, rounds int, idle time.Duration) (string,
 		}
 		rows = append(rows, standInRow{h, ours, theirs})
 	}
-	return standInReport(rows, len(pmids), rounds), nil
+	return standInReport(rows, len(pmids), rounds, idle), nil
 }
 
 // standInHost is a host the agents are measured on: this one (factor 0),
@@ -100,17 +100,22 @@ func standInOn(agent, linux string, h standInHost, pmids []uint32, rounds int, i
 	return median(a), median(b), nil
 }
 
-// standInReport writes the section of docs/performance.md.
-func standInReport(rows []standInRow, names, rounds int) string {
+// standInReport writes the section of docs/performance.md; idle is the
+// window of each agent's idle CPU.
+func standInReport(rows []standInRow, names, rounds int, idle time.Duration) string {
 	var b strings.Builder
 	b.WriteString("## In pmdalinux's place\n\n")
-	fmt.Fprintf(&b, "hostcache standing in for pmdalinux (`-S linux`) and pmdalinux, both on pipes as pmcd runs them,\n"+
-		"fetching the %d pmdalinux metrics of the primary pmlogger's default configuration (a fresh\n"+
-		"`pmlogconf -c`) at pmdalinux's PMIDs: on this host, and on the scale report's generated hosts\n"+
-		"(1x: %s; 16x: %s), which both read in place of /proc and /sys\n"+
-		"(pmdalinux through `LINUX_STATSPATH`); %d rounds, the median round of each (`bench standin`).\n\n",
+	fmt.Fprintf(&b, "hostcache standing in for pmdalinux (`-S linux`) runs beside pmdalinux, "+
+		"both on pipes as pmcd runs them.\n"+
+		"Both fetch the %d pmdalinux metrics of the primary pmlogger's default configuration (a fresh\n"+
+		"`pmlogconf -c`), at pmdalinux's PMIDs.\n"+
+		"They run on this host and on the scale report's generated hosts, which both read in place of /proc and /sys\n"+
+		"(pmdalinux through `LINUX_STATSPATH`).\n"+
+		"The generated hosts are 1x: %s; 16x: %s.\n"+
+		"Each row is the median round of %d (`bench standin`).\n\n",
 		names, scaleBase.times(1), scaleBase.times(16), rounds)
-	b.WriteString("| host | agent | fetches | fetch p50 | fetch p99 | CPU per fetch | paced 10 ms apart | CPU per s idle | RSS |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| host | agent | fetches | fetch p50 | fetch p99 | CPU per fetch | paced 10 ms apart "+
+		"| CPU per s, %s idle | RSS |\n|---|---|---|---|---|---|---|---|---|\n", idle)
 	for _, row := range rows {
 		for _, r := range []pduResult{row.ours, row.theirs} {
 			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %d KB |\n", row.host.name, r.name, r.fetches,
