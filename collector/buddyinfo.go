@@ -17,8 +17,10 @@ import (
 // (its cluster 67): how fragmented each zone's free memory is. One
 // instance per zone, order and node, "Normal::order3::node0".
 var (
-	buddyPages = engine.Metric("hostcache.mem.buddyinfo.pages", clusterBuddy, 0, cache.TypeU64, cache.SemInstant, cache.UnitsNone, indomBuddy)
-	buddyTotal = engine.Metric("hostcache.mem.buddyinfo.total", clusterBuddy, 1, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomBuddy)
+	buddyPages = engine.Row{Name: "hostcache.mem.buddyinfo.pages", Cluster: clusterBuddy, Item: 0,
+		Type: cache.TypeU64, Sem: cache.SemInstant, InDom: indomBuddy}.Desc()
+	buddyTotal = engine.Row{Name: "hostcache.mem.buddyinfo.total", Cluster: clusterBuddy, Item: 1,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomBuddy}.Desc()
 )
 
 // buddyinfoCollector reads /proc/buddyinfo.

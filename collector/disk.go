@@ -112,7 +112,8 @@ func NewDiskCollector(env engine.Env) (engine.Collector, error) {
 
 // diskCount is hinv.ndisk, the disks of disk.dev (pmdalinux's item 33 of
 // its stat cluster; here of the disk cluster).
-var diskCount = engine.Metric("hostcache.hinv.ndisk", clusterDisk, 33, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+var diskCount = engine.Row{Name: "hostcache.hinv.ndisk", Cluster: clusterDisk, Item: 33, Type: cache.TypeU32,
+	Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
 
 func (c *diskCollector) Name() string { return "disk" }
 

@@ -16,11 +16,14 @@ import (
 // appears and again once every diskAttrRefresh (stretched while the source
 // is slowed down, see paced), not every sample.
 var (
-	diskCapacity  = engine.Metric("hostcache.disk.dev.capacity", clusterDisk, 87, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomDisk)
-	diskScheduler = engine.Metric("hostcache.disk.dev.scheduler", clusterDisk, 59, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomDisk)
+	diskCapacity = engine.Row{Name: "hostcache.disk.dev.capacity", Cluster: clusterDisk, Item: 87,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomDisk}.Desc()
+	diskScheduler = engine.Row{Name: "hostcache.disk.dev.scheduler", Cluster: clusterDisk, Item: 59,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomDisk}.Desc()
 	// The disk's world-wide id, the SCSI paths to one device sharing it,
 	// and "unknown" for a disk without one (a virtio disk), as pmdalinux.
-	diskScsiID = engine.Metric("hostcache.hinv.map.scsi_id", clusterDisk, 103, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomDisk)
+	diskScsiID = engine.Row{Name: "hostcache.hinv.map.scsi_id", Cluster: clusterDisk, Item: 103,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomDisk}.Desc()
 )
 
 const diskAttrRefresh = time.Minute

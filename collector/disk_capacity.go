@@ -15,8 +15,10 @@ import (
 // sectors, the same figure), where partitions live beside whole devices,
 // at the pace of the disks' attributes (disk_attrs.go).
 var (
-	diskPartCapacity = engine.Metric("hostcache.disk.partitions.capacity", clusterPart, 16, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomPartitions)
-	diskDMCapacity   = engine.Metric("hostcache.disk.dm.capacity", clusterDM, 17, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomDM)
+	diskPartCapacity = engine.Row{Name: "hostcache.disk.partitions.capacity", Cluster: clusterPart, Item: 16,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomPartitions}.Desc()
+	diskDMCapacity = engine.Row{Name: "hostcache.disk.dm.capacity", Cluster: clusterDM, Item: 17,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomDM}.Desc()
 )
 
 // publishSize sets the capacity of a partition or dm device, dev its

@@ -190,7 +190,8 @@ func diskTreeDescs(t diskTree) []cache.Desc {
 	out := make([]cache.Desc, len(diskFields))
 	for i, f := range diskFields {
 		at := f.in[t]
-		out[i] = engine.Metric(at.name, cluster, at.item, at.typ, f.sem, f.units, indom)
+		out[i] = engine.Row{Name: at.name, Cluster: cluster, Item: at.item, Type: at.typ, Sem: f.sem,
+			Units: f.units, InDom: indom}.Desc()
 	}
 	return out
 }

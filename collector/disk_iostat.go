@@ -119,7 +119,8 @@ func iostatDescs(t diskTree) []cache.Desc {
 		case diskWWID:
 			name, cluster, item, indom = f.wwid, clusterWWID, f.devItem, indomWWID
 		}
-		out[i] = engine.Metric(name, cluster, item, cache.TypeDouble, cache.SemInstant, f.units, indom)
+		out[i] = engine.Row{Name: name, Cluster: cluster, Item: item, Type: cache.TypeDouble,
+			Sem: cache.SemInstant, Units: f.units, InDom: indom}.Desc()
 	}
 	return out
 }

@@ -20,7 +20,8 @@ import (
 // cannot satisfy an allocation of that order; pmdalinux's value, and
 // ours, is the sum of those shares over the orders, from 0 (every free
 // page in large blocks) up to the number of orders.
-var extfragUnusable = engine.Metric("hostcache.sysfs.kernel.debug.extfrag_unusable", clusterExtfrag, 1, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomExtfrag)
+var extfragUnusable = engine.Row{Name: "hostcache.sysfs.kernel.debug.extfrag_unusable",
+	Cluster: clusterExtfrag, Item: 1, Type: cache.TypeFloat, Sem: cache.SemInstant, InDom: indomExtfrag}.Desc()
 
 // extfragMaxOrders is how many orders pmdalinux sums at most.
 const extfragMaxOrders = 16

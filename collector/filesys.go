@@ -21,19 +21,31 @@ const DefaultStatfsTimeout = 2 * time.Second
 // filesys.* metrics, with pmdalinux's items in its filesys cluster. (Its
 // item 0, hinv.nmounts, is not in pmdalinux's namespace, so not here.)
 var (
-	fsCapacity  = engine.Metric("hostcache.filesys.capacity", clusterFilesys, 1, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomFilesys)
-	fsUsed      = engine.Metric("hostcache.filesys.used", clusterFilesys, 2, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
-	fsFree      = engine.Metric("hostcache.filesys.free", clusterFilesys, 3, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
-	fsMaxFiles  = engine.Metric("hostcache.filesys.maxfiles", clusterFilesys, 4, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
-	fsUsedFiles = engine.Metric("hostcache.filesys.usedfiles", clusterFilesys, 5, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
-	fsFreeFiles = engine.Metric("hostcache.filesys.freefiles", clusterFilesys, 6, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
-	fsMountDir  = engine.Metric("hostcache.filesys.mountdir", clusterFilesys, 7, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
-	fsFull      = engine.WithPeaks(engine.Metric("hostcache.filesys.full", clusterFilesys, 8, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, indomFilesys))
-	fsBlockSize = engine.Metric("hostcache.filesys.blocksize", clusterFilesys, 9, cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomFilesys)
-	fsAvail     = engine.Metric("hostcache.filesys.avail", clusterFilesys, 10, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
-	fsReadOnly  = engine.Metric("hostcache.filesys.readonly", clusterFilesys, 11, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsCapacity = engine.Row{Name: "hostcache.filesys.capacity", Cluster: clusterFilesys, Item: 1,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomFilesys}.Desc()
+	fsUsed = engine.Row{Name: "hostcache.filesys.used", Cluster: clusterFilesys, Item: 2,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomFilesys}.Desc()
+	fsFree = engine.Row{Name: "hostcache.filesys.free", Cluster: clusterFilesys, Item: 3,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomFilesys}.Desc()
+	fsMaxFiles = engine.Row{Name: "hostcache.filesys.maxfiles", Cluster: clusterFilesys, Item: 4,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: indomFilesys}.Desc()
+	fsUsedFiles = engine.Row{Name: "hostcache.filesys.usedfiles", Cluster: clusterFilesys, Item: 5,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomFilesys}.Desc()
+	fsFreeFiles = engine.Row{Name: "hostcache.filesys.freefiles", Cluster: clusterFilesys, Item: 6,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomFilesys}.Desc()
+	fsMountDir = engine.Row{Name: "hostcache.filesys.mountdir", Cluster: clusterFilesys, Item: 7,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomFilesys}.Desc()
+	fsFull = engine.Row{Name: "hostcache.filesys.full", Cluster: clusterFilesys, Item: 8,
+		Type: cache.TypeDouble, Sem: cache.SemInstant, InDom: indomFilesys, Peaks: true}.Desc()
+	fsBlockSize = engine.Row{Name: "hostcache.filesys.blocksize", Cluster: clusterFilesys, Item: 9,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsByte, InDom: indomFilesys}.Desc()
+	fsAvail = engine.Row{Name: "hostcache.filesys.avail", Cluster: clusterFilesys, Item: 10,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomFilesys}.Desc()
+	fsReadOnly = engine.Row{Name: "hostcache.filesys.readonly", Cluster: clusterFilesys, Item: 11,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomFilesys}.Desc()
 	// hinv.nfilesys is item 0 of pmdalinux's filesys cluster.
-	fsCount = engine.Metric("hostcache.hinv.nfilesys", clusterFilesys, 0, cache.TypeU32, cache.SemDiscrete, cache.UnitsCount, cache.InDomNone)
+	fsCount = engine.Row{Name: "hostcache.hinv.nfilesys", Cluster: clusterFilesys, Item: 0, Type: cache.TypeU32,
+		Sem: cache.SemDiscrete, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
 )
 
 // filesysCollector reads the mount table (/proc/self/mountinfo) and statfs's

@@ -18,14 +18,24 @@ import (
 // clusters 4, 63 and 82). pmrep's :sar-I views, pcp-dstat's interrupt
 // plugins and pcp-mpstat -I read them.
 var (
-	intrTotal   = engine.Metric("hostcache.kernel.all.interrupts.total", clusterInterrupts, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomIRQ)
-	intrPerCPU  = engine.Metric("hostcache.kernel.percpu.interrupts", clusterInterrupts, 1, cache.TypeU32, cache.SemCounter, cache.UnitsCount, indomIRQCPU)
-	intrMissed  = engine.Metric("hostcache.kernel.all.interrupts.missed", clusterInterrupts, 2, cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	intrErrors  = engine.Metric("hostcache.kernel.all.interrupts.errors", clusterInterrupts, 3, cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	intrCPUSum  = engine.Metric("hostcache.kernel.percpu.intr", clusterInterrupts, 4, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomIRQCPUs)
-	sirqPerCPU  = engine.Metric("hostcache.kernel.percpu.softirqs", clusterSoftirqs, 0, cache.TypeU32, cache.SemCounter, cache.UnitsCount, indomSoftirqCPU)
-	sirqCPUSum  = engine.Metric("hostcache.kernel.percpu.sirq", clusterSoftirqs, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomIRQCPUs)
-	sirqTotal   = engine.Metric("hostcache.kernel.all.softirqs.total", clusterSoftirqTotal, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomSoftirq)
+	intrTotal = engine.Row{Name: "hostcache.kernel.all.interrupts.total", Cluster: clusterInterrupts, Item: 0,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomIRQ}.Desc()
+	intrPerCPU = engine.Row{Name: "hostcache.kernel.percpu.interrupts", Cluster: clusterInterrupts, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomIRQCPU}.Desc()
+	intrMissed = engine.Row{Name: "hostcache.kernel.all.interrupts.missed", Cluster: clusterInterrupts,
+		Item: 2, Type: cache.TypeU32, Sem: cache.SemCounter, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
+	intrErrors = engine.Row{Name: "hostcache.kernel.all.interrupts.errors", Cluster: clusterInterrupts,
+		Item: 3, Type: cache.TypeU32, Sem: cache.SemCounter, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
+	intrCPUSum = engine.Row{Name: "hostcache.kernel.percpu.intr", Cluster: clusterInterrupts, Item: 4,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomIRQCPUs}.Desc()
+	sirqPerCPU = engine.Row{Name: "hostcache.kernel.percpu.softirqs", Cluster: clusterSoftirqs, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftirqCPU}.Desc()
+	sirqCPUSum = engine.Row{Name: "hostcache.kernel.percpu.sirq", Cluster: clusterSoftirqs, Item: 1,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomIRQCPUs}.Desc()
+	sirqTotal = engine.Row{Name: "hostcache.kernel.all.softirqs.total", Cluster: clusterSoftirqTotal, Item: 0,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftirq}.Desc()
 	intrSources = []cache.Desc{intrTotal, intrPerCPU, intrMissed, intrErrors, intrCPUSum, sirqPerCPU, sirqCPUSum, sirqTotal}
 )
 

@@ -16,10 +16,14 @@ import (
 // count, the "87" of "1/87" (pmdalinux: "total number of processes
 // (lightweight)").
 var (
-	loadAvg      = engine.WithPeaks(engine.Metric("hostcache.kernel.all.load", clusterLoadavg, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomLoadavg))
-	loadLastPID  = engine.Metric("hostcache.kernel.all.lastpid", clusterLoadavg, 1, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	loadRunnable = engine.Metric("hostcache.kernel.all.runnable", clusterLoadavg, 2, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	loadNProcs   = engine.Metric("hostcache.kernel.all.nprocs", clusterLoadavg, 3, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	loadAvg = engine.Row{Name: "hostcache.kernel.all.load", Cluster: clusterLoadavg, Item: 0,
+		Type: cache.TypeFloat, Sem: cache.SemInstant, InDom: indomLoadavg, Peaks: true}.Desc()
+	loadLastPID = engine.Row{Name: "hostcache.kernel.all.lastpid", Cluster: clusterLoadavg, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	loadRunnable = engine.Row{Name: "hostcache.kernel.all.runnable", Cluster: clusterLoadavg, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	loadNProcs = engine.Row{Name: "hostcache.kernel.all.nprocs", Cluster: clusterLoadavg, Item: 3,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
 )
 
 // loadPeriods are pmdalinux's kernel.all.load instance ids, in the order of

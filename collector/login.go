@@ -14,9 +14,12 @@ import (
 // Login sessions as utmp(5) records them, with pmdalinux's items (its
 // cluster 25). pmie's and pcp-uptime's user counts read them.
 var (
-	loginUsers    = engine.Metric("hostcache.kernel.all.nusers", clusterLogin, 0, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	loginRoots    = engine.Metric("hostcache.kernel.all.nroots", clusterLogin, 1, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	loginSessions = engine.Metric("hostcache.kernel.all.nsessions", clusterLogin, 2, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	loginUsers = engine.Row{Name: "hostcache.kernel.all.nusers", Cluster: clusterLogin, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	loginRoots = engine.Row{Name: "hostcache.kernel.all.nroots", Cluster: clusterLogin, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	loginSessions = engine.Row{Name: "hostcache.kernel.all.nsessions", Cluster: clusterLogin, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
 )
 
 // loginCollector reads the utmp file beside the /proc root (glibc's

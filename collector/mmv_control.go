@@ -18,12 +18,13 @@ import (
 // min.rate.mmv...).
 var (
 	// files has pmdammv's mmv.control.files descriptor: its twin.
-	mmvControlFiles = engine.WithPeaks(engine.Metric("hostcache.mmv.control.files",
-		clusterMMVControl, 0, cache.TypeI32, cache.SemInstant, cache.UnitsNone, cache.InDomNone))
-	mmvControlMetrics = engine.WithPeaks(engine.Metric("hostcache.mmv.control.metrics",
-		clusterMMVControl, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone))
-	mmvControlChanges = engine.Metric("hostcache.mmv.control.changes",
-		clusterMMVControl, 2, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+	mmvControlFiles = engine.Row{Name: "hostcache.mmv.control.files", Cluster: clusterMMVControl, Item: 0,
+		Type: cache.TypeI32, Sem: cache.SemInstant, InDom: cache.InDomNone, Peaks: true}.Desc()
+	mmvControlMetrics = engine.Row{Name: "hostcache.mmv.control.metrics", Cluster: clusterMMVControl, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone,
+		Peaks: true}.Desc()
+	mmvControlChanges = engine.Row{Name: "hostcache.mmv.control.changes", Cluster: clusterMMVControl, Item: 2,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
 )
 
 // mmvControlName is the name no MMV file may have: its metrics would be

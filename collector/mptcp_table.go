@@ -13,7 +13,8 @@ const mptcpProto = "MPTcpExt"
 // mptcpCount declares a network.mptcp counter: pmdalinux's item (its
 // cluster 53, shared with TcpExt) in a cluster of our own.
 func mptcpCount(name string, item uint32, field string) snmpField {
-	return snmpField{engine.Metric(name, clusterMPTCP, item, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone), mptcpProto, field}
+	return snmpField{engine.Row{Name: name, Cluster: clusterMPTCP, Item: item, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(), mptcpProto, field}
 }
 
 // mptcpFields lists every network.mptcp metric of pmdalinux, each named

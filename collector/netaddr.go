@@ -22,10 +22,14 @@ import (
 // of the sources lists: IPv4 labels ("eth0:1") included, as ifconfig shows
 // them.
 var (
-	netAddrInet   = engine.Metric("hostcache.network.interface.inet_addr", clusterNetAddr, 0, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomNetAddr)
-	netAddrIPv6   = engine.Metric("hostcache.network.interface.ipv6_addr", clusterNetAddr, 1, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomNetAddr)
-	netAddrScope  = engine.Metric("hostcache.network.interface.ipv6_scope", clusterNetAddr, 2, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomNetAddr)
-	netAddrHW     = engine.Metric("hostcache.network.interface.hw_addr", clusterNetAddr, 3, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomNetAddr)
+	netAddrInet = engine.Row{Name: "hostcache.network.interface.inet_addr", Cluster: clusterNetAddr, Item: 0,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomNetAddr}.Desc()
+	netAddrIPv6 = engine.Row{Name: "hostcache.network.interface.ipv6_addr", Cluster: clusterNetAddr, Item: 1,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomNetAddr}.Desc()
+	netAddrScope = engine.Row{Name: "hostcache.network.interface.ipv6_scope", Cluster: clusterNetAddr, Item: 2,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomNetAddr}.Desc()
+	netAddrHW = engine.Row{Name: "hostcache.network.interface.hw_addr", Cluster: clusterNetAddr, Item: 3,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomNetAddr}.Desc()
 	netAddrSource = []cache.Desc{netAddrInet, netAddrIPv6, netAddrScope, netAddrHW}
 )
 

@@ -22,17 +22,35 @@ import (
 // (collector.tcpconn.enabled = no) while these counts go on, and is
 // sampled less often while no client reads it, as every source is.
 var (
-	udpconnEstablished  = engine.Metric("hostcache.network.udpconn.established", clusterUDPConn, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	udpconnListen       = engine.Metric("hostcache.network.udpconn.listen", clusterUDPConn, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	udpconn6Established = engine.Metric("hostcache.network.udpconn6.established", clusterUDPConn6, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	udpconn6Listen      = engine.Metric("hostcache.network.udpconn6.listen", clusterUDPConn6, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	rawconnCount        = engine.Metric("hostcache.network.rawconn.count", clusterRawConn, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	rawconn6Count       = engine.Metric("hostcache.network.rawconn6.count", clusterRawConn6, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	udpconnEstablished = engine.Row{Name: "hostcache.network.udpconn.established", Cluster: clusterUDPConn,
+		Item: 1, Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
+	udpconnListen = engine.Row{Name: "hostcache.network.udpconn.listen", Cluster: clusterUDPConn, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	udpconn6Established = engine.Row{Name: "hostcache.network.udpconn6.established", Cluster: clusterUDPConn6,
+		Item: 1, Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
+	udpconn6Listen = engine.Row{Name: "hostcache.network.udpconn6.listen", Cluster: clusterUDPConn6,
+		Item: 2, Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
+	rawconnCount = engine.Row{Name: "hostcache.network.rawconn.count", Cluster: clusterRawConn, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	rawconn6Count = engine.Row{Name: "hostcache.network.rawconn6.count", Cluster: clusterRawConn6,
+		Item: 1, Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
 
-	unixDatagram          = engine.Metric("hostcache.network.unix.datagram.count", clusterUnix, 1, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	unixStreamEstablished = engine.Metric("hostcache.network.unix.stream.established", clusterUnix, 2, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	unixStreamListen      = engine.Metric("hostcache.network.unix.stream.listen", clusterUnix, 3, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	unixStreamCount       = engine.Metric("hostcache.network.unix.stream.count", clusterUnix, 4, cache.TypeU32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	unixDatagram = engine.Row{Name: "hostcache.network.unix.datagram.count", Cluster: clusterUnix,
+		Item: 1, Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
+	unixStreamEstablished = engine.Row{Name: "hostcache.network.unix.stream.established", Cluster: clusterUnix,
+		Item: 2, Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
+	unixStreamListen = engine.Row{Name: "hostcache.network.unix.stream.listen", Cluster: clusterUnix,
+		Item: 3, Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
+	unixStreamCount = engine.Row{Name: "hostcache.network.unix.stream.count", Cluster: clusterUnix,
+		Item: 4, Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
 )
 
 // netconnCollector streams the socket tables: their length grows with the

@@ -209,8 +209,10 @@ func (c *netProtoCollector) set(b *cache.Builder, i int, v uint64) {
 // lines of /proc/net/snmp, with pmdalinux's items (its cluster 14, 88 and
 // 89; ours 9, 390 and 391).
 var (
-	icmpMsgIn  = engine.Metric("hostcache.network.icmpmsg.intype", clusterSNMP, 390, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomICMPType)
-	icmpMsgOut = engine.Metric("hostcache.network.icmpmsg.outtype", clusterSNMP, 391, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomICMPType)
+	icmpMsgIn = engine.Row{Name: "hostcache.network.icmpmsg.intype", Cluster: clusterSNMP, Item: 390,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomICMPType}.Desc()
+	icmpMsgOut = engine.Row{Name: "hostcache.network.icmpmsg.outtype", Cluster: clusterSNMP, Item: 391,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomICMPType}.Desc()
 )
 
 // icmpMsgType reads "InType3" as 4 and "OutType3" as -4 (see snmpHeading).

@@ -18,7 +18,8 @@ type snmpField struct {
 
 // snmpCount declares a plain event counter, as nearly all of these are.
 func snmpCount(name string, item uint32, proto, field string) snmpField {
-	return snmpField{engine.Metric(name, clusterSNMP, item, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone), proto, field}
+	return snmpField{engine.Row{Name: name, Cluster: clusterSNMP, Item: item, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(), proto, field}
 }
 
 // snmp6ItemBase is added to pmdalinux's item (its cluster 58) for the
@@ -31,7 +32,8 @@ const snmp6Proto = "snmp6"
 
 // snmp6Count declares a counter of /proc/net/snmp6.
 func snmp6Count(name string, item uint32, field string) snmpField {
-	return snmpField{engine.Metric(name, clusterSNMP, snmp6ItemBase+item, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone), snmp6Proto, field}
+	return snmpField{engine.Row{Name: name, Cluster: clusterSNMP, Item: snmp6ItemBase + item, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(), snmp6Proto, field}
 }
 
 // netstatItemBase is added to pmdalinux's item for the TcpExt metrics:
@@ -125,15 +127,20 @@ var snmpFields = []snmpField{
 	snmpCount("hostcache.network.udplite.incsumerrors", 84, "UdpLite", "InCsumErrors"),
 	snmpCount("hostcache.network.udplite.ignoredmulti", 92, "UdpLite", "IgnoredMulti"),
 	snmpCount("hostcache.network.udplite.memerrors", 93, "UdpLite", "MemErrors"),
-	{engine.Metric("hostcache.network.tcp.rtoalgorithm", clusterSNMP, 50, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone), "Tcp", "RtoAlgorithm"},
-	{engine.Metric("hostcache.network.tcp.rtomin", clusterSNMP, 51, cache.TypeU64, cache.SemInstant, cache.UnitsMSec, cache.InDomNone), "Tcp", "RtoMin"},
-	{engine.Metric("hostcache.network.tcp.rtomax", clusterSNMP, 52, cache.TypeU64, cache.SemInstant, cache.UnitsMSec, cache.InDomNone), "Tcp", "RtoMax"},
-	{engine.Metric("hostcache.network.tcp.maxconn", clusterSNMP, 53, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone), "Tcp", "MaxConn"},
+	{engine.Row{Name: "hostcache.network.tcp.rtoalgorithm", Cluster: clusterSNMP, Item: 50, Type: cache.TypeU64,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), "Tcp", "RtoAlgorithm"},
+	{engine.Row{Name: "hostcache.network.tcp.rtomin", Cluster: clusterSNMP, Item: 51, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(), "Tcp", "RtoMin"},
+	{engine.Row{Name: "hostcache.network.tcp.rtomax", Cluster: clusterSNMP, Item: 52, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(), "Tcp", "RtoMax"},
+	{engine.Row{Name: "hostcache.network.tcp.maxconn", Cluster: clusterSNMP, Item: 53, Type: cache.TypeU64,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), "Tcp", "MaxConn"},
 	snmpCount("hostcache.network.tcp.activeopens", 54, "Tcp", "ActiveOpens"),
 	snmpCount("hostcache.network.tcp.passiveopens", 55, "Tcp", "PassiveOpens"),
 	snmpCount("hostcache.network.tcp.attemptfails", 56, "Tcp", "AttemptFails"),
 	snmpCount("hostcache.network.tcp.estabresets", 57, "Tcp", "EstabResets"),
-	{engine.Metric("hostcache.network.tcp.currestab", clusterSNMP, 58, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone), "Tcp", "CurrEstab"},
+	{engine.Row{Name: "hostcache.network.tcp.currestab", Cluster: clusterSNMP, Item: 58, Type: cache.TypeU64,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), "Tcp", "CurrEstab"},
 	snmpCount("hostcache.network.tcp.insegs", 59, "Tcp", "InSegs"),
 	snmpCount("hostcache.network.tcp.outsegs", 60, "Tcp", "OutSegs"),
 	snmpCount("hostcache.network.tcp.retranssegs", 61, "Tcp", "RetransSegs"),
@@ -252,7 +259,9 @@ var snmpFields = []snmpField{
 	snmpCount("hostcache.network.tcp.synretrans", 317, "TcpExt", "TCPSynRetrans"),
 	snmpCount("hostcache.network.tcp.origdatasent", 318, "TcpExt", "TCPOrigDataSent"),
 	snmpCount("hostcache.network.tcp.tcpbacklogcoalesce", 332, "TcpExt", "TCPBacklogCoalesce"),
-	{engine.Metric("hostcache.network.tcp.tcpmemorypressureschrono", clusterSNMP, 333, cache.TypeU64, cache.SemCounter, cache.MakeUnits(1, 0, 0, cache.SpaceMByte, 0, 0), cache.InDomNone), "TcpExt", "TCPMemoryPressuresChrono"},
+	{engine.Row{Name: "hostcache.network.tcp.tcpmemorypressureschrono", Cluster: clusterSNMP, Item: 333,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.MakeUnits(1, 0, 0, cache.SpaceMByte, 0, 0),
+		InDom: cache.InDomNone}.Desc(), "TcpExt", "TCPMemoryPressuresChrono"},
 	snmpCount("hostcache.network.tcp.tcpmd5failure", 334, "TcpExt", "TCPMD5Failure"),
 	snmpCount("hostcache.network.tcp.pfmemallocdrop", 335, "TcpExt", "PFMemallocDrop"),
 	snmpCount("hostcache.network.tcp.tcpfastopenactivefail", 336, "TcpExt", "TCPFastOpenActiveFail"),

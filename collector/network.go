@@ -16,22 +16,38 @@ import (
 // netIfCounters are the network.interface counters, one per /proc/net/dev
 // column: the item of each is its column, as in pmdalinux.
 var netIfCounters = [kernel.NetDevColumns]cache.Desc{
-	engine.Metric("hostcache.network.interface.in.bytes", clusterNetdev, 0, cache.TypeU64, cache.SemCounter, cache.UnitsByte, indomInterface),
-	engine.Metric("hostcache.network.interface.in.packets", clusterNetdev, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
-	engine.Metric("hostcache.network.interface.in.errors", clusterNetdev, 2, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
-	engine.Metric("hostcache.network.interface.in.drops", clusterNetdev, 3, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
-	engine.Metric("hostcache.network.interface.in.fifo", clusterNetdev, 4, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
-	engine.Metric("hostcache.network.interface.in.frame", clusterNetdev, 5, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
-	engine.Metric("hostcache.network.interface.in.compressed", clusterNetdev, 6, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
-	engine.Metric("hostcache.network.interface.in.mcasts", clusterNetdev, 7, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
-	engine.Metric("hostcache.network.interface.out.bytes", clusterNetdev, 8, cache.TypeU64, cache.SemCounter, cache.UnitsByte, indomInterface),
-	engine.Metric("hostcache.network.interface.out.packets", clusterNetdev, 9, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
-	engine.Metric("hostcache.network.interface.out.errors", clusterNetdev, 10, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
-	engine.Metric("hostcache.network.interface.out.drops", clusterNetdev, 11, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
-	engine.Metric("hostcache.network.interface.out.fifo", clusterNetdev, 12, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
-	engine.Metric("hostcache.network.interface.collisions", clusterNetdev, 13, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
-	engine.Metric("hostcache.network.interface.out.carrier", clusterNetdev, 14, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
-	engine.Metric("hostcache.network.interface.out.compressed", clusterNetdev, 15, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface),
+	engine.Row{Name: "hostcache.network.interface.in.bytes", Cluster: clusterNetdev, Item: 0,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsByte, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.in.packets", Cluster: clusterNetdev, Item: 1,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.in.errors", Cluster: clusterNetdev, Item: 2,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.in.drops", Cluster: clusterNetdev, Item: 3,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.in.fifo", Cluster: clusterNetdev, Item: 4,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.in.frame", Cluster: clusterNetdev, Item: 5,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.in.compressed", Cluster: clusterNetdev, Item: 6,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.in.mcasts", Cluster: clusterNetdev, Item: 7,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.out.bytes", Cluster: clusterNetdev, Item: 8,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsByte, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.out.packets", Cluster: clusterNetdev, Item: 9,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.out.errors", Cluster: clusterNetdev, Item: 10,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.out.drops", Cluster: clusterNetdev, Item: 11,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.out.fifo", Cluster: clusterNetdev, Item: 12,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.collisions", Cluster: clusterNetdev, Item: 13,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.out.carrier", Cluster: clusterNetdev, Item: 14,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
+	engine.Row{Name: "hostcache.network.interface.out.compressed", Cluster: clusterNetdev, Item: 15,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomInterface}.Desc(),
 }
 
 // netIfTotals are network.interface.total.*, items 16-20: in + out. The
@@ -40,25 +56,47 @@ var netIfTotals = []struct {
 	desc    cache.Desc
 	columns []int
 }{
-	{engine.Metric("hostcache.network.interface.total.bytes", clusterNetdev, 16, cache.TypeU64, cache.SemCounter, cache.UnitsByte, indomInterface), []int{0, 8}},
-	{engine.Metric("hostcache.network.interface.total.packets", clusterNetdev, 17, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface), []int{1, 9}},
-	{engine.Metric("hostcache.network.interface.total.errors", clusterNetdev, 18, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface), []int{2, 10}},
-	{engine.Metric("hostcache.network.interface.total.drops", clusterNetdev, 19, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface), []int{3, 11}},
-	{engine.Metric("hostcache.network.interface.total.mcasts", clusterNetdev, 20, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomInterface), []int{7}},
+	{engine.Row{Name: "hostcache.network.interface.total.bytes", Cluster: clusterNetdev, Item: 16,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsByte,
+		InDom: indomInterface}.Desc(), []int{0, 8}},
+	{engine.Row{Name: "hostcache.network.interface.total.packets", Cluster: clusterNetdev, Item: 17,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+		InDom: indomInterface}.Desc(), []int{1, 9}},
+	{engine.Row{Name: "hostcache.network.interface.total.errors", Cluster: clusterNetdev, Item: 18,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+		InDom: indomInterface}.Desc(), []int{2, 10}},
+	{engine.Row{Name: "hostcache.network.interface.total.drops", Cluster: clusterNetdev, Item: 19,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+		InDom: indomInterface}.Desc(), []int{3, 11}},
+	{engine.Row{Name: "hostcache.network.interface.total.mcasts", Cluster: clusterNetdev, Item: 20,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+		InDom: indomInterface}.Desc(), []int{7}},
 }
 
 // The sysfs attributes, with pmdalinux's items. Item 27 is hinv.ninterface.
 var (
-	netIfMTU      = engine.Metric("hostcache.network.interface.mtu", clusterNetdev, 21, cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomInterface)
-	netIfSpeed    = engine.Metric("hostcache.network.interface.speed", clusterNetdev, 22, cache.TypeFloat, cache.SemDiscrete, cache.MakeUnits(1, -1, 0, cache.SpaceMByte, cache.TimeSec, 0), indomInterface)
-	netIfBaudrate = engine.Metric("hostcache.network.interface.baudrate", clusterNetdev, 23, cache.TypeU64, cache.SemDiscrete, cache.MakeUnits(1, -1, 0, cache.SpaceByte, cache.TimeSec, 0), indomInterface)
-	netIfDuplex   = engine.Metric("hostcache.network.interface.duplex", clusterNetdev, 24, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomInterface)
-	netIfUp       = engine.Metric("hostcache.network.interface.up", clusterNetdev, 25, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomInterface)
-	netIfRunning  = engine.Metric("hostcache.network.interface.running", clusterNetdev, 26, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomInterface)
-	netIfWireless = engine.Metric("hostcache.network.interface.wireless", clusterNetdev, 28, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomInterface)
-	netIfType     = engine.Metric("hostcache.network.interface.type", clusterNetdev, 29, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomInterface)
-	netIfVirtual  = engine.Metric("hostcache.network.interface.virtual", clusterNetdev, 30, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomInterface)
-	netNInterface = engine.Metric("hostcache.hinv.ninterface", clusterNetdev, 27, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	netIfMTU = engine.Row{Name: "hostcache.network.interface.mtu", Cluster: clusterNetdev, Item: 21,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsByte, InDom: indomInterface}.Desc()
+	netIfSpeed = engine.Row{Name: "hostcache.network.interface.speed", Cluster: clusterNetdev, Item: 22,
+		Type: cache.TypeFloat, Sem: cache.SemDiscrete,
+		Units: cache.MakeUnits(1, -1, 0, cache.SpaceMByte, cache.TimeSec, 0), InDom: indomInterface}.Desc()
+	netIfBaudrate = engine.Row{Name: "hostcache.network.interface.baudrate", Cluster: clusterNetdev, Item: 23,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete,
+		Units: cache.MakeUnits(1, -1, 0, cache.SpaceByte, cache.TimeSec, 0), InDom: indomInterface}.Desc()
+	netIfDuplex = engine.Row{Name: "hostcache.network.interface.duplex", Cluster: clusterNetdev, Item: 24,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: indomInterface}.Desc()
+	netIfUp = engine.Row{Name: "hostcache.network.interface.up", Cluster: clusterNetdev, Item: 25,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomInterface}.Desc()
+	netIfRunning = engine.Row{Name: "hostcache.network.interface.running", Cluster: clusterNetdev, Item: 26,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomInterface}.Desc()
+	netIfWireless = engine.Row{Name: "hostcache.network.interface.wireless", Cluster: clusterNetdev, Item: 28,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: indomInterface}.Desc()
+	netIfType = engine.Row{Name: "hostcache.network.interface.type", Cluster: clusterNetdev, Item: 29,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: indomInterface}.Desc()
+	netIfVirtual = engine.Row{Name: "hostcache.network.interface.virtual", Cluster: clusterNetdev, Item: 30,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: indomInterface}.Desc()
+	netNInterface = engine.Row{Name: "hostcache.hinv.ninterface", Cluster: clusterNetdev, Item: 27,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
 )
 
 // netCollector reads /proc/net/dev and /sys/class/net: per-interface

@@ -22,7 +22,8 @@ import (
 // lack; we list /sys/bus/scsi/devices, the same devices, and turn each
 // one's type number into the word /proc/scsi/scsi prints. As pmdalinux,
 // only devices with a block device (disks, CD-ROMs) are listed.
-var scsiMap = engine.Metric("hostcache.hinv.map.scsi", clusterSCSI, 0, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomSCSI)
+var scsiMap = engine.Row{Name: "hostcache.hinv.map.scsi", Cluster: clusterSCSI, Item: 0,
+	Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomSCSI}.Desc()
 
 // scsiDevice is one SCSI device with a block device.
 type scsiDevice struct {

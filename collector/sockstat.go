@@ -13,24 +13,45 @@ import (
 // Socket counts from /proc/net/sockstat and sockstat6, with pmdalinux's
 // items (its clusters 11 and 73). pmrep's :sar-n-SOCK view reads them.
 var (
-	sockTotal       = engine.Metric("hostcache.network.sockstat.total", clusterSock, 9, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockTCPInuse    = engine.Metric("hostcache.network.sockstat.tcp.inuse", clusterSock, 0, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockTCPOrphan   = engine.Metric("hostcache.network.sockstat.tcp.orphan", clusterSock, 10, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockTCPTW       = engine.Metric("hostcache.network.sockstat.tcp.tw", clusterSock, 11, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockTCPAlloc    = engine.Metric("hostcache.network.sockstat.tcp.alloc", clusterSock, 12, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockTCPMem      = engine.Metric("hostcache.network.sockstat.tcp.mem", clusterSock, 13, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockUDPInuse    = engine.Metric("hostcache.network.sockstat.udp.inuse", clusterSock, 3, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockUDPMem      = engine.Metric("hostcache.network.sockstat.udp.mem", clusterSock, 14, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockUDPLite     = engine.Metric("hostcache.network.sockstat.udplite.inuse", clusterSock, 8, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockRawInuse    = engine.Metric("hostcache.network.sockstat.raw.inuse", clusterSock, 6, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockFragInuse   = engine.Metric("hostcache.network.sockstat.frag.inuse", clusterSock, 15, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockFragMemory  = engine.Metric("hostcache.network.sockstat.frag.memory", clusterSock, 16, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockTCP6Inuse   = engine.Metric("hostcache.network.sockstat.tcp6.inuse", clusterSock6, 0, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockUDP6Inuse   = engine.Metric("hostcache.network.sockstat.udp6.inuse", clusterSock6, 1, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockUDPLite6    = engine.Metric("hostcache.network.sockstat.udplite6.inuse", clusterSock6, 2, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockRaw6Inuse   = engine.Metric("hostcache.network.sockstat.raw6.inuse", clusterSock6, 3, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockFrag6Inuse  = engine.Metric("hostcache.network.sockstat.frag6.inuse", clusterSock6, 4, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
-	sockFrag6Memory = engine.Metric("hostcache.network.sockstat.frag6.memory", clusterSock6, 5, cache.TypeI32, cache.SemInstant, cache.UnitsCount, cache.InDomNone)
+	sockTotal = engine.Row{Name: "hostcache.network.sockstat.total", Cluster: clusterSock, Item: 9,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockTCPInuse = engine.Row{Name: "hostcache.network.sockstat.tcp.inuse", Cluster: clusterSock, Item: 0,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockTCPOrphan = engine.Row{Name: "hostcache.network.sockstat.tcp.orphan", Cluster: clusterSock, Item: 10,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockTCPTW = engine.Row{Name: "hostcache.network.sockstat.tcp.tw", Cluster: clusterSock, Item: 11,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockTCPAlloc = engine.Row{Name: "hostcache.network.sockstat.tcp.alloc", Cluster: clusterSock, Item: 12,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockTCPMem = engine.Row{Name: "hostcache.network.sockstat.tcp.mem", Cluster: clusterSock, Item: 13,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockUDPInuse = engine.Row{Name: "hostcache.network.sockstat.udp.inuse", Cluster: clusterSock, Item: 3,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockUDPMem = engine.Row{Name: "hostcache.network.sockstat.udp.mem", Cluster: clusterSock, Item: 14,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockUDPLite = engine.Row{Name: "hostcache.network.sockstat.udplite.inuse", Cluster: clusterSock,
+		Item: 8, Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
+	sockRawInuse = engine.Row{Name: "hostcache.network.sockstat.raw.inuse", Cluster: clusterSock, Item: 6,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockFragInuse = engine.Row{Name: "hostcache.network.sockstat.frag.inuse", Cluster: clusterSock, Item: 15,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockFragMemory = engine.Row{Name: "hostcache.network.sockstat.frag.memory", Cluster: clusterSock, Item: 16,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockTCP6Inuse = engine.Row{Name: "hostcache.network.sockstat.tcp6.inuse", Cluster: clusterSock6, Item: 0,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockUDP6Inuse = engine.Row{Name: "hostcache.network.sockstat.udp6.inuse", Cluster: clusterSock6, Item: 1,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockUDPLite6 = engine.Row{Name: "hostcache.network.sockstat.udplite6.inuse", Cluster: clusterSock6,
+		Item: 2, Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
+	sockRaw6Inuse = engine.Row{Name: "hostcache.network.sockstat.raw6.inuse", Cluster: clusterSock6, Item: 3,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockFrag6Inuse = engine.Row{Name: "hostcache.network.sockstat.frag6.inuse", Cluster: clusterSock6, Item: 4,
+		Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	sockFrag6Memory = engine.Row{Name: "hostcache.network.sockstat.frag6.memory", Cluster: clusterSock6,
+		Item: 5, Type: cache.TypeI32, Sem: cache.SemInstant, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
 )
 
 // sockFields says which metric each "PROTO: name value" pair of a file is.

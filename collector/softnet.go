@@ -17,23 +17,35 @@ import (
 // where a host loses packets before any socket sees them.
 var (
 	softnetProcessed = softnetMetric{
-		engine.Metric("hostcache.network.softnet.processed", clusterSoftnet, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
-		engine.Metric("hostcache.network.softnet.percpu.processed", clusterSoftnet, 6, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomSoftnetCPU)}
+		engine.Row{Name: "hostcache.network.softnet.processed", Cluster: clusterSoftnet, Item: 0,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.network.softnet.percpu.processed", Cluster: clusterSoftnet, Item: 6,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftnetCPU}.Desc()}
 	softnetDropped = softnetMetric{
-		engine.Metric("hostcache.network.softnet.dropped", clusterSoftnet, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
-		engine.Metric("hostcache.network.softnet.percpu.dropped", clusterSoftnet, 7, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomSoftnetCPU)}
+		engine.Row{Name: "hostcache.network.softnet.dropped", Cluster: clusterSoftnet, Item: 1,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.network.softnet.percpu.dropped", Cluster: clusterSoftnet, Item: 7,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftnetCPU}.Desc()}
 	softnetTimeSqueeze = softnetMetric{
-		engine.Metric("hostcache.network.softnet.time_squeeze", clusterSoftnet, 2, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
-		engine.Metric("hostcache.network.softnet.percpu.time_squeeze", clusterSoftnet, 8, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomSoftnetCPU)}
+		engine.Row{Name: "hostcache.network.softnet.time_squeeze", Cluster: clusterSoftnet, Item: 2,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.network.softnet.percpu.time_squeeze", Cluster: clusterSoftnet, Item: 8,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftnetCPU}.Desc()}
 	softnetCPUCollision = softnetMetric{
-		engine.Metric("hostcache.network.softnet.cpu_collision", clusterSoftnet, 3, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
-		engine.Metric("hostcache.network.softnet.percpu.cpu_collision", clusterSoftnet, 9, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomSoftnetCPU)}
+		engine.Row{Name: "hostcache.network.softnet.cpu_collision", Cluster: clusterSoftnet, Item: 3,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.network.softnet.percpu.cpu_collision", Cluster: clusterSoftnet, Item: 9,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftnetCPU}.Desc()}
 	softnetReceivedRPS = softnetMetric{
-		engine.Metric("hostcache.network.softnet.received_rps", clusterSoftnet, 4, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
-		engine.Metric("hostcache.network.softnet.percpu.received_rps", clusterSoftnet, 10, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomSoftnetCPU)}
+		engine.Row{Name: "hostcache.network.softnet.received_rps", Cluster: clusterSoftnet, Item: 4,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.network.softnet.percpu.received_rps", Cluster: clusterSoftnet, Item: 10,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftnetCPU}.Desc()}
 	softnetFlowLimit = softnetMetric{
-		engine.Metric("hostcache.network.softnet.flow_limit_count", clusterSoftnet, 5, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone),
-		engine.Metric("hostcache.network.softnet.percpu.flow_limit_count", clusterSoftnet, 11, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomSoftnetCPU)}
+		engine.Row{Name: "hostcache.network.softnet.flow_limit_count", Cluster: clusterSoftnet, Item: 5,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.network.softnet.percpu.flow_limit_count", Cluster: clusterSoftnet, Item: 11,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftnetCPU}.Desc()}
 )
 
 // softnetMetric is a total over the CPUs and its per-CPU twin.

@@ -13,7 +13,8 @@ import (
 // The kernel's uevent sequence number, /sys/kernel/uevent_seqnum, with
 // pmdalinux's item (its cluster 35): it counts the device events the
 // kernel sent udev, so a rate shows hot-plug or driver churn.
-var sysfsUeventSeqnum = engine.Metric("hostcache.sysfs.kernel.uevent_seqnum", clusterAgent, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+var sysfsUeventSeqnum = engine.Row{Name: "hostcache.sysfs.kernel.uevent_seqnum", Cluster: clusterAgent,
+	Item: 0, Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
 
 // sysfsCollector reads the one attribute.
 type sysfsCollector struct {
