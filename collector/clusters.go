@@ -52,7 +52,7 @@ const (
 	clusterZoneinfo     = 40 // /proc/zoneinfo: mem.zoneinfo.*, pmdalinux's 68
 	clusterZoneProt     = 41 // /proc/zoneinfo: mem.zoneinfo.protection, pmdalinux's 70
 	clusterMD           = 42 // /proc/diskstats: disk.md.*, pmdalinux's 59
-	clusterCPUFreq      = 43 // /sys/devices/system/cpu/cpu*/cpufreq: hinv.cpu.frequency_scaling.*, pmdalinux's 55 items 6-9
+	clusterCPUFreq      = 43 // /sys/devices/system/cpu/cpu*/cpufreq: frequency_scaling.*, pmdalinux's 55 items 6-9
 	clusterNFSClient    = 44 // /proc/net/rpc/nfs, nfsd: nfs*.client/server.*, rpc.*, pmdalinux's 7 items
 	// 45 is retired: reserved for the NFS server, which shares 44 as
 	// pmdalinux's client and server share its cluster 7.

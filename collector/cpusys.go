@@ -72,8 +72,9 @@ func NewCPUSysCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("cpusys: sys root: %w", err)
 	}
 	dir := filepath.Join(env.Sys, "devices", "system", "cpu")
-	return &cpusysCollector{sys: env.Sys, dir: dir, present: kernel.NewFileKept(env.Sys, filepath.Join(dir, "present"), env.KeepFiles),
-		cpus: numbered[*cpuSysFiles]{prefix: "cpu"}}, nil
+	return &cpusysCollector{sys: env.Sys, dir: dir,
+		present: kernel.NewFileKept(env.Sys, filepath.Join(dir, "present"), env.KeepFiles),
+		cpus:    numbered[*cpuSysFiles]{prefix: "cpu"}}, nil
 }
 
 func (c *cpusysCollector) Name() string { return "cpusys" }
@@ -81,7 +82,8 @@ func (c *cpusysCollector) Name() string { return "cpusys" }
 func (c *cpusysCollector) Source() cache.Source {
 	return cache.Source{
 		Name: c.Name(),
-		Metrics: []cache.Desc{cpuOnline, cpuCoreThrCount, cpuCoreThrTime, cpuPkgThrCount, cpuPkgThrTime, cpuMapNum, cpuMapNode,
+		Metrics: []cache.Desc{cpuOnline, cpuCoreThrCount, cpuCoreThrTime, cpuPkgThrCount, cpuPkgThrTime, cpuMapNum,
+			cpuMapNode,
 			cpuFreqCount, cpuFreqTime, cpuFreqMax, cpuFreqMin},
 		InDoms: []cache.InDomDesc{{ID: indomCPUSys, Name: "cpusys", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"}},
 	}

@@ -185,7 +185,8 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 
 // publishDevices publishes every device we keep, returning the members of
 // each tree and the disk.all sums.
-func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstats, now time.Time) ([diskNTrees][]cache.Instance, *diskSum) {
+func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstats,
+	now time.Time) ([diskNTrees][]cache.Instance, *diskSum) {
 	var lists [diskNTrees][]cache.Instance
 	sum := newDiskSum(stats)
 	seen := make(map[string]bool, len(stats))      // kernel names published

@@ -52,7 +52,8 @@ func NewExtfragCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("extfrag: sys root: %w", err)
 	}
 	path := filepath.Join(env.Sys, "kernel", "debug", "extfrag", "unusable_index")
-	c := &extfragCollector{file: kernel.NewFileKept(env.Sys, path, env.KeepFiles), list: numbered[struct{}]{prefix: "node"}}
+	c := &extfragCollector{file: kernel.NewFileKept(env.Sys, path,
+		env.KeepFiles), list: numbered[struct{}]{prefix: "node"}}
 	c.buf, _ = c.file.Read(c.buf) // a file that cannot be read now is tried each sample
 	return c, nil
 }

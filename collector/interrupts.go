@@ -36,7 +36,8 @@ var (
 		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomIRQCPUs}.Desc()
 	sirqTotal = engine.Row{Name: "hostcache.kernel.all.softirqs.total", Cluster: clusterSoftirqTotal, Item: 0,
 		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftirq}.Desc()
-	intrSources = []cache.Desc{intrTotal, intrPerCPU, intrMissed, intrErrors, intrCPUSum, sirqPerCPU, sirqCPUSum, sirqTotal}
+	intrSources = []cache.Desc{intrTotal, intrPerCPU, intrMissed, intrErrors, intrCPUSum, sirqPerCPU, sirqCPUSum,
+		sirqTotal}
 )
 
 // irqFile is one of the two tables and the instances made of it, kept
@@ -79,7 +80,8 @@ func NewInterruptsCollector(env engine.Env) (engine.Collector, error) {
 	sirq, _ := procFile(env, "softirqs")
 	c := &interruptsCollector{
 		intr: irqFile{file: kernel.NewFileKept(env.Proc, intr, env.KeepFiles), lineMap: env.IDMap(indomIRQ)},
-		sirq: irqFile{file: kernel.NewFileKept(env.Proc, sirq, env.KeepFiles), lineMap: env.IDMap(indomSoftirq), softirq: true},
+		sirq: irqFile{file: kernel.NewFileKept(env.Proc, sirq, env.KeepFiles), lineMap: env.IDMap(indomSoftirq),
+			softirq: true},
 	}
 	if env.ForeignIDs(indomIRQCPU) {
 		c.intr.cpuMap = env.IDMap(indomIRQCPU)

@@ -53,7 +53,8 @@ func NewLoadCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load: %w", err)
 	}
-	return &loadCollector{path: path, file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), insts: newLoadInstances()}, nil
+	return &loadCollector{path: path, file: kernel.NewFileKept(env.Proc, path, env.KeepFiles),
+		insts: newLoadInstances()}, nil
 }
 
 func (c *loadCollector) Name() string { return "load" }

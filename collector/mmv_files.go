@@ -178,8 +178,9 @@ func (m *mmvFiles) admit(problems []error) []error {
 	for _, f := range waiting {
 		if inUse >= m.lim.files || bytes+f.size > mmvTotalBytes {
 			if !f.waiting {
-				problems = append(problems, fmt.Errorf("mmv file %s: waits: %d files of %d bytes in all are in use, the limits %d files and %d bytes",
-					f.name, inUse, bytes, m.lim.files, int64(mmvTotalBytes)))
+				problems = append(problems,
+					fmt.Errorf("mmv file %s: waits: %d files of %d bytes in all are in use, the limits %d files and %d bytes",
+						f.name, inUse, bytes, m.lim.files, int64(mmvTotalBytes)))
 			}
 			f.waiting = true
 			continue
@@ -239,8 +240,10 @@ func (p *mmvPace) hold(now time.Time) (bool, error) {
 		return true, nil
 	}
 	p.told = due
-	return true, fmt.Errorf("mmv: the files' metrics changed again within %d s; the change applies at %s (changes are held back while they come fast)",
-		p.gap/time.Second, due.Format("15:04:05"))
+	return true,
+		fmt.Errorf("mmv: the files' metrics changed again within %d s; the change applies at %s "+
+			"(changes are held back while they come fast)",
+			p.gap/time.Second, due.Format("15:04:05"))
 }
 
 // apply records a change applied at now.

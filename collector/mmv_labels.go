@@ -58,7 +58,8 @@ func (ls mmvLabels) item(item uint32) []cache.Label {
 
 // mmvWithLabel puts l in ls, sorted by name, replacing one of its name.
 func mmvWithLabel(ls []cache.Label, l cache.Label) []cache.Label {
-	i, found := slices.BinarySearchFunc(ls, l.Name, func(x cache.Label, name string) int { return strings.Compare(x.Name, name) })
+	i, found := slices.BinarySearchFunc(ls, l.Name,
+		func(x cache.Label, name string) int { return strings.Compare(x.Name, name) })
 	if found {
 		ls[i] = l
 		return ls

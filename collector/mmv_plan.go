@@ -82,11 +82,13 @@ func (p *mmvPlan) planInDoms(file string, labels mmvLabels) []error {
 	for i := range p.layout.Indoms {
 		d := &p.layout.Indoms[i]
 		if why := mmvInDomRefusal(d); why != "" {
-			problems = append(problems, fmt.Errorf("mmv file %s: indom %d: %s, not served with its metrics", file, d.Serial, why))
+			problems = append(problems, fmt.Errorf("mmv file %s: indom %d: %s, not served with its metrics", file, d.Serial,
+				why))
 			continue
 		}
 		id := mmvInDomID(p.cluster, d.Serial)
-		p.indoms = append(p.indoms, cache.InDomDesc{ID: id, Name: fmt.Sprintf("mmv %s %d", file, d.Serial), Labels: labels.indoms[d.Serial]})
+		p.indoms = append(p.indoms, cache.InDomDesc{ID: id, Name: fmt.Sprintf("mmv %s %d", file, d.Serial),
+			Labels: labels.indoms[d.Serial]})
 		list := make([]cache.Instance, len(d.Instances))
 		for k, x := range d.Instances {
 			list[k] = cache.Instance{ID: uint32(x.ID), Name: x.Name, Labels: labels.instances[mmvInstKey{d.Serial, x.ID}]}

@@ -88,7 +88,8 @@ func (c *netAddrCollector) Name() string { return "netaddr" }
 
 func (c *netAddrCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: netAddrSource,
-		InDoms: []cache.InDomDesc{{ID: indomNetAddr, Name: "interface address", Labels: indomLabels(`"interface"`, "per interface")}}}
+		InDoms: []cache.InDomDesc{{ID: indomNetAddr, Name: "interface address",
+			Labels: indomLabels(`"interface"`, "per interface")}}}
 }
 
 // Sample gathers the three sources; each fails alone.

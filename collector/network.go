@@ -185,7 +185,8 @@ func (c *netCollector) Source() cache.Source {
 	return cache.Source{
 		Name:    c.Name(),
 		Metrics: descs,
-		InDoms:  []cache.InDomDesc{{ID: indomInterface, Name: "interface", Labels: indomLabels(`"interface"`, "per interface"), NameLabel: "interface"}},
+		InDoms: []cache.InDomDesc{{ID: indomInterface, Name: "interface",
+			Labels: indomLabels(`"interface"`, "per interface"), NameLabel: "interface"}},
 	}
 }
 

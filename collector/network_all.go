@@ -55,7 +55,8 @@ var netAllDescs = [12]cache.Desc{
 // pmdalinuxVirtualNames is the pattern PCP ships in linux/interfaces.conf
 // to keep software interfaces out of network.all. We use it only for an
 // interface sysfs does not show (no /sys, or another network namespace).
-var pmdalinuxVirtualNames = regexp.MustCompile(`^(lo|bond[0-9]+|team[0-9]+|tun[0-9]+|virbr[0-9]+|virbr[0-9]+-nic|cni[0-9]+|cni-podman[0-9]+|docker[0-9]+|veth[0-9]+|face)$`)
+var pmdalinuxVirtualNames = regexp.MustCompile(`^(lo|bond[0-9]+|team[0-9]+|tun[0-9]+|virbr[0-9]+|virbr[0-9]+-nic|` +
+	`cni[0-9]+|cni-podman[0-9]+|docker[0-9]+|veth[0-9]+|face)$`)
 
 // netAll adds up the interfaces counted in network.all.*. The rate of a
 // sum over a changing set of interfaces is the sum of the growth of the

@@ -77,7 +77,8 @@ func NewSockstatCollector(env engine.Env) (engine.Collector, error) {
 	}
 	v4 := sockFields{
 		"sockets": {"used": sockTotal},
-		"TCP":     {"inuse": sockTCPInuse, "orphan": sockTCPOrphan, "tw": sockTCPTW, "alloc": sockTCPAlloc, "mem": sockTCPMem},
+		"TCP": {"inuse": sockTCPInuse, "orphan": sockTCPOrphan, "tw": sockTCPTW, "alloc": sockTCPAlloc,
+			"mem": sockTCPMem},
 		"UDP":     {"inuse": sockUDPInuse, "mem": sockUDPMem},
 		"UDPLITE": {"inuse": sockUDPLite},
 		"RAW":     {"inuse": sockRawInuse},

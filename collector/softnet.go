@@ -74,7 +74,8 @@ func (c *softnetCollector) Name() string { return "softnet" }
 
 func (c *softnetCollector) Source() cache.Source {
 	var metrics []cache.Desc
-	for _, m := range []softnetMetric{softnetProcessed, softnetDropped, softnetTimeSqueeze, softnetCPUCollision, softnetReceivedRPS, softnetFlowLimit} {
+	for _, m := range []softnetMetric{softnetProcessed, softnetDropped, softnetTimeSqueeze, softnetCPUCollision,
+		softnetReceivedRPS, softnetFlowLimit} {
 		metrics = append(metrics, m.all, m.percpu)
 	}
 	return cache.Source{Name: c.Name(), Metrics: metrics, InDoms: []cache.InDomDesc{

@@ -101,7 +101,8 @@ func (c *swapCollector) Source() cache.Source {
 		Name: c.Name(),
 		Metrics: []cache.Desc{swapPagesIn, swapPagesOut, swapLength, swapUsed, swapFree,
 			swapdevFree, swapdevLength, swapdevMaxSwap, swapdevVLength, swapdevPriority},
-		InDoms: []cache.InDomDesc{{ID: indomSwapdev, Name: "swapdev", Labels: indomLabels(`["block","memory"]`, "per swap device")}},
+		InDoms: []cache.InDomDesc{{ID: indomSwapdev, Name: "swapdev",
+			Labels: indomLabels(`["block","memory"]`, "per swap device")}},
 	}
 }
 

@@ -105,7 +105,8 @@ func newTCPConnCollector(env engine.Env, limit int64) (*tcpconnCollector, error)
 func (c *tcpconnCollector) Name() string { return "tcpconn" }
 
 func (c *tcpconnCollector) Source() cache.Source {
-	return cache.Source{Name: c.Name(), Metrics: append(tcpconnMetrics[:len(tcpconnMetrics):len(tcpconnMetrics)], tcpconn6Metrics[:]...)}
+	return cache.Source{Name: c.Name(),
+		Metrics: append(tcpconnMetrics[:len(tcpconnMetrics):len(tcpconnMetrics)], tcpconn6Metrics[:]...)}
 }
 
 // Sample counts both tables; one that is missing (a kernel without

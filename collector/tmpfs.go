@@ -29,7 +29,8 @@ var (
 )
 
 // tmpfsMetrics are the tmpfs.* metrics, for the filesys source.
-var tmpfsMetrics = []cache.Desc{tmpfsCapacity, tmpfsUsed, tmpfsFree, tmpfsMaxFiles, tmpfsUsedFiles, tmpfsFreeFiles, tmpfsFull}
+var tmpfsMetrics = []cache.Desc{tmpfsCapacity, tmpfsUsed, tmpfsFree, tmpfsMaxFiles, tmpfsUsedFiles, tmpfsFreeFiles,
+	tmpfsFull}
 
 // selectTmpfs applies pmdalinux's rule for tmpfs instances, in mount table
 // order: every mount of type tmpfs, named by its mount point as the kernel
@@ -44,7 +45,8 @@ func selectTmpfs(infos []*procfs.MountInfo) []mount {
 			continue
 		}
 		seen[mi.MountPoint] = true
-		out = append(out, mount{device: mi.MountPoint, dir: mi.MountPoint, path: unescapeMount(mi.MountPoint), fstype: mi.FSType})
+		out = append(out, mount{device: mi.MountPoint, dir: mi.MountPoint, path: unescapeMount(mi.MountPoint),
+			fstype: mi.FSType})
 	}
 	return out
 }

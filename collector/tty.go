@@ -38,7 +38,8 @@ var (
 var ttyFields = []struct {
 	key string
 	m   cache.Desc
-}{{"tx", ttyTx}, {"rx", ttyRx}, {"fe", ttyFrame}, {"pe", ttyParity}, {"brk", ttyBrk}, {"oe", ttyOverrun}, {"irq", ttyIRQ}}
+}{{"tx", ttyTx}, {"rx", ttyRx}, {"fe", ttyFrame}, {"pe", ttyParity}, {"brk", ttyBrk}, {"oe", ttyOverrun},
+	{"irq", ttyIRQ}}
 
 // ttyCollector reads /proc/tty/driver/serial. Its directory is root's
 // alone: the factory opens the file while the agent still runs as root,
@@ -73,7 +74,8 @@ func NewTTYCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tty: %w", err)
 	}
-	c := &ttyCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), table: named{ids: env.IDMap(indomTTY)}, warn: env.Warn}
+	c := &ttyCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), table: named{ids: env.IDMap(indomTTY)},
+		warn: env.Warn}
 	// A file that cannot be read now fails each sample instead.
 	c.buf, _ = c.file.Read(c.buf)
 	return c, nil

@@ -208,9 +208,11 @@ func NewZoneinfoCollector(env engine.Env) (engine.Collector, error) {
 func (c *zoneinfoCollector) Name() string { return "zoneinfo" }
 
 func (c *zoneinfoCollector) Source() cache.Source {
-	return cache.Source{Name: c.Name(), Metrics: append(zoneinfoMetrics[:len(zoneinfoMetrics):len(zoneinfoMetrics)], zoneProtection),
+	return cache.Source{Name: c.Name(),
+		Metrics: append(zoneinfoMetrics[:len(zoneinfoMetrics):len(zoneinfoMetrics)], zoneProtection),
 		InDoms: []cache.InDomDesc{
-			{ID: indomZone, Name: "zones", Labels: indomLabels(`["memory","numa_node"]`, "per zone per numa_node"), Derive: zoneLabels},
+			{ID: indomZone, Name: "zones", Labels: indomLabels(`["memory","numa_node"]`, "per zone per numa_node"),
+				Derive: zoneLabels},
 			{ID: indomZoneProt, Name: "zone protection", Derive: zoneLabels},
 		}}
 }
