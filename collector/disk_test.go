@@ -533,3 +533,23 @@ func TestClassifyDisk(t *testing.T) {
 		}
 	}
 }
+
+// Every row writes out its four full names (so a search for one finds its
+// declaration); they must be the row's field below each tree, and the
+// iostat figures' dev and dm names must agree.
+func TestDiskNamesWrittenOut(t *testing.T) {
+	for _, f := range diskFields {
+		for tr, at := range f.in {
+			if want := diskTreePrefixes[tr] + f.name; at.name != want {
+				t.Errorf("%s in tree %d is named %s, want %s", f.name, tr, at.name, want)
+			}
+		}
+	}
+	for _, fig := range iostatFigures {
+		dev, ok1 := strings.CutPrefix(fig.dev, diskTreePrefixes[diskDev])
+		dm, ok2 := strings.CutPrefix(fig.dm, diskTreePrefixes[diskDM])
+		if !ok1 || !ok2 || dev != dm {
+			t.Errorf("iostat figure %s / %s", fig.dev, fig.dm)
+		}
+	}
+}

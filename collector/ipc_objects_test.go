@@ -15,10 +15,6 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
 
-// ipcObjectInDoms are pmdalinux's IPC instance domains and ours: the
-// package's pminfoInDoms does not list them.
-var ipcObjectInDoms = map[string]cache.InDomID{"60.28": indomIPCShm, "60.29": indomIPCMsg, "60.30": indomIPCSem}
-
 // fakeUsers knows root (0) and alice (1000), as a user database would.
 func fakeUsers(uid string) (*user.User, error) {
 	names := map[string]string{"0": "root", "1000": "alice"}
@@ -37,35 +33,27 @@ func newIPCHarness(t *testing.T, tree string, warn func(error)) *harness {
 	return h
 }
 
-// Every per-object metric the collector declares is a row of
-// ipcObjectsDescs, with its descriptor, and every row is declared.
+// Every per-object metric the collector declares is pmdalinux's, with its
+// descriptor, and every per-object metric of pmdalinux's is declared.
 func TestIPCObjectDescriptors(t *testing.T) {
 	c, err := NewIPCCollector(engine.Env{Proc: filepath.Join(testdataDir, "ipc_objects/t0")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := map[string]pmdalinuxDesc{}
-	for _, w := range ipcObjectsDescs {
-		rows[w.name] = w
-	}
-	declared := 0
+	var perObject []cache.Desc
 	for _, d := range c.Source().Metrics {
-		w, ok := rows[strings.TrimPrefix(d.Name, engine.Prefix)]
-		if !ok {
-			if d.InDom != cache.InDomNone {
-				t.Errorf("%s: on an instance domain, and not in ipcObjectsDescs", d.Name)
-			}
-			continue
+		if d.InDom != cache.InDomNone {
+			perObject = append(perObject, d)
 		}
-		declared++
-		if want := ipcObjectInDoms[w.indom]; d.InDom != want {
-			t.Errorf("%s: indom %d, want %d for pmdalinux's %s", w.name, d.InDom, want, w.indom)
-		}
-		d.InDom = pminfoInDoms[w.indom] // checked above
-		checkDesc(t, d, w)
 	}
-	if declared != len(ipcObjectsDescs) {
-		t.Errorf("%d of the %d rows declared", declared, len(ipcObjectsDescs))
+	for _, kind := range []string{"ipc.shm.", "ipc.msg.", "ipc.sem."} {
+		var skip []string // pmdalinux's totals of the kind, on no instance domain
+		for name, m := range linuxTwins() {
+			if strings.HasPrefix(name, kind) && m.InDom == cache.InDomNone {
+				skip = append(skip, name)
+			}
+		}
+		checkTwinFamily(t, perObject, kind, skip...)
 	}
 }
 

@@ -92,31 +92,9 @@ func TestMPTCPDamagedOrAbsent(t *testing.T) {
 	}
 }
 
-// Every metric of mptcpFields has pmdalinux's descriptor, and every row of
-// the table is declared.
+// The network.mptcp metrics are pmdalinux's, all of them, with its
+// descriptors.
 func TestMPTCPDescriptors(t *testing.T) {
 	h := newHarness(t, NewNetProtoCollector, "mptcp/t0")
-	rows := map[string]pmdalinuxDesc{}
-	for _, w := range mptcpDescs {
-		rows[w.name] = w
-	}
-	declared := map[string]bool{}
-	for _, f := range mptcpFields {
-		name := strings.TrimPrefix(f.desc.Name, engine.Prefix)
-		declared[name] = true
-		w, ok := rows[name]
-		if !ok {
-			t.Errorf("%s: no row in mptcpDescs", name)
-			continue
-		}
-		checkDesc(t, *h.desc(name), w)
-	}
-	for _, w := range mptcpDescs {
-		if !declared[w.name] {
-			t.Errorf("%s: in mptcpDescs but not declared", w.name)
-		}
-	}
-	if len(mptcpDescs) != 51 {
-		t.Errorf("%d rows, pmdalinux has 51 network.mptcp metrics", len(mptcpDescs))
-	}
+	checkTwinFamily(t, h.c.Source().Metrics, "network.mptcp.")
 }
