@@ -56,30 +56,26 @@ const (
 	clusterNFSClient    = 44 // /proc/net/rpc/nfs, nfsd: nfs*.client/server.*, rpc.*, pmdalinux's 7 items
 	// 45 is retired: reserved for the NFS server, which shares 44 as
 	// pmdalinux's client and server share its cluster 7.
-	clusterNetAddr    = 46 // SIOCGIFCONF, if_inet6, sysfs: network.interface.*_addr, pmdalinux's 33
-	clusterIPCSemLim  = 47 // semctl(IPC_INFO): ipc.sem limits, pmdalinux's 21
-	clusterIPCMsgLim  = 48 // msgctl(IPC_INFO): ipc.msg limits, pmdalinux's 22
-	clusterIPCShmLim  = 49 // shmctl(IPC_INFO): ipc.shm limits, pmdalinux's 23
-	clusterWWID       = 50 // /proc/diskstats by /sys/block/*/device/wwid: disk.wwid.*, pmdalinux's 92
-	clusterMDStatus   = 51 // /sys/block/md*/md: disk.md.status, pmdalinux's 60
-	clusterMPTCP      = 52 // /proc/net/netstat MPTcpExt: network.mptcp.*
-	clusterTCPConn    = 53 // /proc/net/tcp states: network.tcpconn.*
-	clusterTCPConn6   = 54 // /proc/net/tcp6 states: network.tcpconn6.*
-	clusterZram       = 55 // /proc/diskstats rows of zram devices: zram.*
-	clusterZramSys    = 56 // /sys/block/zram*/{io,mm,bd}_stat: zram.io_stat, mm_stat, bd_stat
-	clusterSlab       = 57 // /proc/slabinfo: mem.slabinfo.*
-	clusterTmpfs      = 58 // /proc/mounts tmpfs + statfs: tmpfs.*
-	clusterTTY        = 59 // /proc/tty/driver/serial: tty.serial.*
-	clusterFCHost     = 60 // /sys/class/fc_host: fchost.*, hinv.nfchost
-	clusterTape       = 61 // /sys/class/scsi_tape: tape.dev.*, hinv.ntape
-	clusterAgent      = 62 // the agent and sysfs: pmda.uname, pmda.version, sysfs.kernel.*, hinv.map.*
-	clusterSCSI       = 63 // /sys/bus/scsi/devices: hinv.map.scsi, pmdalinux's 15
-	clusterExtfrag    = 64 // debugfs extfrag/unusable_index: sysfs.kernel.debug.extfrag_unusable, pmdalinux's 35
-	clusterMMVControl = 65 // the MMV catalog's own: hostcache.mmv.control.*
-	// Clusters 768-1023 are the MMV files' (hostcache.mmv.*), one a file;
-	// a file's metrics keep their items, below engine.RateItemOffset.
-	clusterMMVFirst = 768
-	clusterMMVLast  = 1023
+	clusterNetAddr   = 46 // SIOCGIFCONF, if_inet6, sysfs: network.interface.*_addr, pmdalinux's 33
+	clusterIPCSemLim = 47 // semctl(IPC_INFO): ipc.sem limits, pmdalinux's 21
+	clusterIPCMsgLim = 48 // msgctl(IPC_INFO): ipc.msg limits, pmdalinux's 22
+	clusterIPCShmLim = 49 // shmctl(IPC_INFO): ipc.shm limits, pmdalinux's 23
+	clusterWWID      = 50 // /proc/diskstats by /sys/block/*/device/wwid: disk.wwid.*, pmdalinux's 92
+	clusterMDStatus  = 51 // /sys/block/md*/md: disk.md.status, pmdalinux's 60
+	clusterMPTCP     = 52 // /proc/net/netstat MPTcpExt: network.mptcp.*
+	clusterTCPConn   = 53 // /proc/net/tcp states: network.tcpconn.*
+	clusterTCPConn6  = 54 // /proc/net/tcp6 states: network.tcpconn6.*
+	clusterZram      = 55 // /proc/diskstats rows of zram devices: zram.*
+	clusterZramSys   = 56 // /sys/block/zram*/{io,mm,bd}_stat: zram.io_stat, mm_stat, bd_stat
+	clusterSlab      = 57 // /proc/slabinfo: mem.slabinfo.*
+	clusterTmpfs     = 58 // /proc/mounts tmpfs + statfs: tmpfs.*
+	clusterTTY       = 59 // /proc/tty/driver/serial: tty.serial.*
+	clusterFCHost    = 60 // /sys/class/fc_host: fchost.*, hinv.nfchost
+	clusterTape      = 61 // /sys/class/scsi_tape: tape.dev.*, hinv.ntape
+	clusterAgent     = 62 // the agent and sysfs: pmda.uname, pmda.version, sysfs.kernel.*, hinv.map.*
+	clusterSCSI      = 63 // /sys/bus/scsi/devices: hinv.map.scsi, pmdalinux's 15
+	clusterExtfrag   = 64 // debugfs extfrag/unusable_index: sysfs.kernel.debug.extfrag_unusable, pmdalinux's 35
+	// 65 and 768-1023 are the MMV files' (collector/mmvfiles, ids.go).
 )
 
 // Instance domain serials, an ABI like the clusters.
@@ -135,11 +131,7 @@ const (
 	indomIPCSem     cache.InDomID = 40 // semaphore sets by semid, as 60.30
 	indomSCSI       cache.InDomID = 41 // SCSI devices "scsi0:0:0:0_Direct", as 60.11
 	indomExtfrag    cache.InDomID = 42 // NUMA nodes of debugfs's extfrag index, "nodeN", id N, as 60.19
-	// 4096 on are the MMV files' instance domains, 64 a file, by the
-	// file's cluster: 4096 + 64*(cluster-clusterMMVFirst) + the file's
-	// own index of the domain.
-	indomMMVFirst   cache.InDomID = 4096
-	indomMMVPerFile               = 64
+	// 4096 on are the MMV files' (collector/mmvfiles, ids.go).
 )
 
 // indomLabels are the labels pmdalinux gives the same instance domain:

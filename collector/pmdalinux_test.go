@@ -49,7 +49,7 @@ func TestDescriptorsMatchPmdalinux(t *testing.T) {
 				continue // the engine's: TestEveryCounterHasARate and engine's tests
 			}
 			if strings.HasPrefix(name, "mmv.") {
-				continue // the MMV files' and the catalog's own, no twin of pmdalinux's: mmv_*_test.go
+				continue // the MMV files' and the catalog's own, no twin of pmdalinux's: collector/mmvfiles
 			}
 			m, ok := twins[name]
 			switch {
@@ -85,7 +85,7 @@ func TestEveryCounterHasARate(t *testing.T) {
 				continue
 			}
 			if d.Sem != cache.SemCounter || strings.HasPrefix(name, "mmv.") {
-				continue // MMV counters' rates: TestMMVControlMetrics and mmv_*_test.go
+				continue // MMV counters' rates: collector/mmvfiles' tests
 			}
 			r, ok := byID[engine.RateID(d.ID)]
 			if !ok {

@@ -1,7 +1,11 @@
 package collector
 
 import (
+	"slices"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/collector/mmvfiles"
+	"github.com/pmdahostcache/pmdahostcache/collector/proc"
 
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
@@ -9,6 +13,11 @@ import (
 // Registry lists every collector in a fixed order: the order of their
 // instances in hostcache.control metrics and of their logs.
 func Registry() []engine.Registration {
+	return slices.Concat(hostRegistry(), mmvfiles.Registry(), proc.Registry())
+}
+
+// hostRegistry lists the host's collectors, pmdalinux's twins.
+func hostRegistry() []engine.Registration {
 	return []engine.Registration{
 		{Name: "cpu", Factory: NewCPUCollector},
 		{Name: "memory", Factory: NewMemoryCollector},
@@ -66,10 +75,6 @@ func Registry() []engine.Registration {
 		{Name: "tape", Factory: NewTapeCollector, Interval: 10 * time.Second},
 		{Name: "sysfs", Factory: NewSysfsCollector, Interval: 10 * time.Second},
 		{Name: "agent", Factory: NewAgentCollector, Interval: 60 * time.Second},
-		// Instrumented programs' MMV files, at the default interval, as
-		// the host's own figures: their counters' rates and peaks are the
-		// point.
-		{Name: "mmv", Factory: NewMMVCollector},
 	}
 }
 
@@ -80,3 +85,7 @@ func Registry() []engine.Registration {
 func FilterKeys() []string {
 	return []string{"disk", "partitions", "dm", "md", "interface", netAllFilterKey, "filesys", "swapdev"}
 }
+
+// DynamicRoots are the namespace nodes whose names change while the agent
+// runs: the MMV files' (mmvfiles.DynamicRoots).
+func DynamicRoots() []string { return mmvfiles.DynamicRoots() }

@@ -1,4 +1,4 @@
-package collector
+package mmvfiles
 
 import (
 	"strings"
@@ -27,9 +27,9 @@ type mmvCollector struct {
 	control mmvControl
 }
 
-// NewMMVCollector reads the MMV files of env.MMVDir; with none set it has
+// NewCollector reads the MMV files of env.MMVDir; with none set it has
 // no metrics.
-func NewMMVCollector(env engine.Env) (engine.Collector, error) {
+func NewCollector(env engine.Env) (engine.Collector, error) {
 	warn := env.Warn
 	if warn == nil {
 		warn = func(error) {}

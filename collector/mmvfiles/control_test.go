@@ -1,4 +1,4 @@
-package collector
+package mmvfiles
 
 import (
 	"os"
@@ -15,7 +15,7 @@ import (
 // which every client walking the namespace then fails to look up.
 func TestMMVControlMetricsFillEveryDynamicRoot(t *testing.T) {
 	h := &harness{t: t}
-	h.attach(NewMMVCollector, engine.Env{MMVDir: t.TempDir()})
+	h.attach(NewCollector, engine.Env{MMVDir: t.TempDir()})
 	h.mustSample(t0)
 	h.mustSample(t1)
 	for _, root := range DynamicRoots() {
