@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -38,7 +39,7 @@ type buddyinfoCollector struct {
 
 // NewBuddyinfoCollector names /proc/buddyinfo below env.Proc.
 func NewBuddyinfoCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "buddyinfo")
+	path, err := hostkit.ProcFile(env, "buddyinfo")
 	if err != nil {
 		return nil, fmt.Errorf("buddyinfo: %w", err)
 	}
@@ -50,7 +51,8 @@ func (c *buddyinfoCollector) Name() string { return "buddyinfo" }
 
 func (c *buddyinfoCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{buddyPages, buddyTotal}, InDoms: []cache.InDomDesc{{
-		ID: indomBuddy, Name: "buddy blocks", Labels: indomLabels(`["memory","numa_node"]`, "per buddy per numa_node"),
+		ID: indomBuddy, Name: "buddy blocks",
+		Labels: hostkit.IndomLabels(`["memory","numa_node"]`, "per buddy per numa_node"),
 		Derive: buddyLabels}}}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // cpuTimes lists the CPU time metrics, pmdalinux's names below kernel.all.cpu
@@ -176,7 +177,7 @@ type cpuCollector struct {
 
 // NewCPUCollector opens /proc below env.Proc.
 func NewCPUCollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Proc); err != nil {
+	if err := hostkit.CheckDir(env.Proc); err != nil {
 		return nil, fmt.Errorf("cpu: %w", err)
 	}
 	path := filepath.Join(env.Proc, "stat")
@@ -208,8 +209,8 @@ func (c *cpuCollector) Source() cache.Source {
 		Name:    c.Name(),
 		Metrics: descs,
 		InDoms: []cache.InDomDesc{
-			{ID: indomCPU, Name: "cpu", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"},
-			{ID: indomNode, Name: "node", Labels: indomLabels(`"numa_node"`, "per numa_node"), IDLabel: "numa_node"},
+			{ID: indomCPU, Name: "cpu", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"},
+			{ID: indomNode, Name: "node", Labels: hostkit.IndomLabels(`"numa_node"`, "per numa_node"), IDLabel: "numa_node"},
 		},
 	}
 }

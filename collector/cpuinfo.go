@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -47,7 +48,7 @@ type cpuinfoCollector struct {
 
 // NewCPUInfoCollector names /proc/cpuinfo below env.Proc.
 func NewCPUInfoCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "cpuinfo")
+	path, err := hostkit.ProcFile(env, "cpuinfo")
 	if err != nil {
 		return nil, fmt.Errorf("cpuinfo: %w", err)
 	}
@@ -61,7 +62,7 @@ func (c *cpuinfoCollector) Source() cache.Source {
 		Name: c.Name(),
 		Metrics: []cache.Desc{cpuinfoClock, cpuinfoVendor, cpuinfoModel, cpuinfoStepping, cpuinfoCache,
 			cpuinfoBogomips, cpuinfoModelName, cpuinfoFlags, cpuinfoAlign},
-		InDoms: []cache.InDomDesc{{ID: indomCPUInfo, Name: "cpuinfo", Labels: indomLabels(`"cpu"`, "per cpu"),
+		InDoms: []cache.InDomDesc{{ID: indomCPUInfo, Name: "cpuinfo", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"),
 			IDLabel: "cpu"}},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -68,7 +69,7 @@ type cpusysCollector struct {
 
 // NewCPUSysCollector names the CPU directory below env.Sys.
 func NewCPUSysCollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Sys); err != nil {
+	if err := hostkit.CheckDir(env.Sys); err != nil {
 		return nil, fmt.Errorf("cpusys: sys root: %w", err)
 	}
 	dir := filepath.Join(env.Sys, "devices", "system", "cpu")
@@ -85,7 +86,8 @@ func (c *cpusysCollector) Source() cache.Source {
 		Metrics: []cache.Desc{cpuOnline, cpuCoreThrCount, cpuCoreThrTime, cpuPkgThrCount, cpuPkgThrTime, cpuMapNum,
 			cpuMapNode,
 			cpuFreqCount, cpuFreqTime, cpuFreqMax, cpuFreqMin},
-		InDoms: []cache.InDomDesc{{ID: indomCPUSys, Name: "cpusys", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"}},
+		InDoms: []cache.InDomDesc{{ID: indomCPUSys, Name: "cpusys", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"),
+			IDLabel: "cpu"}},
 	}
 }
 

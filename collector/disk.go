@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/procfs/blockdevice"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // diskIndoms maps the per-device trees to their instance domains and filter
@@ -45,9 +46,9 @@ type diskMeta struct {
 // names dm devices, labels instances and holds the zram devices' own
 // statistics.
 type diskCollector struct {
-	paced // attribute and layout refreshes
-	fs    blockdevice.FS
-	sys   diskSys
+	hostkit.Paced // attribute and layout refreshes
+	fs            blockdevice.FS
+	sys           diskSys
 	// mdLinks is the directory of the md arrays' persistent names.
 	mdLinks string
 	filter  engine.Filter
@@ -130,10 +131,10 @@ func (c *diskCollector) Source() cache.Source {
 		Name:    c.Name(),
 		Metrics: descs,
 		InDoms: []cache.InDomDesc{
-			{ID: indomDisk, Name: "disk", Labels: indomLabels(`"block"`, "per disk"), NameLabel: "device_name"},
-			{ID: indomPartitions, Name: "partitions", Labels: indomLabels(`"block"`, "per partition")},
-			{ID: indomDM, Name: "dm", Labels: indomLabels(`"block"`, "per dm device")},
-			{ID: indomMD, Name: "md", Labels: indomLabels(`"block"`, "per md device")},
+			{ID: indomDisk, Name: "disk", Labels: hostkit.IndomLabels(`"block"`, "per disk"), NameLabel: "device_name"},
+			{ID: indomPartitions, Name: "partitions", Labels: hostkit.IndomLabels(`"block"`, "per partition")},
+			{ID: indomDM, Name: "dm", Labels: hostkit.IndomLabels(`"block"`, "per dm device")},
+			{ID: indomMD, Name: "md", Labels: hostkit.IndomLabels(`"block"`, "per md device")},
 			{ID: indomWWID, Name: "wwid"}, // pmdalinux's 60.42 has no labels
 			{ID: indomZram, Name: "zram"}, // nor has its 60.38
 		},
@@ -152,7 +153,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	if c.memo.Same(c.buf) && now.Before(c.due) && !now.Before(c.made) && c.mdSame() && c.zram.same() && b.Again() {
 		return nil // the same text, nothing due: the same values
 	}
-	c.due = now.Add(c.every(diskLayoutRefresh)) // brought forward by what is read below
+	c.due = now.Add(c.Every(diskLayoutRefresh)) // brought forward by what is read below
 	c.mdSeen = c.mdSeen[:0]
 	c.zram.begin()
 	if c.stats, err = kernel.ParseDiskstats(c.buf, c.stats); err != nil {
@@ -163,7 +164,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	var lists [diskNTrees][]cache.Instance
 	var sum *diskSum
 	c.wwids.reset()
-	if c.fits(stats, now, c.every(diskLayoutRefresh)) {
+	if c.fits(stats, now, c.Every(diskLayoutRefresh)) {
 		lists, sum = c.layout.lists, c.publishLaidOut(b, stats, now)
 	} else {
 		c.forgetReplaced()
@@ -177,7 +178,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	}
 	b.SetU64(diskCount.ID, cache.InstNone, uint64(len(lists[diskDev])))
 	sum.publish(b, c.descs[diskAll])
-	c.dueBy(c.layout.placed.Add(c.every(diskLayoutRefresh)))
+	c.dueBy(c.layout.placed.Add(c.Every(diskLayoutRefresh)))
 	c.memo.Keep(c.buf)
 	c.made = now
 	return nil

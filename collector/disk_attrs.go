@@ -66,17 +66,17 @@ func (c *diskCollector) attrs(dev string, a *diskAttrs, now time.Time) *diskAttr
 			c.attrCache[dev] = a
 		}
 	}
-	if now.Sub(a.read) >= c.every(diskAttrRefresh) || now.Before(a.read) {
+	if now.Sub(a.read) >= c.Every(diskAttrRefresh) || now.Before(a.read) {
 		*a = c.readAttrs(dev, now, a)
 	}
-	c.dueBy(a.read.Add(c.every(diskAttrRefresh)))
+	c.dueBy(a.read.Add(c.Every(diskAttrRefresh)))
 	return a
 }
 
 // Pace takes the source's slow-down (engine.Paced): the refreshes due are
 // counted afresh at the new pace, so the next sample is built in full.
 func (c *diskCollector) Pace(factor int) {
-	c.paced.Pace(factor)
+	c.Paced.Pace(factor)
 	c.due = time.Time{}
 }
 

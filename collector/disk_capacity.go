@@ -42,11 +42,11 @@ func (c *diskCollector) size(dev string, now time.Time) (uint64, bool) {
 		a = &diskAttrs{}
 		c.attrCache[dev] = a
 	}
-	if now.Sub(a.read) >= c.every(diskAttrRefresh) || now.Before(a.read) {
+	if now.Sub(a.read) >= c.Every(diskAttrRefresh) || now.Before(a.read) {
 		*a = diskAttrs{read: now, refreshes: a.refreshes + 1}
 		a.capacityKB, a.hasCapacity = c.sys.classSize(dev)
 	}
-	c.dueBy(a.read.Add(c.every(diskAttrRefresh)))
+	c.dueBy(a.read.Add(c.Every(diskAttrRefresh)))
 	return a.capacityKB, a.hasCapacity
 }
 

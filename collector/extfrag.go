@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -48,7 +49,7 @@ type extfragCollector struct {
 // while the agent may still run as root: the kept descriptor goes on
 // reading after privileges are dropped.
 func NewExtfragCollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Sys); err != nil {
+	if err := hostkit.CheckDir(env.Sys); err != nil {
 		return nil, fmt.Errorf("extfrag: sys root: %w", err)
 	}
 	path := filepath.Join(env.Sys, "kernel", "debug", "extfrag", "unusable_index")
@@ -62,7 +63,8 @@ func (c *extfragCollector) Name() string { return "extfrag" }
 
 func (c *extfragCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{extfragUnusable}, InDoms: []cache.InDomDesc{
-		{ID: indomExtfrag, Name: "extfrag nodes", Labels: indomLabels(`"numa_node"`, "per numa_node"), IDLabel: "numa_node"}}}
+		{ID: indomExtfrag, Name: "extfrag nodes", Labels: hostkit.IndomLabels(`"numa_node"`, "per numa_node"),
+			IDLabel: "numa_node"}}}
 }
 
 // Sample reads the index once. Absent or forbidden, it gives an empty

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/procfs"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // DefaultStatfsTimeout is how long a sample waits for any one mount's statfs.
@@ -53,18 +54,18 @@ var (
 // deadline (see statfsRunner): the filesys.* mounts and the tmpfs.* ones
 // (tmpfs.go) in one pass.
 type filesysCollector struct {
-	paced   // the mount table's minute
-	fs      procfs.FS
-	filter  engine.Filter
-	ids     *cache.IDMap
-	resolve func(device string) string
-	devRoot string           // where resolve looks device names up
-	wall    func() time.Time // the clock stamps are judged by (tests set it)
-	stat    *statfsRunner
-	insts   *cache.Instances // rebuilt only when members or labels change
-	info    *kernel.File     // <proc>/self/mountinfo, compared with table.raw
-	buf     []byte
-	table   mountTable // filesys_table.go
+	hostkit.Paced // the mount table's minute
+	fs            procfs.FS
+	filter        engine.Filter
+	ids           *cache.IDMap
+	resolve       func(device string) string
+	devRoot       string           // where resolve looks device names up
+	wall          func() time.Time // the clock stamps are judged by (tests set it)
+	stat          *statfsRunner
+	insts         *cache.Instances // rebuilt only when members or labels change
+	info          *kernel.File     // <proc>/self/mountinfo, compared with table.raw
+	buf           []byte
+	table         mountTable // filesys_table.go
 	// tmpfsIDs and tmpfsInsts are the ids and table of the tmpfs mounts.
 	tmpfsIDs   *cache.IDMap
 	tmpfsInsts *cache.Instances
@@ -112,7 +113,7 @@ func (c *filesysCollector) Sample(b *cache.Builder, now time.Time) error {
 		return fmt.Errorf("reading mountinfo: %w", err)
 	}
 	t := &c.table
-	if t.fresh(c.buf, now, c.every(mountTableRefresh)) || c.linksHold(c.buf, now) {
+	if t.fresh(c.buf, now, c.Every(mountTableRefresh)) || c.linksHold(c.buf, now) {
 		b.SetInDom(indomFilesys, c.insts)
 		b.SetInDom(indomTmpfs, c.tmpfsInsts)
 		b.SetU64(fsCount.ID, cache.InstNone, uint64(len(t.mounts)))
@@ -140,7 +141,7 @@ func (c *filesysCollector) publishInstances(b *cache.Builder, mounts []mount) []
 		ids[i] = c.ids.ID(m.device)
 		list[i] = cache.Instance{ID: ids[i], Name: m.device, Labels: []cache.Label{cache.StringLabel("fstype", m.fstype)}}
 	}
-	if c.insts == nil || !sameHostInstances(c.insts.All(), list) {
+	if c.insts == nil || !hostkit.SameHostInstances(c.insts.All(), list) {
 		c.insts = cache.NewInstances(list)
 	}
 	b.SetInDom(indomFilesys, c.insts)
@@ -191,12 +192,4 @@ func kbytes(n, bsize uint64) (uint64, bool) {
 	}
 	q, _ := bits.Div64(hi, lo, 1024)
 	return q, true
-}
-
-// sameHostInstances reports whether two instance lists are identical,
-// labels included, so an unchanged domain keeps its table.
-func sameHostInstances(a, b []cache.Instance) bool {
-	return slices.EqualFunc(a, b, func(x, y cache.Instance) bool {
-		return x.ID == y.ID && x.Name == y.Name && slices.Equal(x.Labels, y.Labels)
-	})
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -73,11 +74,11 @@ type interruptsCollector struct {
 
 // NewInterruptsCollector names the two files below env.Proc.
 func NewInterruptsCollector(env engine.Env) (engine.Collector, error) {
-	intr, err := procFile(env, "interrupts")
+	intr, err := hostkit.ProcFile(env, "interrupts")
 	if err != nil {
 		return nil, fmt.Errorf("interrupts: %w", err)
 	}
-	sirq, _ := procFile(env, "softirqs")
+	sirq, _ := hostkit.ProcFile(env, "softirqs")
 	c := &interruptsCollector{
 		intr: irqFile{file: kernel.NewFileKept(env.Proc, intr, env.KeepFiles), lineMap: env.IDMap(indomIRQ)},
 		sirq: irqFile{file: kernel.NewFileKept(env.Proc, sirq, env.KeepFiles), lineMap: env.IDMap(indomSoftirq),
@@ -96,13 +97,13 @@ func (c *interruptsCollector) Name() string { return "interrupts" }
 
 func (c *interruptsCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: intrSources, InDoms: []cache.InDomDesc{
-		{ID: indomIRQ, Name: "interrupts", Labels: indomLabels(`"irq"`, "per irq")},
-		{ID: indomIRQCPU, Name: "interrupts per cpu", Labels: indomLabels(`["irq","cpu"]`, "per cpu, per irq"),
+		{ID: indomIRQ, Name: "interrupts", Labels: hostkit.IndomLabels(`"irq"`, "per irq")},
+		{ID: indomIRQCPU, Name: "interrupts per cpu", Labels: hostkit.IndomLabels(`["irq","cpu"]`, "per cpu, per irq"),
 			Derive: perCPULabels("irq")},
 		{ID: indomSoftirq, Name: "softirqs", Labels: []cache.Label{cache.StringLabel("indom_name", "per softirq")}},
-		{ID: indomSoftirqCPU, Name: "softirqs per cpu", Labels: indomLabels(`"cpu"`, "per cpu, per softirq"),
+		{ID: indomSoftirqCPU, Name: "softirqs per cpu", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu, per softirq"),
 			Derive: perCPULabels("softirq")},
-		{ID: indomIRQCPUs, Name: "interrupt cpus", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"},
+		{ID: indomIRQCPUs, Name: "interrupt cpus", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"},
 	}}
 }
 

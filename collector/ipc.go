@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -59,7 +60,7 @@ type ipcCollector struct {
 
 // NewIPCCollector names the files below env.Proc.
 func NewIPCCollector(env engine.Env) (engine.Collector, error) {
-	dir, err := procFile(env, "sysvipc")
+	dir, err := hostkit.ProcFile(env, "sysvipc")
 	if err != nil {
 		return nil, fmt.Errorf("ipc: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -45,7 +46,7 @@ type ksmCollector struct {
 
 // NewKSMCollector names the attributes below env.Sys.
 func NewKSMCollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Sys); err != nil {
+	if err := hostkit.CheckDir(env.Sys); err != nil {
 		return nil, fmt.Errorf("ksm: sys root: %w", err)
 	}
 	c := &ksmCollector{}

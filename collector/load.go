@@ -9,6 +9,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // /proc/loadavg metrics, with pmdalinux's items in its loadavg cluster. As in
@@ -49,7 +50,7 @@ type loadCollector struct {
 
 // NewLoadCollector checks the /proc root below env.Proc.
 func NewLoadCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "loadavg")
+	path, err := hostkit.ProcFile(env, "loadavg")
 	if err != nil {
 		return nil, fmt.Errorf("load: %w", err)
 	}

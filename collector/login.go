@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -31,7 +32,7 @@ type loginCollector struct {
 
 // NewLoginCollector names the utmp file of the host env.Proc belongs to.
 func NewLoginCollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Proc); err != nil {
+	if err := hostkit.CheckDir(env.Proc); err != nil {
 		return nil, err
 	}
 	root := filepath.Dir(filepath.Clean(env.Proc))

@@ -10,6 +10,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // memValue reads one metric from a parsed /proc/meminfo; false means the
@@ -275,7 +276,7 @@ type memCollector struct {
 
 // NewMemoryCollector checks the /proc root below env.Proc.
 func NewMemoryCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "meminfo")
+	path, err := hostkit.ProcFile(env, "meminfo")
 	if err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
 	}

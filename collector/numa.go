@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -158,7 +159,7 @@ type numaCollector struct {
 // NewNUMACollector names the node directory below env.Sys; the huge page
 // size comes from env.Proc/meminfo, read once.
 func NewNUMACollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Sys); err != nil {
+	if err := hostkit.CheckDir(env.Sys); err != nil {
 		return nil, fmt.Errorf("numa: sys root: %w", err)
 	}
 	dir := filepath.Join(env.Sys, "devices", "system", "node")
@@ -201,7 +202,8 @@ func (c *numaCollector) Source() cache.Source {
 	}
 	metrics = append(metrics, numaOnline, numaMaxBandwidth)
 	return cache.Source{Name: c.Name(), Metrics: metrics, InDoms: []cache.InDomDesc{
-		{ID: indomNUMA, Name: "numa nodes", Labels: indomLabels(`"numa_node"`, "per numa_node"), IDLabel: "numa_node"}}}
+		{ID: indomNUMA, Name: "numa nodes", Labels: hostkit.IndomLabels(`"numa_node"`, "per numa_node"),
+			IDLabel: "numa_node"}}}
 }
 
 // Sample reads each node's files; a node whose files cannot be read

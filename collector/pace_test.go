@@ -15,7 +15,6 @@ import (
 var (
 	_ engine.Paced = (*diskCollector)(nil)
 	_ engine.Paced = (*filesysCollector)(nil)
-	_ engine.Paced = (*netAddrCollector)(nil)
 )
 
 // sda's scheduler changes at t1 (mq-deadline to bfq) and again at twelve
@@ -94,25 +93,4 @@ func TestFilesysTablePaced(t *testing.T) {
 	if *resolves == now {
 		t.Error("links not resolved again a minute on, back at full pace")
 	}
-}
-
-// eth0's hardware address changes at t1: at a tenth of the pace it is
-// read again after ten minutes; back at full pace, at the next sample.
-func TestNetAddrHWPaced(t *testing.T) {
-	h := newAddrHarness(t, fixedIPv4)
-	c := h.c.(*netAddrCollector)
-	h.mustSample(t0)
-	c.Pace(10)
-	h.use("t1")
-	h.mustSample(t0.Add(hwAddrRefresh))
-	h.wantAddr("hw_addr", "eth0", "00:50:b6:12:34:56")
-	h.mustSample(t0.Add(10 * hwAddrRefresh))
-	h.wantAddr("hw_addr", "eth0", "00:50:b6:12:34:99")
-
-	h.use("t0")
-	h.mustSample(t0.Add(12 * hwAddrRefresh))
-	h.wantAddr("hw_addr", "eth0", "00:50:b6:12:34:99") // two minutes old
-	c.Pace(1)
-	h.mustSample(t0.Add(12*hwAddrRefresh + time.Second))
-	h.wantAddr("hw_addr", "eth0", "00:50:b6:12:34:56")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // psiWindows are pmdalinux's kernel.all.pressure.*.avg instances: the
@@ -90,7 +91,7 @@ type pressureCollector struct {
 
 // NewPressureCollector checks the /proc root below env.Proc.
 func NewPressureCollector(env engine.Env) (engine.Collector, error) {
-	dir, err := procFile(env, "pressure")
+	dir, err := hostkit.ProcFile(env, "pressure")
 	if err != nil {
 		return nil, fmt.Errorf("pressure: %w", err)
 	}

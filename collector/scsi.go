@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -42,7 +43,7 @@ type scsiCollector struct {
 
 // NewSCSICollector names the device directory below env.Sys.
 func NewSCSICollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Sys); err != nil {
+	if err := hostkit.CheckDir(env.Sys); err != nil {
 		return nil, fmt.Errorf("scsi: sys root: %w", err)
 	}
 	return &scsiCollector{dir: filepath.Join(env.Sys, "bus", "scsi", "devices"),
@@ -54,7 +55,7 @@ func (c *scsiCollector) Name() string { return "scsi" }
 func (c *scsiCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{scsiMap},
 		// pmdalinux labels its 60.11 as a disk domain, its instances not.
-		InDoms: []cache.InDomDesc{{ID: indomSCSI, Name: "scsi", Labels: indomLabels(`"block"`, "per disk")}}}
+		InDoms: []cache.InDomDesc{{ID: indomSCSI, Name: "scsi", Labels: hostkit.IndomLabels(`"block"`, "per disk")}}}
 }
 
 // Sample lists the devices. A host without the SCSI bus has none: an

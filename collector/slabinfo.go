@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -48,7 +49,7 @@ type slabinfoCollector struct {
 // NewSlabinfoCollector names /proc/slabinfo below env.Proc and opens it
 // at once, so a root-only file is opened before privileges are dropped.
 func NewSlabinfoCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "slabinfo")
+	path, err := hostkit.ProcFile(env, "slabinfo")
 	if err != nil {
 		return nil, fmt.Errorf("slabinfo: %w", err)
 	}
@@ -64,7 +65,7 @@ func (c *slabinfoCollector) Name() string { return "slabinfo" }
 func (c *slabinfoCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{slabObjectsActive, slabObjectsTotal, slabObjectSize,
 		slabSlabsActive, slabSlabsTotal, slabPagesPerSlab, slabObjsPerSlab, slabTotalSize},
-		InDoms: []cache.InDomDesc{{ID: indomSlab, Name: "slab caches", Labels: indomLabels(`"memory"`, "per slab")}}}
+		InDoms: []cache.InDomDesc{{ID: indomSlab, Name: "slab caches", Labels: hostkit.IndomLabels(`"memory"`, "per slab")}}}
 }
 
 // Sample reads the file once.

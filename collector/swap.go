@@ -10,6 +10,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // swap.* metrics. pmdalinux reads pagesin/pagesout (its stat cluster,
@@ -80,7 +81,7 @@ type swapShown struct {
 
 // NewSwapCollector checks the /proc root below env.Proc.
 func NewSwapCollector(env engine.Env) (engine.Collector, error) {
-	swaps, err := procFile(env, "swaps")
+	swaps, err := hostkit.ProcFile(env, "swaps")
 	if err != nil {
 		return nil, fmt.Errorf("swap: %w", err)
 	}
@@ -102,7 +103,7 @@ func (c *swapCollector) Source() cache.Source {
 		Metrics: []cache.Desc{swapPagesIn, swapPagesOut, swapLength, swapUsed, swapFree,
 			swapdevFree, swapdevLength, swapdevMaxSwap, swapdevVLength, swapdevPriority},
 		InDoms: []cache.InDomDesc{{ID: indomSwapdev, Name: "swapdev",
-			Labels: indomLabels(`["block","memory"]`, "per swap device")}},
+			Labels: hostkit.IndomLabels(`["block","memory"]`, "per swap device")}},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -40,7 +41,7 @@ type sysctlCollector struct {
 
 // NewSysctlCollector names the files below env.Proc.
 func NewSysctlCollector(env engine.Env) (engine.Collector, error) {
-	dir, err := procFile(env, filepath.Join("sys", "kernel"))
+	dir, err := hostkit.ProcFile(env, filepath.Join("sys", "kernel"))
 	if err != nil {
 		return nil, fmt.Errorf("sysctl: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -24,7 +25,7 @@ type sysfsCollector struct {
 
 // NewSysfsCollector names the attribute below env.Sys.
 func NewSysfsCollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Sys); err != nil {
+	if err := hostkit.CheckDir(env.Sys); err != nil {
 		return nil, fmt.Errorf("sysfs: sys root: %w", err)
 	}
 	path := filepath.Join(env.Sys, "kernel", "uevent_seqnum")

@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/prometheus/procfs"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -59,7 +60,7 @@ func (c *filesysCollector) publishTmpfs(b *cache.Builder, mounts []mount) []uint
 		ids[i] = c.tmpfsIDs.ID(m.device)
 		list[i] = cache.Instance{ID: ids[i], Name: m.device}
 	}
-	if c.tmpfsInsts == nil || !sameHostInstances(c.tmpfsInsts.All(), list) {
+	if c.tmpfsInsts == nil || !hostkit.SameHostInstances(c.tmpfsInsts.All(), list) {
 		c.tmpfsInsts = cache.NewInstances(list)
 	}
 	b.SetInDom(indomTmpfs, c.tmpfsInsts)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -70,7 +71,7 @@ const ttyIRQField = 6
 // NewTTYCollector names the file below env.Proc and opens it at once, so
 // a root-only file is opened before privileges are dropped.
 func NewTTYCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "tty/driver/serial")
+	path, err := hostkit.ProcFile(env, "tty/driver/serial")
 	if err != nil {
 		return nil, fmt.Errorf("tty: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -53,7 +54,7 @@ type unameFile struct {
 
 // NewUnameCollector names the files below env.Proc.
 func NewUnameCollector(env engine.Env) (engine.Collector, error) {
-	dir, err := procFile(env, filepath.Join("sys", "kernel"))
+	dir, err := hostkit.ProcFile(env, filepath.Join("sys", "kernel"))
 	if err != nil {
 		return nil, fmt.Errorf("uname: %w", err)
 	}

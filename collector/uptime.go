@@ -8,6 +8,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // /proc/uptime metrics, with pmdalinux's items in its uptime cluster.
@@ -27,7 +28,7 @@ type uptimeCollector struct {
 
 // NewUptimeCollector checks the /proc root below env.Proc.
 func NewUptimeCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "uptime")
+	path, err := hostkit.ProcFile(env, "uptime")
 	if err != nil {
 		return nil, fmt.Errorf("uptime: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -72,7 +73,7 @@ type vfsCollector struct {
 
 // NewVFSCollector names the files below env.Proc.
 func NewVFSCollector(env engine.Env) (engine.Collector, error) {
-	fs, err := procFile(env, filepath.Join("sys", "fs"))
+	fs, err := hostkit.ProcFile(env, filepath.Join("sys", "fs"))
 	if err != nil {
 		return nil, fmt.Errorf("vfs: %w", err)
 	}

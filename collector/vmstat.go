@@ -8,6 +8,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // vmstatMetrics are pmdalinux's mem.vmstat.*: first what administrators
@@ -466,7 +467,7 @@ type vmstatCollector struct {
 
 // NewVMStatCollector checks the /proc root below env.Proc.
 func NewVMStatCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "vmstat")
+	path, err := hostkit.ProcFile(env, "vmstat")
 	if err != nil {
 		return nil, fmt.Errorf("vmstat: %w", err)
 	}

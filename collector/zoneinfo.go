@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -190,7 +191,7 @@ type zoneinfoCollector struct {
 
 // NewZoneinfoCollector names /proc/zoneinfo below env.Proc.
 func NewZoneinfoCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "zoneinfo")
+	path, err := hostkit.ProcFile(env, "zoneinfo")
 	if err != nil {
 		return nil, fmt.Errorf("zoneinfo: %w", err)
 	}
@@ -211,7 +212,7 @@ func (c *zoneinfoCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(),
 		Metrics: append(zoneinfoMetrics[:len(zoneinfoMetrics):len(zoneinfoMetrics)], zoneProtection),
 		InDoms: []cache.InDomDesc{
-			{ID: indomZone, Name: "zones", Labels: indomLabels(`["memory","numa_node"]`, "per zone per numa_node"),
+			{ID: indomZone, Name: "zones", Labels: hostkit.IndomLabels(`["memory","numa_node"]`, "per zone per numa_node"),
 				Derive: zoneLabels},
 			{ID: indomZoneProt, Name: "zone protection", Derive: zoneLabels},
 		}}

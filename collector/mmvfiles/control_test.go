@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
@@ -14,16 +15,16 @@ import (
 // 6.0.3 lists a dynamic root with nothing below as if it were a metric,
 // which every client walking the namespace then fails to look up.
 func TestMMVControlMetricsFillEveryDynamicRoot(t *testing.T) {
-	h := &harness{t: t}
-	h.attach(NewCollector, engine.Env{MMVDir: t.TempDir()})
-	h.mustSample(t0)
-	h.mustSample(t1)
+	h := &collectortest.Harness{T: t}
+	h.Attach(NewCollector, engine.Env{MMVDir: t.TempDir()})
+	h.MustSample(t0)
+	h.MustSample(t1)
 	for _, root := range DynamicRoots() {
 		n := 0
-		for _, d := range h.store.Schema().Descs() {
+		for _, d := range h.Store.Schema().Descs() {
 			if strings.HasPrefix(d.Name, root+".") {
 				n++
-				if _, ok := h.value(strings.TrimPrefix(d.Name, engine.Prefix), cache.InstNone); !ok {
+				if _, ok := h.Value(strings.TrimPrefix(d.Name, engine.Prefix), cache.InstNone); !ok {
 					t.Errorf("%s: no value with no MMV file", d.Name)
 				}
 			}
@@ -32,12 +33,12 @@ func TestMMVControlMetricsFillEveryDynamicRoot(t *testing.T) {
 			t.Errorf("%s: no name below it with no MMV file", root)
 		}
 	}
-	h.wantU64("mmv.control.files", cache.InstNone, 0)
-	h.wantU64("mmv.control.metrics", cache.InstNone, 0)
-	h.wantU64("mmv.control.changes", cache.InstNone, 0)
-	h.wantFloat("rate.mmv.control.changes", cache.InstNone, 0)
-	h.wantU64("max.mmv.control.files", cache.InstNone, 0)
-	h.wantU64("min.mmv.control.metrics", cache.InstNone, 0)
+	h.WantU64("mmv.control.files", cache.InstNone, 0)
+	h.WantU64("mmv.control.metrics", cache.InstNone, 0)
+	h.WantU64("mmv.control.changes", cache.InstNone, 0)
+	h.WantFloat("rate.mmv.control.changes", cache.InstNone, 0)
+	h.WantU64("max.mmv.control.files", cache.InstNone, 0)
+	h.WantU64("min.mmv.control.metrics", cache.InstNone, 0)
 }
 
 // With a file, the control metrics count it, its metrics and the change
@@ -49,12 +50,12 @@ func TestMMVControlMetricsCountTheFiles(t *testing.T) {
 	if !c.Refresh(r.now) {
 		t.Fatal("the first scan of a file changes nothing")
 	}
-	h := &harness{t: t}
-	h.attach(func(engine.Env) (engine.Collector, error) { return c, nil }, engine.Env{})
-	h.mustSample(t0)
-	h.wantU64("mmv.control.files", cache.InstNone, 1)
-	h.wantU64("mmv.control.metrics", cache.InstNone, uint64(len(r.files.source().Metrics)))
-	h.wantU64("mmv.control.changes", cache.InstNone, 1)
+	h := &collectortest.Harness{T: t}
+	h.Attach(func(engine.Env) (engine.Collector, error) { return c, nil }, engine.Env{})
+	h.MustSample(t0)
+	h.WantU64("mmv.control.files", cache.InstNone, 1)
+	h.WantU64("mmv.control.metrics", cache.InstNone, uint64(len(r.files.source().Metrics)))
+	h.WantU64("mmv.control.changes", cache.InstNone, 1)
 	if len(r.files.source().Metrics) == 0 {
 		t.Error("the file has no metrics")
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/mmv/mmvtest"
 )
@@ -62,24 +63,24 @@ func TestMMVRatesAndPeaksThroughTheEngine(t *testing.T) {
 	r := newMMVRig(t, defaultMMVLimits())
 	b := r.write("app", ownSpec(2))
 	r.scanQuiet()
-	h := &harness{t: t}
-	h.attach(func(engine.Env) (engine.Collector, error) { return mmvTestCollector{r.files}, nil }, engine.Env{})
-	h.mustSample(t0)
+	h := &collectortest.Harness{T: t}
+	h.Attach(func(engine.Env) (engine.Collector, error) { return mmvTestCollector{r.files}, nil }, engine.Env{})
+	h.MustSample(t0)
 	b.SetBits(b.Find("u32", ""), 4000000100)
 	b.SetBits(b.Find("u64", "two"), 2+4096)
 	b.SetBits(b.Find("i32", ""), 40)
 	r.rewrite("app", b)
-	h.mustSample(t1)
-	h.wantFloat("rate.mmv.app.u32", cache.InstNone, 50)
-	h.wantFloat("rate.mmv.app.u64", 2, 2048)
-	h.wantFloat("rate.mmv.app.u64", 1, 0)
-	if got := int64(h.u64("max.mmv.app.i32", cache.InstNone)); got != 40 {
+	h.MustSample(t1)
+	h.WantFloat("rate.mmv.app.u32", cache.InstNone, 50)
+	h.WantFloat("rate.mmv.app.u64", 2, 2048)
+	h.WantFloat("rate.mmv.app.u64", 1, 0)
+	if got := int64(h.U64("max.mmv.app.i32", cache.InstNone)); got != 40 {
 		t.Errorf("max.mmv.app.i32 = %d, want 40", got)
 	}
-	if got := int64(h.u64("min.mmv.app.i32", cache.InstNone)); got != 40 {
+	if got := int64(h.U64("min.mmv.app.i32", cache.InstNone)); got != 40 {
 		t.Errorf("min.mmv.app.i32 = %d, want 40, the newest step's end", got)
 	}
-	if d := h.desc("rate.mmv.app.u64"); d.ID != cache.NewMetricID(775, 3+engine.RateItemOffset) || d.InDom != things {
+	if d := h.Desc("rate.mmv.app.u64"); d.ID != cache.NewMetricID(775, 3+engine.RateItemOffset) || d.InDom != things {
 		t.Errorf("rate.mmv.app.u64: %s in %d", d.ID, d.InDom)
 	}
 }

@@ -27,9 +27,14 @@ var allowed = []struct {
 	{"cmd/pmdahostcache", []string{"*"}},
 	// The collectors know /proc, /sys and the MMV files, never pmda: the
 	// collector package's registry lists each part's collectors.
-	{"collector", []string{"collector/mmvfiles", "collector/proc", "engine", "kernel", "cache", "internal/linuxtable"}},
-	{"collector/mmvfiles", []string{"engine", "cache", "mmv", "mmv/mmvtest"}},
-	{"collector/proc", []string{"engine", "kernel", "cache"}},
+	{"collector", []string{"collector/network", "collector/mmvfiles", "collector/proc", "collector/hostkit",
+		"collector/collectortest", "engine", "kernel", "cache", "internal/linuxtable"}},
+	{"collector/network", []string{"collector/hostkit", "collector/collectortest", "engine", "kernel", "cache"}},
+	{"collector/mmvfiles", []string{"collector/collectortest", "engine", "cache", "mmv", "mmv/mmvtest"}},
+	{"collector/proc", []string{"collector/hostkit", "collector/collectortest", "engine", "kernel", "cache"}},
+	// What the collector packages share: leaves below them.
+	{"collector/hostkit", []string{"engine", "cache"}},
+	{"collector/collectortest", []string{"engine", "cache", "internal/linuxtable"}},
 	{"engine", []string{"cache"}},
 	{"kernel", nil},
 	{"archive", []string{"internal/pcpenc"}},
