@@ -81,15 +81,15 @@ func TestMiscDescriptors(t *testing.T) {
 // with its descriptors.
 func TestSlabinfoDescriptors(t *testing.T) {
 	h := newHarness(t, NewSlabinfoCollector, "slabinfo/t0")
-	checkTwinFamily(t, h.c.Source().Metrics, "mem.slabinfo.")
+	checkTwinFamily(t, h.C.Source().Metrics, "mem.slabinfo.")
 }
 
 func TestTmpfsDescriptors(t *testing.T) {
 	h, _ := newTmpfsHarness(t, "t0", engine.Env{}, newTmpfsFake(), time.Second)
-	checkTwinFamily(t, h.c.Source().Metrics, "tmpfs.")
+	checkTwinFamily(t, h.C.Source().Metrics, "tmpfs.")
 }
 
 func TestTTYDescriptors(t *testing.T) {
 	h := newHarness(t, NewTTYCollector, "tty/t0")
-	checkTwinFamily(t, h.c.Source().Metrics, "tty.serial.")
+	checkTwinFamily(t, h.C.Source().Metrics, "tty.serial.")
 }
