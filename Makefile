@@ -52,7 +52,7 @@ generate:
 # pmdalinux's names and descriptors (standin/linux_table.go), read from
 # the running pmcd; go test ./standin then shows any drift.
 linux-table:
-	$(GO) run ./tools/genlinux -o standin/linux_table.go
+	$(GO) run ./tools/genlinux -o internal/linuxtable/linux_table.go
 
 # Measures against pmdalinux in one run and writes docs/performance.md (root).
 bench:

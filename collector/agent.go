@@ -21,8 +21,10 @@ import (
 // from pmdalinux, and an administrator sees which agent serves
 // pmdalinux's names in the stand-in mode.
 var (
-	pmdaUname   = engine.Metric("hostcache.pmda.uname", clusterAgent, 5, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	pmdaVersion = engine.Metric("hostcache.pmda.version", clusterAgent, 6, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	pmdaUname = engine.Row{Name: "hostcache.pmda.uname", Cluster: clusterAgent, Item: 5,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	pmdaVersion = engine.Row{Name: "hostcache.pmda.version", Cluster: clusterAgent, Item: 6,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
 )
 
 // agentCollector publishes the two strings; the host name in the uname

@@ -9,18 +9,19 @@ import (
 	"testing"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
 // pmda.uname has uname(2)'s five fields, pmdalinux's format.
 func TestAgentUname(t *testing.T) {
 	h := newHarness(t, NewAgentCollector, "proc-t0")
-	h.mustSample(t0)
-	v := h.mustValue("pmda.uname", cache.InstNone)
+	h.MustSample(t0)
+	v := h.MustValue("pmda.uname", cache.InstNone)
 	if f := strings.Fields(v.Str); len(f) < 5 || f[0] != "Linux" {
 		t.Errorf("pmda.uname %q: want sysname nodename release version machine", v.Str)
 	}
-	if v := h.mustValue("pmda.version", cache.InstNone); !strings.HasPrefix(v.Str, pcpVersion()+" hostcache") {
+	if v := h.MustValue("pmda.version", cache.InstNone); !strings.HasPrefix(v.Str, pcpVersion()+" hostcache") {
 		t.Errorf("pmda.version %q, want PCP's release then hostcache", v.Str)
 	}
 }
@@ -53,13 +54,13 @@ func TestAgentVersionHasPCPs(t *testing.T) {
 // Without uname the version stays, and the sample says what failed.
 func TestAgentUnameFails(t *testing.T) {
 	c := &agentCollector{uname: func() (string, error) { return "", errors.New("no uname") }, version: "hostcache x"}
-	h := &harness{t: t, proc: t.TempDir()}
-	h.attach(func(engine.Env) (engine.Collector, error) { return c, nil }, engine.Env{})
-	if err := h.sample(t0); err == nil {
+	h := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	h.Attach(func(engine.Env) (engine.Collector, error) { return c, nil }, engine.Env{})
+	if err := h.Sample(t0); err == nil {
 		t.Error("no error")
 	}
-	h.wantAbsent("pmda.uname", cache.InstNone)
-	if v := h.mustValue("pmda.version", cache.InstNone); v.Str != "hostcache x" {
+	h.WantAbsent("pmda.uname", cache.InstNone)
+	if v := h.MustValue("pmda.version", cache.InstNone); v.Str != "hostcache x" {
 		t.Errorf("pmda.version %q", v.Str)
 	}
 }

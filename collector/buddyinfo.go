@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -17,8 +18,10 @@ import (
 // (its cluster 67): how fragmented each zone's free memory is. One
 // instance per zone, order and node, "Normal::order3::node0".
 var (
-	buddyPages = engine.Metric("hostcache.mem.buddyinfo.pages", clusterBuddy, 0, cache.TypeU64, cache.SemInstant, cache.UnitsNone, indomBuddy)
-	buddyTotal = engine.Metric("hostcache.mem.buddyinfo.total", clusterBuddy, 1, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomBuddy)
+	buddyPages = engine.Row{Name: "hostcache.mem.buddyinfo.pages", Cluster: clusterBuddy, Item: 0,
+		Type: cache.TypeU64, Sem: cache.SemInstant, InDom: indomBuddy}.Desc()
+	buddyTotal = engine.Row{Name: "hostcache.mem.buddyinfo.total", Cluster: clusterBuddy, Item: 1,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomBuddy}.Desc()
 )
 
 // buddyinfoCollector reads /proc/buddyinfo.
@@ -36,7 +39,7 @@ type buddyinfoCollector struct {
 
 // NewBuddyinfoCollector names /proc/buddyinfo below env.Proc.
 func NewBuddyinfoCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "buddyinfo")
+	path, err := hostkit.ProcFile(env, "buddyinfo")
 	if err != nil {
 		return nil, fmt.Errorf("buddyinfo: %w", err)
 	}
@@ -48,7 +51,8 @@ func (c *buddyinfoCollector) Name() string { return "buddyinfo" }
 
 func (c *buddyinfoCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{buddyPages, buddyTotal}, InDoms: []cache.InDomDesc{{
-		ID: indomBuddy, Name: "buddy blocks", Labels: indomLabels(`["memory","numa_node"]`, "per buddy per numa_node"),
+		ID: indomBuddy, Name: "buddy blocks",
+		Labels: hostkit.IndomLabels(`["memory","numa_node"]`, "per buddy per numa_node"),
 		Derive: buddyLabels}}}
 }
 

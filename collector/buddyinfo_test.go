@@ -14,21 +14,21 @@ import (
 // zone, as a second NUMA node coming online would.
 func TestBuddyinfoValues(t *testing.T) {
 	h := newHarness(t, NewBuddyinfoCollector, "proc-t0")
-	h.mustSample(t0)
+	h.MustSample(t0)
 	kb := uint64(os.Getpagesize() / 1024)
 	id := func(name string) uint32 { return h.hostInstanceID(indomBuddy, name) }
-	h.wantU64("mem.buddyinfo.pages", id("DMA::order10::node0"), 3)
-	h.wantU64("mem.buddyinfo.total", id("DMA::order10::node0"), 3*1024*kb)
-	h.wantU64("mem.buddyinfo.pages", id("Normal::order0::node0"), 1249)
+	h.WantU64("mem.buddyinfo.pages", id("DMA::order10::node0"), 3)
+	h.WantU64("mem.buddyinfo.total", id("DMA::order10::node0"), 3*1024*kb)
+	h.WantU64("mem.buddyinfo.pages", id("Normal::order0::node0"), 1249)
 	if n := len(h.hostInstances(indomBuddy)); n != 33 {
 		t.Errorf("%d instances, want 3 zones x 11 orders", n)
 	}
-	h.use("proc-t1")
-	h.mustSample(t1)
-	h.wantU64("mem.buddyinfo.pages", id("Normal::order1::node1"), 200)
-	h.wantU64("mem.buddyinfo.total", id("Normal::order1::node1"), 200*2*kb)
+	h.Use("proc-t1")
+	h.MustSample(t1)
+	h.WantU64("mem.buddyinfo.pages", id("Normal::order1::node1"), 200)
+	h.WantU64("mem.buddyinfo.total", id("Normal::order1::node1"), 200*2*kb)
 	// pmdalinux's labels, derived from the name.
-	for _, d := range h.c.Source().InDoms {
+	for _, d := range h.C.Source().InDoms {
 		got := map[string]string{}
 		for _, l := range d.InstanceLabels(cache.Instance{Name: "Normal::order1::node1"}) {
 			got[l.Name] = l.Value
@@ -43,8 +43,8 @@ func TestBuddyinfoValues(t *testing.T) {
 // fails the sample.
 func TestBuddyinfoMalformed(t *testing.T) {
 	h := newHarness(t, NewBuddyinfoCollector, "proc-t0")
-	os.WriteFile(h.proc+"/buddyinfo", []byte("Node 0 zone DMA x\n"), 0o644)
-	if err := h.sample(t0); err == nil {
+	os.WriteFile(h.Proc+"/buddyinfo", []byte("Node 0 zone DMA x\n"), 0o644)
+	if err := h.Sample(t0); err == nil {
 		t.Error("a malformed buddyinfo is accepted")
 	}
 }
@@ -64,10 +64,10 @@ func TestBuddyinfoOrdersAsPmdalinux(t *testing.T) {
 		}
 	}
 	h := newHarness(t, NewBuddyinfoCollector, "proc-t0")
-	os.WriteFile(filepath.Join(h.proc, "buddyinfo"), []byte(
+	os.WriteFile(filepath.Join(h.Proc, "buddyinfo"), []byte(
 		"Node 0, zone      DMA      3      1      2      2      2      1      0      0      1      1      3\n"+
 			"Node 0, zone   Normal   1249    100     50     20     10      5      2      1      0      0      0\n"), 0o644)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	if n := len(h.hostInstances(indomBuddy)); n != 20 {
 		t.Errorf("%d instances, want 2 zones x 10 orders, pmdalinux's", n)
 	}
@@ -76,5 +76,5 @@ func TestBuddyinfoOrdersAsPmdalinux(t *testing.T) {
 			t.Errorf("instance %s, an order pmdalinux leaves out", in.Name)
 		}
 	}
-	h.wantU64("mem.buddyinfo.pages", h.hostInstanceID(indomBuddy, "DMA::order9::node0"), 1)
+	h.WantU64("mem.buddyinfo.pages", h.hostInstanceID(indomBuddy, "DMA::order9::node0"), 1)
 }

@@ -3,7 +3,11 @@ package collector
 import "github.com/pmdahostcache/pmdahostcache/cache"
 
 // Cluster numbers are part of every PMID and therefore an ABI: never renumber
-// one, and keep retired numbers listed here so they are not reused.
+// one, and keep retired numbers listed here so they are not reused. The
+// network collectors' are in collector/network/ids.go (8, 9, 19, 20,
+// 23-27, 37, 44, 46, 52-54), the MMV files' in collector/mmvfiles/ids.go;
+// the registry's schema (TestDescriptorsMatchPmdalinux) fails on a number
+// two packages take.
 const (
 	// 0 is the engine's: hostcache.control.* (engine.ClusterControl).
 	clusterStat    = 1  // /proc/stat: CPU time and kernel activity
@@ -13,8 +17,6 @@ const (
 	clusterDisk    = 5  // /proc/diskstats: disk.dev.*, disk.all.*, iostat figures
 	clusterPart    = 6  // /proc/diskstats: disk.partitions.*
 	clusterDM      = 7  // /proc/diskstats + /sys/block/dm-*: disk.dm.*
-	clusterNetdev  = 8  // /proc/net/dev + /sys/class/net: network.interface.*, network.all.*
-	clusterSNMP    = 9  // /proc/net/snmp, /proc/net/netstat: network.tcp.*, network.udp.*
 	clusterFilesys = 10 // /proc/mounts + statfs: filesys.*
 	clusterPSI     = 11 // /proc/pressure/*: kernel.all.pressure.*
 	clusterVmstat  = 12 // /proc/vmstat: mem.vmstat.*
@@ -24,65 +26,49 @@ const (
 	clusterVFS     = 16 // /proc/sys/fs: vfs.files, inodes, dentry, aio
 	clusterLocks   = 17 // /proc/locks: vfs.locks.*
 	clusterUname   = 18 // /proc/sys/kernel, uname(2), /etc: kernel.uname.*, hinv.machine
-	clusterSock    = 19 // /proc/net/sockstat: network.sockstat.*
-	clusterSock6   = 20 // /proc/net/sockstat6: network.sockstat.*6.*
 	clusterCPUInfo = 21 // /proc/cpuinfo: hinv.cpu.*
 	// The socket tables of /proc/net, one cluster per pmdalinux cluster so
 	// that the items can be pmdalinux's.
 	// 22 is retired: an unreleased network.tcpconn.*; the metrics are
 	// clusterTCPConn's now.
-	clusterUDPConn  = 23 // udp: network.udpconn.*
-	clusterUDPConn6 = 24 // udp6: network.udpconn6.*
-	clusterRawConn  = 25 // raw: network.rawconn.*
-	clusterRawConn6 = 26 // raw6: network.rawconn6.*
-	clusterUnix     = 27 // unix: network.unix.*
-	clusterIPCMsg   = 28 // /proc/sysvipc/msg: ipc.msg.*
-	clusterIPCSem   = 29 // /proc/sysvipc/sem: ipc.sem.*
-	clusterIPCShm   = 30 // /proc/sysvipc/shm: ipc.shm.*
-	clusterLogin    = 31 // utmp: kernel.all.nusers, nroots, nsessions
-	clusterCPUSys   = 32 // /sys/devices/system/cpu: hinv.cpu.online, thermal_throttle, hinv.map.cpu_num
+	clusterIPCMsg = 28 // /proc/sysvipc/msg: ipc.msg.*
+	clusterIPCSem = 29 // /proc/sysvipc/sem: ipc.sem.*
+	clusterIPCShm = 30 // /proc/sysvipc/shm: ipc.shm.*
+	clusterLogin  = 31 // utmp: kernel.all.nusers, nroots, nsessions
+	clusterCPUSys = 32 // /sys/devices/system/cpu: hinv.cpu.online, thermal_throttle, hinv.map.cpu_num
 	// /proc/interrupts and /proc/softirqs, as pmdalinux's clusters 4, 63, 82.
 	clusterInterrupts   = 33 // kernel.all.interrupts.*, kernel.percpu.interrupts, intr
 	clusterSoftirqs     = 34 // kernel.percpu.softirqs, sirq
 	clusterSoftirqTotal = 35 // kernel.all.softirqs.total
 	clusterNUMA         = 36 // /sys/devices/system/node: mem.numa.*, pmdalinux's 36
-	clusterSoftnet      = 37 // /proc/net/softnet_stat: network.softnet.*, pmdalinux's 57
 	clusterKSM          = 38 // /sys/kernel/mm/ksm: mem.ksm.*, pmdalinux's 69
 	clusterBuddy        = 39 // /proc/buddyinfo: mem.buddyinfo.*, pmdalinux's 67
 	clusterZoneinfo     = 40 // /proc/zoneinfo: mem.zoneinfo.*, pmdalinux's 68
 	clusterZoneProt     = 41 // /proc/zoneinfo: mem.zoneinfo.protection, pmdalinux's 70
 	clusterMD           = 42 // /proc/diskstats: disk.md.*, pmdalinux's 59
-	clusterCPUFreq      = 43 // /sys/devices/system/cpu/cpu*/cpufreq: hinv.cpu.frequency_scaling.*, pmdalinux's 55 items 6-9
-	clusterNFSClient    = 44 // /proc/net/rpc/nfs, nfsd: nfs*.client/server.*, rpc.*, pmdalinux's 7 items
+	clusterCPUFreq      = 43 // /sys/devices/system/cpu/cpu*/cpufreq: frequency_scaling.*, pmdalinux's 55 items 6-9
 	// 45 is retired: reserved for the NFS server, which shares 44 as
 	// pmdalinux's client and server share its cluster 7.
-	clusterNetAddr    = 46 // SIOCGIFCONF, if_inet6, sysfs: network.interface.*_addr, pmdalinux's 33
-	clusterIPCSemLim  = 47 // semctl(IPC_INFO): ipc.sem limits, pmdalinux's 21
-	clusterIPCMsgLim  = 48 // msgctl(IPC_INFO): ipc.msg limits, pmdalinux's 22
-	clusterIPCShmLim  = 49 // shmctl(IPC_INFO): ipc.shm limits, pmdalinux's 23
-	clusterWWID       = 50 // /proc/diskstats by /sys/block/*/device/wwid: disk.wwid.*, pmdalinux's 92
-	clusterMDStatus   = 51 // /sys/block/md*/md: disk.md.status, pmdalinux's 60
-	clusterMPTCP      = 52 // /proc/net/netstat MPTcpExt: network.mptcp.*
-	clusterTCPConn    = 53 // /proc/net/tcp states: network.tcpconn.*
-	clusterTCPConn6   = 54 // /proc/net/tcp6 states: network.tcpconn6.*
-	clusterZram       = 55 // /proc/diskstats rows of zram devices: zram.*
-	clusterZramSys    = 56 // /sys/block/zram*/{io,mm,bd}_stat: zram.io_stat, mm_stat, bd_stat
-	clusterSlab       = 57 // /proc/slabinfo: mem.slabinfo.*
-	clusterTmpfs      = 58 // /proc/mounts tmpfs + statfs: tmpfs.*
-	clusterTTY        = 59 // /proc/tty/driver/serial: tty.serial.*
-	clusterFCHost     = 60 // /sys/class/fc_host: fchost.*, hinv.nfchost
-	clusterTape       = 61 // /sys/class/scsi_tape: tape.dev.*, hinv.ntape
-	clusterAgent      = 62 // the agent and sysfs: pmda.uname, pmda.version, sysfs.kernel.*, hinv.map.*
-	clusterSCSI       = 63 // /sys/bus/scsi/devices: hinv.map.scsi, pmdalinux's 15
-	clusterExtfrag    = 64 // debugfs extfrag/unusable_index: sysfs.kernel.debug.extfrag_unusable, pmdalinux's 35
-	clusterMMVControl = 65 // the MMV catalog's own: hostcache.mmv.control.*
-	// Clusters 768-1023 are the MMV files' (hostcache.mmv.*), one a file;
-	// a file's metrics keep their items, below engine.RateItemOffset.
-	clusterMMVFirst = 768
-	clusterMMVLast  = 1023
+	clusterIPCSemLim = 47 // semctl(IPC_INFO): ipc.sem limits, pmdalinux's 21
+	clusterIPCMsgLim = 48 // msgctl(IPC_INFO): ipc.msg limits, pmdalinux's 22
+	clusterIPCShmLim = 49 // shmctl(IPC_INFO): ipc.shm limits, pmdalinux's 23
+	clusterWWID      = 50 // /proc/diskstats by /sys/block/*/device/wwid: disk.wwid.*, pmdalinux's 92
+	clusterMDStatus  = 51 // /sys/block/md*/md: disk.md.status, pmdalinux's 60
+	clusterZram      = 55 // /proc/diskstats rows of zram devices: zram.*
+	clusterZramSys   = 56 // /sys/block/zram*/{io,mm,bd}_stat: zram.io_stat, mm_stat, bd_stat
+	clusterSlab      = 57 // /proc/slabinfo: mem.slabinfo.*
+	clusterTmpfs     = 58 // /proc/mounts tmpfs + statfs: tmpfs.*
+	clusterTTY       = 59 // /proc/tty/driver/serial: tty.serial.*
+	clusterFCHost    = 60 // /sys/class/fc_host: fchost.*, hinv.nfchost
+	clusterTape      = 61 // /sys/class/scsi_tape: tape.dev.*, hinv.ntape
+	clusterAgent     = 62 // the agent and sysfs: pmda.uname, pmda.version, sysfs.kernel.*, hinv.map.*
+	clusterSCSI      = 63 // /sys/bus/scsi/devices: hinv.map.scsi, pmdalinux's 15
+	clusterExtfrag   = 64 // debugfs extfrag/unusable_index: sysfs.kernel.debug.extfrag_unusable, pmdalinux's 35
+	// 65 and 768-1023 are the MMV files' (collector/mmvfiles, ids.go).
 )
 
-// Instance domain serials, an ABI like the clusters.
+// Instance domain serials, an ABI like the clusters. The network
+// collectors' are in collector/network/ids.go (6, 19, 21, 26-30).
 const (
 	// 0 is the engine's: one instance per collector (engine.InDomCollectors).
 	indomCPU        cache.InDomID = 1 // per-CPU, "cpuN" with id N as pmdalinux
@@ -90,7 +76,6 @@ const (
 	indomDisk       cache.InDomID = 3 // whole disks, pmdalinux's 60.1
 	indomPartitions cache.InDomID = 4 // partitions, 60.10
 	indomDM         cache.InDomID = 5 // device-mapper devices by mapped name, 60.24
-	indomInterface  cache.InDomID = 6 // network interfaces, 60.3
 	indomFilesys    cache.InDomID = 7 // mounted filesystems by device, 60.5
 	indomSwapdev    cache.InDomID = 8 // swap devices, 60.6
 	indomPressure   cache.InDomID = 9 // PSI averaging windows, 60.37
@@ -111,40 +96,22 @@ const (
 	indomSoftirqCPU cache.InDomID = 16
 	indomIRQCPUs    cache.InDomID = 17
 	indomNUMA       cache.InDomID = 18 // the online NUMA nodes, "nodeN", id N, as 60.19
-	indomSoftnetCPU cache.InDomID = 19 // the CPUs of softnet_stat, "cpuN", id N, as 60.0
 	indomBuddy      cache.InDomID = 20 // zone, order, node: "Normal::order3::node0", 60.31
-	indomICMPType   cache.InDomID = 21 // ICMP message types "Type0".."Type255", id the type, 60.23
 	indomZone       cache.InDomID = 22 // populated zones "Normal::node0" and nodes "node0", 60.32
 	indomZoneProt   cache.InDomID = 23 // "Normal::node0::lowmem_reserved2", 60.33
 	indomMD         cache.InDomID = 24 // software RAID arrays by /dev/md name or kernel name, 60.25
 	// 25 is retired: reserved for cpufreq's CPUs, which use indomCPUSys.
-	indomNFSClient  cache.InDomID = 26 // NFS v2 operations (client and server), as 60.7
-	indomNFS3       cache.InDomID = 27 // NFS v3 operations, as 60.8
-	indomNFS4Client cache.InDomID = 28 // NFS v4 client operations, as 60.14
-	indomNFS4Server cache.InDomID = 29 // NFS v4 server operations, as 60.15
-	indomNetAddr    cache.InDomID = 30 // interfaces and IPv4 labels with addresses, as 60.17
-	indomWWID       cache.InDomID = 31 // disks by world-wide id ("3600508b..."), as 60.42
-	indomZram       cache.InDomID = 32 // zram devices, "zram0", as 60.38
-	indomSlab       cache.InDomID = 33 // slab caches by name, as 60.12
-	indomTmpfs      cache.InDomID = 34 // tmpfs mounts by mount point, as 60.18
-	indomTTY        cache.InDomID = 35 // serial ports, as 60.35
-	indomFCHost     cache.InDomID = 36 // fibre channel hosts, as 60.39
-	indomTape       cache.InDomID = 37 // tape devices, as 60.34
-	indomIPCShm     cache.InDomID = 38 // shared memory segments by shmid, as 60.28
-	indomIPCMsg     cache.InDomID = 39 // message queues by msqid, as 60.29
-	indomIPCSem     cache.InDomID = 40 // semaphore sets by semid, as 60.30
-	indomSCSI       cache.InDomID = 41 // SCSI devices "scsi0:0:0:0_Direct", as 60.11
-	indomExtfrag    cache.InDomID = 42 // NUMA nodes of debugfs's extfrag index, "nodeN", id N, as 60.19
-	// 4096 on are the MMV files' instance domains, 64 a file, by the
-	// file's cluster: 4096 + 64*(cluster-clusterMMVFirst) + the file's
-	// own index of the domain.
-	indomMMVFirst   cache.InDomID = 4096
-	indomMMVPerFile               = 64
+	indomWWID    cache.InDomID = 31 // disks by world-wide id ("3600508b..."), as 60.42
+	indomZram    cache.InDomID = 32 // zram devices, "zram0", as 60.38
+	indomSlab    cache.InDomID = 33 // slab caches by name, as 60.12
+	indomTmpfs   cache.InDomID = 34 // tmpfs mounts by mount point, as 60.18
+	indomTTY     cache.InDomID = 35 // serial ports, as 60.35
+	indomFCHost  cache.InDomID = 36 // fibre channel hosts, as 60.39
+	indomTape    cache.InDomID = 37 // tape devices, as 60.34
+	indomIPCShm  cache.InDomID = 38 // shared memory segments by shmid, as 60.28
+	indomIPCMsg  cache.InDomID = 39 // message queues by msqid, as 60.29
+	indomIPCSem  cache.InDomID = 40 // semaphore sets by semid, as 60.30
+	indomSCSI    cache.InDomID = 41 // SCSI devices "scsi0:0:0:0_Direct", as 60.11
+	indomExtfrag cache.InDomID = 42 // NUMA nodes of debugfs's extfrag index, "nodeN", id N, as 60.19
+	// 4096 on are the MMV files' (collector/mmvfiles, ids.go).
 )
-
-// indomLabels are the labels pmdalinux gives the same instance domain:
-// device_type, as JSON text (a string or a list of strings), and
-// indom_name.
-func indomLabels(deviceType, indomName string) []cache.Label {
-	return []cache.Label{{Name: "device_type", Value: deviceType}, cache.StringLabel("indom_name", indomName)}
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // cpuTimes lists the CPU time metrics, pmdalinux's names below kernel.all.cpu
@@ -22,44 +23,70 @@ var cpuTimes = []struct {
 	all, per cache.Desc
 	ticks    func(t *kernel.CPUTicks) uint64
 }{
-	{engine.Metric("hostcache.kernel.all.cpu.user", clusterStat, 0, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
-		engine.Metric("hostcache.kernel.percpu.cpu.user", clusterStat, 20, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+	{engine.Row{Name: "hostcache.kernel.all.cpu.user", Cluster: clusterStat, Item: 0, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.user", Cluster: clusterStat, Item: 20, Type: cache.TypeU64,
+			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.User }},
-	{engine.Metric("hostcache.kernel.all.cpu.nice", clusterStat, 1, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
-		engine.Metric("hostcache.kernel.percpu.cpu.nice", clusterStat, 21, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+	{engine.Row{Name: "hostcache.kernel.all.cpu.nice", Cluster: clusterStat, Item: 1, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.nice", Cluster: clusterStat, Item: 21, Type: cache.TypeU64,
+			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.Nice }},
-	{engine.Metric("hostcache.kernel.all.cpu.sys", clusterStat, 2, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
-		engine.Metric("hostcache.kernel.percpu.cpu.sys", clusterStat, 22, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+	{engine.Row{Name: "hostcache.kernel.all.cpu.sys", Cluster: clusterStat, Item: 2, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.sys", Cluster: clusterStat, Item: 22, Type: cache.TypeU64,
+			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.System }},
-	{engine.Metric("hostcache.kernel.all.cpu.idle", clusterStat, 3, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
-		engine.Metric("hostcache.kernel.percpu.cpu.idle", clusterStat, 23, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+	{engine.Row{Name: "hostcache.kernel.all.cpu.idle", Cluster: clusterStat, Item: 3, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.idle", Cluster: clusterStat, Item: 23, Type: cache.TypeU64,
+			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.Idle }},
-	{engine.Metric("hostcache.kernel.all.cpu.intr", clusterStat, 4, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
-		engine.Metric("hostcache.kernel.percpu.cpu.intr", clusterStat, 24, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+	{engine.Row{Name: "hostcache.kernel.all.cpu.intr", Cluster: clusterStat, Item: 4, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.intr", Cluster: clusterStat, Item: 24, Type: cache.TypeU64,
+			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return addTicks(t.IRQ, t.SoftIRQ) }},
-	{engine.Metric("hostcache.kernel.all.cpu.wait.total", clusterStat, 5, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
-		engine.Metric("hostcache.kernel.percpu.cpu.wait.total", clusterStat, 25, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+	{engine.Row{Name: "hostcache.kernel.all.cpu.wait.total", Cluster: clusterStat, Item: 5, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.wait.total", Cluster: clusterStat, Item: 25,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.Iowait }},
-	{engine.Metric("hostcache.kernel.all.cpu.irq.hard", clusterStat, 6, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
-		engine.Metric("hostcache.kernel.percpu.cpu.irq.hard", clusterStat, 26, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+	{engine.Row{Name: "hostcache.kernel.all.cpu.irq.hard", Cluster: clusterStat, Item: 6, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.irq.hard", Cluster: clusterStat, Item: 26,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.IRQ }},
-	{engine.Metric("hostcache.kernel.all.cpu.irq.soft", clusterStat, 7, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
-		engine.Metric("hostcache.kernel.percpu.cpu.irq.soft", clusterStat, 27, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+	{engine.Row{Name: "hostcache.kernel.all.cpu.irq.soft", Cluster: clusterStat, Item: 7, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.irq.soft", Cluster: clusterStat, Item: 27,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.SoftIRQ }},
-	{engine.Metric("hostcache.kernel.all.cpu.steal", clusterStat, 8, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
-		engine.Metric("hostcache.kernel.percpu.cpu.steal", clusterStat, 28, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+	{engine.Row{Name: "hostcache.kernel.all.cpu.steal", Cluster: clusterStat, Item: 8, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.steal", Cluster: clusterStat, Item: 28, Type: cache.TypeU64,
+			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.Steal }},
-	{engine.Metric("hostcache.kernel.all.cpu.guest", clusterStat, 9, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
-		engine.Metric("hostcache.kernel.percpu.cpu.guest", clusterStat, 29, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+	{engine.Row{Name: "hostcache.kernel.all.cpu.guest", Cluster: clusterStat, Item: 9, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.guest", Cluster: clusterStat, Item: 29, Type: cache.TypeU64,
+			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.Guest }},
-	{engine.Metric("hostcache.kernel.all.cpu.guest_nice", clusterStat, 10, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
-		engine.Metric("hostcache.kernel.percpu.cpu.guest_nice", clusterStat, 30, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+	{engine.Row{Name: "hostcache.kernel.all.cpu.guest_nice", Cluster: clusterStat, Item: 10,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.guest_nice", Cluster: clusterStat, Item: 30,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.GuestNice }},
-	{engine.Metric("hostcache.kernel.all.cpu.vuser", clusterStat, 11, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
-		engine.Metric("hostcache.kernel.percpu.cpu.vuser", clusterStat, 31, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+	{engine.Row{Name: "hostcache.kernel.all.cpu.vuser", Cluster: clusterStat, Item: 11, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.vuser", Cluster: clusterStat, Item: 31, Type: cache.TypeU64,
+			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return clampedTicks(t.User, t.Guest) }},
-	{engine.Metric("hostcache.kernel.all.cpu.vnice", clusterStat, 12, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, cache.InDomNone),
-		engine.Metric("hostcache.kernel.percpu.cpu.vnice", clusterStat, 32, cache.TypeU64, cache.SemCounter, cache.UnitsMSec, indomCPU),
+	{engine.Row{Name: "hostcache.kernel.all.cpu.vnice", Cluster: clusterStat, Item: 12, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.vnice", Cluster: clusterStat, Item: 32, Type: cache.TypeU64,
+			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return clampedTicks(t.Nice, t.GuestNice) }},
 }
 
@@ -98,24 +125,39 @@ var cpuUtil = []struct {
 	desc    cache.Desc
 	counter uint32 // item of the kernel.all.cpu counter
 }{
-	{engine.Metric("hostcache.kernel.cpu.util.user", clusterStat, 60, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 0},
-	{engine.Metric("hostcache.kernel.cpu.util.nice", clusterStat, 61, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 1},
-	{engine.Metric("hostcache.kernel.cpu.util.sys", clusterStat, 62, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 2},
-	{engine.Metric("hostcache.kernel.cpu.util.idle", clusterStat, 63, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 3},
-	{engine.Metric("hostcache.kernel.cpu.util.intr", clusterStat, 64, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 4},
-	{engine.Metric("hostcache.kernel.cpu.util.wait", clusterStat, 65, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 5},
-	{engine.Metric("hostcache.kernel.cpu.util.steal", clusterStat, 66, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, cache.InDomNone), 8},
+	{engine.Row{Name: "hostcache.kernel.cpu.util.user", Cluster: clusterStat, Item: 60, Type: cache.TypeDouble,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), 0},
+	{engine.Row{Name: "hostcache.kernel.cpu.util.nice", Cluster: clusterStat, Item: 61, Type: cache.TypeDouble,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), 1},
+	{engine.Row{Name: "hostcache.kernel.cpu.util.sys", Cluster: clusterStat, Item: 62, Type: cache.TypeDouble,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), 2},
+	{engine.Row{Name: "hostcache.kernel.cpu.util.idle", Cluster: clusterStat, Item: 63, Type: cache.TypeDouble,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), 3},
+	{engine.Row{Name: "hostcache.kernel.cpu.util.intr", Cluster: clusterStat, Item: 64, Type: cache.TypeDouble,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), 4},
+	{engine.Row{Name: "hostcache.kernel.cpu.util.wait", Cluster: clusterStat, Item: 65, Type: cache.TypeDouble,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), 5},
+	{engine.Row{Name: "hostcache.kernel.cpu.util.steal", Cluster: clusterStat, Item: 66, Type: cache.TypeDouble,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), 8},
 }
 
 var (
-	statPswitch  = engine.Metric("hostcache.kernel.all.pswitch", clusterStat, 40, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	statSysfork  = engine.Metric("hostcache.kernel.all.sysfork", clusterStat, 41, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	statIntr     = engine.Metric("hostcache.kernel.all.intr", clusterStat, 42, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	statRunning  = engine.Metric("hostcache.kernel.all.running", clusterStat, 43, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	statBlocked  = engine.Metric("hostcache.kernel.all.blocked", clusterStat, 44, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	statBoottime = engine.Metric("hostcache.kernel.all.boottime", clusterStat, 45, cache.TypeI64, cache.SemDiscrete, cache.UnitsSec, cache.InDomNone)
-	statNCPU     = engine.Metric("hostcache.hinv.ncpu", clusterStat, 46, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	statHZ       = engine.Metric("hostcache.kernel.all.hz", clusterStat, 47, cache.TypeU32, cache.SemDiscrete, cache.UnitsCountPerSec, cache.InDomNone)
+	statPswitch = engine.Row{Name: "hostcache.kernel.all.pswitch", Cluster: clusterStat, Item: 40,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	statSysfork = engine.Row{Name: "hostcache.kernel.all.sysfork", Cluster: clusterStat, Item: 41,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	statIntr = engine.Row{Name: "hostcache.kernel.all.intr", Cluster: clusterStat, Item: 42,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	statRunning = engine.Row{Name: "hostcache.kernel.all.running", Cluster: clusterStat, Item: 43,
+		Type: cache.TypeU64, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	statBlocked = engine.Row{Name: "hostcache.kernel.all.blocked", Cluster: clusterStat, Item: 44,
+		Type: cache.TypeU64, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	statBoottime = engine.Row{Name: "hostcache.kernel.all.boottime", Cluster: clusterStat, Item: 45,
+		Type: cache.TypeI64, Sem: cache.SemDiscrete, Units: cache.UnitsSec, InDom: cache.InDomNone}.Desc()
+	statNCPU = engine.Row{Name: "hostcache.hinv.ncpu", Cluster: clusterStat, Item: 46, Type: cache.TypeU32,
+		Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	statHZ = engine.Row{Name: "hostcache.kernel.all.hz", Cluster: clusterStat, Item: 47,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsCountPerSec, InDom: cache.InDomNone}.Desc()
 )
 
 // cpuCollector reads /proc/stat: CPU time, all and per CPU, and kernel activity.
@@ -135,7 +177,7 @@ type cpuCollector struct {
 
 // NewCPUCollector opens /proc below env.Proc.
 func NewCPUCollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Proc); err != nil {
+	if err := hostkit.CheckDir(env.Proc); err != nil {
 		return nil, fmt.Errorf("cpu: %w", err)
 	}
 	path := filepath.Join(env.Proc, "stat")
@@ -167,8 +209,8 @@ func (c *cpuCollector) Source() cache.Source {
 		Name:    c.Name(),
 		Metrics: descs,
 		InDoms: []cache.InDomDesc{
-			{ID: indomCPU, Name: "cpu", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"},
-			{ID: indomNode, Name: "node", Labels: indomLabels(`"numa_node"`, "per numa_node"), IDLabel: "numa_node"},
+			{ID: indomCPU, Name: "cpu", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"},
+			{ID: indomNode, Name: "node", Labels: hostkit.IndomLabels(`"numa_node"`, "per numa_node"), IDLabel: "numa_node"},
 		},
 	}
 }

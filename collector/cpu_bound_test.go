@@ -18,7 +18,7 @@ func twoNodes(t *testing.T) string {
 
 // fetchAs reads metric d for client c (over c's own interval), by instance.
 func (h *harness) fetchAs(c int32, d *cache.Desc) map[uint32]float64 {
-	q := cache.Request{Snap: h.store.Load(), Now: h.now, Client: c}
+	q := cache.Request{Snap: h.Store.Load(), Now: h.Now, Client: c}
 	out := map[uint32]float64{}
 	for _, v := range q.AppendValues(nil, d) {
 		out[v.Inst] = v.Double()
@@ -45,8 +45,8 @@ func cpuFigureLimit(name string) (float64, bool) {
 // checkCPUFigures reads every computed CPU figure for client c and fails
 // on any outside [0, its limit].
 func (h *harness) checkCPUFigures(c int32) {
-	h.t.Helper()
-	descs := h.store.Schema().Descs()
+	h.T.Helper()
+	descs := h.Store.Schema().Descs()
 	for i := range descs {
 		d := &descs[i]
 		limit, ok := cpuFigureLimit(d.Name)
@@ -55,7 +55,7 @@ func (h *harness) checkCPUFigures(c int32) {
 		}
 		for inst, v := range h.fetchAs(c, d) {
 			if v < 0 || v > limit || math.IsNaN(v) {
-				h.t.Errorf("at %v client %d %s[%d] = %v, outside [0, %v]", h.now.Sub(t0), c, d.Name, inst, v, limit)
+				h.T.Errorf("at %v client %d %s[%d] = %v, outside [0, %v]", h.Now.Sub(t0), c, d.Name, inst, v, limit)
 			}
 		}
 	}
@@ -68,7 +68,7 @@ func (h *harness) checkCPUFigures(c int32) {
 // sides keep their true figures, and the resets are counted.
 func TestCPUFieldAtMaxIsAReset(t *testing.T) {
 	h := newHarness(t, NewCPUCollector, "proc-t0")
-	h.attach(NewCPUCollector, engine.Env{Proc: h.proc, Sys: twoNodes(t)})
+	h.Attach(NewCPUCollector, engine.Env{Proc: h.Proc, Sys: twoNodes(t)})
 	const whole, each = 1, 2 // fetching at t0 and t3; at every sample
 	steps := []struct {
 		tree string
@@ -78,18 +78,18 @@ func TestCPUFieldAtMaxIsAReset(t *testing.T) {
 		{"proc-bound/t2", t1.Add(2 * time.Second)}, {"proc-bound/t3", t1.Add(4 * time.Second)},
 	}
 	for i, s := range steps {
-		h.use(s.tree)
-		h.mustSample(s.at)
+		h.Use(s.tree)
+		h.MustSample(s.at)
 		h.checkCPUFigures(each)
 		if i == 0 {
 			h.checkCPUFigures(whole) // its interval starts here
 		}
 		if s.tree == "proc-bound/max" {
 			// Saturated, never a wrapped product that could pass for growth.
-			h.wantU64("kernel.all.cpu.user", cache.InstNone, math.MaxUint64)
-			h.wantU64("kernel.percpu.cpu.vuser", cpu1, math.MaxUint64)
-			h.wantU64("kernel.pernode.cpu.user", 1, math.MaxUint64)
-			h.wantU64("kernel.percpu.cpu.user", cpu0, 27000) // cpu0 is sane
+			h.WantU64("kernel.all.cpu.user", cache.InstNone, math.MaxUint64)
+			h.WantU64("kernel.percpu.cpu.vuser", cpu1, math.MaxUint64)
+			h.WantU64("kernel.pernode.cpu.user", 1, math.MaxUint64)
+			h.WantU64("kernel.percpu.cpu.user", cpu0, 27000) // cpu0 is sane
 		}
 	}
 	// 0-2 s: user 59000 -> 61000 ms; 4-6 s: 63000 -> 66000 ms, cpu1 36000
@@ -107,18 +107,18 @@ func TestCPUFieldAtMaxIsAReset(t *testing.T) {
 		"rate.kernel.pernode.cpu.user": {0: 3500.0 / 1000 / 6, 1: 0.625},
 	}
 	for name, insts := range want {
-		got := h.fetchAs(whole, h.desc(name))
+		got := h.fetchAs(whole, h.Desc(name))
 		for inst, w := range insts {
 			if v, ok := got[inst]; !ok || math.Abs(v-w) > 1e-9 {
 				t.Errorf("window 0-6 s: %s[%d] = %v (%v), want %v", name, inst, v, ok, w)
 			}
 		}
 	}
-	h.wantFloat("rate.kernel.all.cpu.user", cache.InstNone, 1.5) // the newest step, 4-6 s
-	h.wantFloat("kernel.cpu.util.user", cache.InstNone, 75)
-	h.wantFloat("rate.kernel.percpu.cpu.user", cpu1, 0.75)
+	h.WantFloat("rate.kernel.all.cpu.user", cache.InstNone, 1.5) // the newest step, 4-6 s
+	h.WantFloat("kernel.cpu.util.user", cache.InstNone, 75)
+	h.WantFloat("rate.kernel.percpu.cpu.user", cpu1, 0.75)
 	// Into and out of 2^64-1: all user and vuser, cpu1's and node 1's.
-	if n := h.resets(); n != 12 {
+	if n := h.Resets(); n != 12 {
 		t.Errorf("Resets() = %d, want 12: 6 counters, each a step in and a step out", n)
 	}
 }

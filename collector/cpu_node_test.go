@@ -37,12 +37,12 @@ func nodeTree(t *testing.T, nodes map[string][]string) string {
 func TestPerNodeTimes(t *testing.T) {
 	sys := nodeTree(t, map[string][]string{"node0": {"cpu0"}, "node1": {"cpu1"}})
 	h := newHarness(t, NewCPUCollector, "proc-t0")
-	h.attach(NewCPUCollector, engine.Env{Proc: h.proc, Sys: sys})
-	h.mustSample(t0)
-	h.wantU64("hinv.nnode", cache.InstNone, 2)
-	h.wantU64("kernel.pernode.cpu.user", 0, 25000)
-	h.wantU64("kernel.pernode.cpu.user", 1, 34000)
-	h.wantU64("kernel.pernode.cpu.guest", 1, 400)
+	h.Attach(NewCPUCollector, engine.Env{Proc: h.Proc, Sys: sys})
+	h.MustSample(t0)
+	h.WantU64("hinv.nnode", cache.InstNone, 2)
+	h.WantU64("kernel.pernode.cpu.user", 0, 25000)
+	h.WantU64("kernel.pernode.cpu.user", 1, 34000)
+	h.WantU64("kernel.pernode.cpu.guest", 1, 400)
 	if got := len(h.hostInstances(indomNode)); got != 2 {
 		t.Errorf("%d nodes, want 2", got)
 	}
@@ -51,10 +51,10 @@ func TestPerNodeTimes(t *testing.T) {
 // Without a node directory, pmdalinux has one node, 0, of every CPU.
 func TestPerNodeWithoutSys(t *testing.T) {
 	h := newHarness(t, NewCPUCollector, "proc-t0")
-	h.attach(NewCPUCollector, engine.Env{Proc: h.proc, Sys: t.TempDir()})
-	h.mustSample(t0)
-	h.wantU64("hinv.nnode", cache.InstNone, 1)
-	h.wantU64("kernel.pernode.cpu.user", 0, 59000)
+	h.Attach(NewCPUCollector, engine.Env{Proc: h.Proc, Sys: t.TempDir()})
+	h.MustSample(t0)
+	h.WantU64("hinv.nnode", cache.InstNone, 1)
+	h.WantU64("kernel.pernode.cpu.user", 0, 59000)
 	if got := len(h.hostInstances(indomNode)); got != 1 {
 		t.Errorf("%d nodes, want node0", got)
 	}
@@ -67,11 +67,11 @@ func TestPerNodeWithoutSys(t *testing.T) {
 func TestPerNodeWithoutCPUEntries(t *testing.T) {
 	sys := nodeTree(t, map[string][]string{"node0": nil, "node2": {"cpu0", "cpu1"}, "nodeX": nil})
 	h := newHarness(t, NewCPUCollector, "proc-t0")
-	h.attach(NewCPUCollector, engine.Env{Proc: h.proc, Sys: sys})
-	h.mustSample(t0)
-	h.wantU64("hinv.nnode", cache.InstNone, 2)
-	h.wantU64("kernel.pernode.cpu.user", 0, 0)
-	h.wantU64("kernel.pernode.cpu.user", 2, 59000)
+	h.Attach(NewCPUCollector, engine.Env{Proc: h.Proc, Sys: sys})
+	h.MustSample(t0)
+	h.WantU64("hinv.nnode", cache.InstNone, 2)
+	h.WantU64("kernel.pernode.cpu.user", 0, 0)
+	h.WantU64("kernel.pernode.cpu.user", 2, 59000)
 	for name, want := range map[string]int{"node12": 12, "node3abc": 3, "cpulist": -1, "cpu": -1, "node": -1, "cpu7": 7} {
 		prefix := "cpu"
 		if name[0] == 'n' {

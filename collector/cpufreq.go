@@ -22,10 +22,17 @@ import (
 // frequencies listed, in MHz. Without statistics only max and min are
 // known, from cpuinfo_max_freq and cpuinfo_min_freq.
 var (
-	cpuFreqCount = engine.Metric("hostcache.hinv.cpu.frequency_scaling.count", clusterCPUFreq, 6, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCPUSys)
-	cpuFreqTime  = engine.Metric("hostcache.hinv.cpu.frequency_scaling.time", clusterCPUFreq, 7, cache.TypeU64, cache.SemCounter, cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0), indomCPUSys)
-	cpuFreqMax   = engine.Metric("hostcache.hinv.cpu.frequency_scaling.max", clusterCPUFreq, 8, cache.TypeU32, cache.SemInstant, cache.MakeUnits(0, -1, 0, 0, cache.TimeUSec, 0), indomCPUSys)
-	cpuFreqMin   = engine.Metric("hostcache.hinv.cpu.frequency_scaling.min", clusterCPUFreq, 9, cache.TypeU32, cache.SemInstant, cache.MakeUnits(0, -1, 0, 0, cache.TimeUSec, 0), indomCPUSys)
+	cpuFreqCount = engine.Row{Name: "hostcache.hinv.cpu.frequency_scaling.count", Cluster: clusterCPUFreq,
+		Item: 6, Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCPUSys}.Desc()
+	cpuFreqTime = engine.Row{Name: "hostcache.hinv.cpu.frequency_scaling.time", Cluster: clusterCPUFreq,
+		Item: 7, Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0),
+		InDom: indomCPUSys}.Desc()
+	cpuFreqMax = engine.Row{Name: "hostcache.hinv.cpu.frequency_scaling.max", Cluster: clusterCPUFreq,
+		Item: 8, Type: cache.TypeU32, Sem: cache.SemInstant,
+		Units: cache.MakeUnits(0, -1, 0, 0, cache.TimeUSec, 0), InDom: indomCPUSys}.Desc()
+	cpuFreqMin = engine.Row{Name: "hostcache.hinv.cpu.frequency_scaling.min", Cluster: clusterCPUFreq,
+		Item: 9, Type: cache.TypeU32, Sem: cache.SemInstant,
+		Units: cache.MakeUnits(0, -1, 0, 0, cache.TimeUSec, 0), InDom: indomCPUSys}.Desc()
 )
 
 // cpuFreqFiles are one CPU's cpufreq files; nil when it has no cpufreq

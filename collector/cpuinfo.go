@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -14,15 +15,25 @@ import (
 // The processors as /proc/cpuinfo describes them, with pmdalinux's items
 // of its cpuinfo cluster.
 var (
-	cpuinfoClock     = engine.Metric("hostcache.hinv.cpu.clock", clusterCPUInfo, 0, cache.TypeFloat, cache.SemDiscrete, cache.MakeUnits(0, -1, 0, 0, cache.TimeUSec, 0), indomCPUInfo)
-	cpuinfoVendor    = engine.Metric("hostcache.hinv.cpu.vendor", clusterCPUInfo, 1, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomCPUInfo)
-	cpuinfoModel     = engine.Metric("hostcache.hinv.cpu.model", clusterCPUInfo, 2, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomCPUInfo)
-	cpuinfoStepping  = engine.Metric("hostcache.hinv.cpu.stepping", clusterCPUInfo, 3, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomCPUInfo)
-	cpuinfoCache     = engine.Metric("hostcache.hinv.cpu.cache", clusterCPUInfo, 4, cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, indomCPUInfo)
-	cpuinfoBogomips  = engine.Metric("hostcache.hinv.cpu.bogomips", clusterCPUInfo, 5, cache.TypeFloat, cache.SemDiscrete, cache.UnitsNone, indomCPUInfo)
-	cpuinfoModelName = engine.Metric("hostcache.hinv.cpu.model_name", clusterCPUInfo, 9, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomCPUInfo)
-	cpuinfoFlags     = engine.Metric("hostcache.hinv.cpu.flags", clusterCPUInfo, 10, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomCPUInfo)
-	cpuinfoAlign     = engine.Metric("hostcache.hinv.cpu.cache_alignment", clusterCPUInfo, 11, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomCPUInfo)
+	cpuinfoClock = engine.Row{Name: "hostcache.hinv.cpu.clock", Cluster: clusterCPUInfo, Item: 0,
+		Type: cache.TypeFloat, Sem: cache.SemDiscrete, Units: cache.MakeUnits(0, -1, 0, 0, cache.TimeUSec, 0),
+		InDom: indomCPUInfo}.Desc()
+	cpuinfoVendor = engine.Row{Name: "hostcache.hinv.cpu.vendor", Cluster: clusterCPUInfo, Item: 1,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomCPUInfo}.Desc()
+	cpuinfoModel = engine.Row{Name: "hostcache.hinv.cpu.model", Cluster: clusterCPUInfo, Item: 2,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomCPUInfo}.Desc()
+	cpuinfoStepping = engine.Row{Name: "hostcache.hinv.cpu.stepping", Cluster: clusterCPUInfo, Item: 3,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomCPUInfo}.Desc()
+	cpuinfoCache = engine.Row{Name: "hostcache.hinv.cpu.cache", Cluster: clusterCPUInfo, Item: 4,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomCPUInfo}.Desc()
+	cpuinfoBogomips = engine.Row{Name: "hostcache.hinv.cpu.bogomips", Cluster: clusterCPUInfo, Item: 5,
+		Type: cache.TypeFloat, Sem: cache.SemDiscrete, InDom: indomCPUInfo}.Desc()
+	cpuinfoModelName = engine.Row{Name: "hostcache.hinv.cpu.model_name", Cluster: clusterCPUInfo, Item: 9,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomCPUInfo}.Desc()
+	cpuinfoFlags = engine.Row{Name: "hostcache.hinv.cpu.flags", Cluster: clusterCPUInfo, Item: 10,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomCPUInfo}.Desc()
+	cpuinfoAlign = engine.Row{Name: "hostcache.hinv.cpu.cache_alignment", Cluster: clusterCPUInfo, Item: 11,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: indomCPUInfo}.Desc()
 )
 
 // cpuinfoCollector reads /proc/cpuinfo. Reading it makes the kernel ask
@@ -37,7 +48,7 @@ type cpuinfoCollector struct {
 
 // NewCPUInfoCollector names /proc/cpuinfo below env.Proc.
 func NewCPUInfoCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "cpuinfo")
+	path, err := hostkit.ProcFile(env, "cpuinfo")
 	if err != nil {
 		return nil, fmt.Errorf("cpuinfo: %w", err)
 	}
@@ -51,7 +62,8 @@ func (c *cpuinfoCollector) Source() cache.Source {
 		Name: c.Name(),
 		Metrics: []cache.Desc{cpuinfoClock, cpuinfoVendor, cpuinfoModel, cpuinfoStepping, cpuinfoCache,
 			cpuinfoBogomips, cpuinfoModelName, cpuinfoFlags, cpuinfoAlign},
-		InDoms: []cache.InDomDesc{{ID: indomCPUInfo, Name: "cpuinfo", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"}},
+		InDoms: []cache.InDomDesc{{ID: indomCPUInfo, Name: "cpuinfo", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"),
+			IDLabel: "cpu"}},
 	}
 }
 

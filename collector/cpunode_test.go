@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
@@ -17,19 +18,19 @@ func TestCPUNodeAndNodeOnline(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newSysHarness(t, sys)
-	h.mustSample(t0)
-	h.wantU64("hinv.map.cpu_node", 0, 0) // no nodeN entry
-	h.wantU64("hinv.map.cpu_node", 1, 1)
+	h.MustSample(t0)
+	h.WantU64("hinv.map.cpu_node", 0, 0) // no nodeN entry
+	h.WantU64("hinv.map.cpu_node", 1, 1)
 
-	n := &harness{t: t, proc: t.TempDir()}
-	n.use("proc-t0")
-	n.attach(NewNUMACollector, engine.Env{Proc: n.proc, Sys: sys})
-	n.mustSample(t0)
+	n := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	n.Use("proc-t0")
+	n.Attach(NewNUMACollector, engine.Env{Proc: n.Proc, Sys: sys})
+	n.MustSample(t0)
 	nodes := n.hostInstances(indomNUMA)
 	if len(nodes) == 0 {
 		t.Fatal("the fixture has no NUMA node")
 	}
 	for _, x := range nodes {
-		n.wantU64("hinv.node.online", x.ID, 1)
+		n.WantU64("hinv.node.online", x.ID, 1)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -18,17 +19,26 @@ import (
 // kernel counts on processors that report it. pmie's enabled
 // thermal-throttle rule reads the package throttle time.
 var (
-	cpuOnline       = engine.Metric("hostcache.hinv.cpu.online", clusterCPUSys, 0, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomCPUSys)
-	cpuCoreThrCount = engine.Metric("hostcache.hinv.cpu.thermal_throttle.core.count", clusterCPUSys, 2, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCPUSys)
-	cpuCoreThrTime  = engine.Metric("hostcache.hinv.cpu.thermal_throttle.core.time", clusterCPUSys, 3, cache.TypeU64, cache.SemCounter, cache.MakeUnits(0, 1, 0, 0, cache.TimeMSec, 0), indomCPUSys)
-	cpuPkgThrCount  = engine.Metric("hostcache.hinv.cpu.thermal_throttle.package.count", clusterCPUSys, 4, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCPUSys)
+	cpuOnline = engine.Row{Name: "hostcache.hinv.cpu.online", Cluster: clusterCPUSys, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomCPUSys}.Desc()
+	cpuCoreThrCount = engine.Row{Name: "hostcache.hinv.cpu.thermal_throttle.core.count", Cluster: clusterCPUSys,
+		Item: 2, Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCPUSys}.Desc()
+	cpuCoreThrTime = engine.Row{Name: "hostcache.hinv.cpu.thermal_throttle.core.time", Cluster: clusterCPUSys,
+		Item: 3, Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.MakeUnits(0, 1, 0, 0, cache.TimeMSec, 0),
+		InDom: indomCPUSys}.Desc()
+	cpuPkgThrCount = engine.Row{Name: "hostcache.hinv.cpu.thermal_throttle.package.count",
+		Cluster: clusterCPUSys, Item: 4, Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+		InDom: indomCPUSys}.Desc()
 	// pmdalinux declares the package throttle time a count, not time; the
 	// twin keeps its descriptor. The value is milliseconds.
-	cpuPkgThrTime = engine.Metric("hostcache.hinv.cpu.thermal_throttle.package.time", clusterCPUSys, 5, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomCPUSys)
-	cpuMapNum     = engine.Metric("hostcache.hinv.map.cpu_num", clusterCPUSys, 6, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomCPUSys)
+	cpuPkgThrTime = engine.Row{Name: "hostcache.hinv.cpu.thermal_throttle.package.time", Cluster: clusterCPUSys,
+		Item: 5, Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCPUSys}.Desc()
+	cpuMapNum = engine.Row{Name: "hostcache.hinv.map.cpu_num", Cluster: clusterCPUSys, Item: 6,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: indomCPUSys}.Desc()
 	// The NUMA node of each CPU: its nodeN link in sysfs, node 0 without
 	// one (a kernel without NUMA), as pmdalinux.
-	cpuMapNode = engine.Metric("hostcache.hinv.map.cpu_node", clusterCPUSys, 8, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomCPUSys)
+	cpuMapNode = engine.Row{Name: "hostcache.hinv.map.cpu_node", Cluster: clusterCPUSys, Item: 8,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: indomCPUSys}.Desc()
 )
 
 // cpuThrottleFiles are the thermal_throttle attributes and their metrics.
@@ -59,12 +69,13 @@ type cpusysCollector struct {
 
 // NewCPUSysCollector names the CPU directory below env.Sys.
 func NewCPUSysCollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Sys); err != nil {
+	if err := hostkit.CheckDir(env.Sys); err != nil {
 		return nil, fmt.Errorf("cpusys: sys root: %w", err)
 	}
 	dir := filepath.Join(env.Sys, "devices", "system", "cpu")
-	return &cpusysCollector{sys: env.Sys, dir: dir, present: kernel.NewFileKept(env.Sys, filepath.Join(dir, "present"), env.KeepFiles),
-		cpus: numbered[*cpuSysFiles]{prefix: "cpu"}}, nil
+	return &cpusysCollector{sys: env.Sys, dir: dir,
+		present: kernel.NewFileKept(env.Sys, filepath.Join(dir, "present"), env.KeepFiles),
+		cpus:    numbered[*cpuSysFiles]{prefix: "cpu"}}, nil
 }
 
 func (c *cpusysCollector) Name() string { return "cpusys" }
@@ -72,9 +83,11 @@ func (c *cpusysCollector) Name() string { return "cpusys" }
 func (c *cpusysCollector) Source() cache.Source {
 	return cache.Source{
 		Name: c.Name(),
-		Metrics: []cache.Desc{cpuOnline, cpuCoreThrCount, cpuCoreThrTime, cpuPkgThrCount, cpuPkgThrTime, cpuMapNum, cpuMapNode,
+		Metrics: []cache.Desc{cpuOnline, cpuCoreThrCount, cpuCoreThrTime, cpuPkgThrCount, cpuPkgThrTime, cpuMapNum,
+			cpuMapNode,
 			cpuFreqCount, cpuFreqTime, cpuFreqMax, cpuFreqMin},
-		InDoms: []cache.InDomDesc{{ID: indomCPUSys, Name: "cpusys", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"}},
+		InDoms: []cache.InDomDesc{{ID: indomCPUSys, Name: "cpusys", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"),
+			IDLabel: "cpu"}},
 	}
 }
 

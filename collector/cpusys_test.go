@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
@@ -14,39 +15,39 @@ func TestCPUSysValues(t *testing.T) {
 	sys := t.TempDir()
 	replaceTree(t, filepath.Join(testdataDir, "sys-t0"), sys)
 	h := newSysHarness(t, sys)
-	h.mustSample(t0)
-	h.wantU64("hinv.cpu.online", 0, 1) // the boot CPU has no online file
-	h.wantU64("hinv.cpu.online", 1, 1)
-	h.wantU64("hinv.map.cpu_num", 1, 1)
-	h.wantU64("hinv.cpu.thermal_throttle.core.count", 0, 5)
-	h.wantU64("hinv.cpu.thermal_throttle.package.time", 0, 40)
-	h.wantU64("hinv.cpu.thermal_throttle.core.count", 1, 0) // no thermal_throttle: never throttled
+	h.MustSample(t0)
+	h.WantU64("hinv.cpu.online", 0, 1) // the boot CPU has no online file
+	h.WantU64("hinv.cpu.online", 1, 1)
+	h.WantU64("hinv.map.cpu_num", 1, 1)
+	h.WantU64("hinv.cpu.thermal_throttle.core.count", 0, 5)
+	h.WantU64("hinv.cpu.thermal_throttle.package.time", 0, 40)
+	h.WantU64("hinv.cpu.thermal_throttle.core.count", 1, 0) // no thermal_throttle: never throttled
 	replaceTree(t, filepath.Join(testdataDir, "sys-t1"), sys)
-	h.mustSample(t1)
+	h.MustSample(t1)
 	if got := len(h.hostInstances(indomCPUSys)); got != 3 {
 		t.Errorf("%d CPUs at t1, want 3", got)
 	}
-	h.wantU64("hinv.cpu.online", 1, 0)
-	h.wantU64("hinv.cpu.online", 2, 1)
-	h.wantU64("hinv.map.cpu_num", 2, 2)
-	h.wantFloat("rate.hinv.cpu.thermal_throttle.core.count", 0, 2)  // 4 in 2 s
-	h.wantFloat("rate.hinv.cpu.thermal_throttle.core.time", 0, 0.1) // 200 ms in 2 s
+	h.WantU64("hinv.cpu.online", 1, 0)
+	h.WantU64("hinv.cpu.online", 2, 1)
+	h.WantU64("hinv.map.cpu_num", 2, 2)
+	h.WantFloat("rate.hinv.cpu.thermal_throttle.core.count", 0, 2)  // 4 in 2 s
+	h.WantFloat("rate.hinv.cpu.thermal_throttle.core.time", 0, 0.1) // 200 ms in 2 s
 }
 
 // Without a present list the collector fails; nothing else is touched.
 func TestCPUSysMissing(t *testing.T) {
 	h := newSysHarness(t, t.TempDir())
-	if err := h.sample(t0); err == nil {
+	if err := h.Sample(t0); err == nil {
 		t.Error("no error without /sys/devices/system/cpu/present")
 	}
-	h.wantAbsent("hinv.cpu.online", 0)
+	h.WantAbsent("hinv.cpu.online", 0)
 }
 
 // newSysHarness runs the cpusys collector on a /sys root.
 func newSysHarness(t *testing.T, sys string) *harness {
-	h := &harness{t: t, proc: t.TempDir()}
-	h.use("proc-t0")
-	h.attach(NewCPUSysCollector, engine.Env{Proc: h.proc, Sys: sys})
+	h := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	h.Use("proc-t0")
+	h.Attach(NewCPUSysCollector, engine.Env{Proc: h.Proc, Sys: sys})
 	return h
 }
 
@@ -58,19 +59,19 @@ func TestCPUFreq(t *testing.T) {
 	sys := t.TempDir()
 	replaceTree(t, filepath.Join(testdataDir, "sys-t0"), sys)
 	h := newSysHarness(t, sys)
-	h.mustSample(t0)
-	h.wantU64("hinv.cpu.frequency_scaling.count", 0, 6300000) // 2400*1000 + 1800*500 + 1200*2500
-	h.wantU64("hinv.cpu.frequency_scaling.time", 0, 4000)
-	h.wantU64("hinv.cpu.frequency_scaling.max", 0, 2400)
-	h.wantU64("hinv.cpu.frequency_scaling.min", 0, 1200)
-	h.wantAbsent("hinv.cpu.frequency_scaling.count", 1)
-	h.wantU64("hinv.cpu.frequency_scaling.max", 1, 3000)
-	h.wantU64("hinv.cpu.frequency_scaling.min", 1, 800)
+	h.MustSample(t0)
+	h.WantU64("hinv.cpu.frequency_scaling.count", 0, 6300000) // 2400*1000 + 1800*500 + 1200*2500
+	h.WantU64("hinv.cpu.frequency_scaling.time", 0, 4000)
+	h.WantU64("hinv.cpu.frequency_scaling.max", 0, 2400)
+	h.WantU64("hinv.cpu.frequency_scaling.min", 0, 1200)
+	h.WantAbsent("hinv.cpu.frequency_scaling.count", 1)
+	h.WantU64("hinv.cpu.frequency_scaling.max", 1, 3000)
+	h.WantU64("hinv.cpu.frequency_scaling.min", 1, 800)
 	replaceTree(t, filepath.Join(testdataDir, "sys-t1"), sys)
-	h.mustSample(t1)
-	h.wantFloat("rate.hinv.cpu.frequency_scaling.count", 0, 180000) // (2400*100 + 1200*100) / 2 s
-	h.wantFloat("rate.hinv.cpu.frequency_scaling.time", 0, 0.0001)  // 200 "microseconds" in 2 s, as pmdalinux declares them
-	h.wantAbsent("hinv.cpu.frequency_scaling.max", 2)
+	h.MustSample(t1)
+	h.WantFloat("rate.hinv.cpu.frequency_scaling.count", 0, 180000) // (2400*100 + 1200*100) / 2 s
+	h.WantFloat("rate.hinv.cpu.frequency_scaling.time", 0, 0.0001)  // 200 "microseconds" in 2 s, as pmdalinux declares them
+	h.WantAbsent("hinv.cpu.frequency_scaling.max", 2)
 }
 
 func TestParseTimeInState(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/procfs/blockdevice"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // diskIndoms maps the per-device trees to their instance domains and filter
@@ -45,9 +46,9 @@ type diskMeta struct {
 // names dm devices, labels instances and holds the zram devices' own
 // statistics.
 type diskCollector struct {
-	paced // attribute and layout refreshes
-	fs    blockdevice.FS
-	sys   diskSys
+	hostkit.Paced // attribute and layout refreshes
+	fs            blockdevice.FS
+	sys           diskSys
 	// mdLinks is the directory of the md arrays' persistent names.
 	mdLinks string
 	filter  engine.Filter
@@ -112,7 +113,8 @@ func NewDiskCollector(env engine.Env) (engine.Collector, error) {
 
 // diskCount is hinv.ndisk, the disks of disk.dev (pmdalinux's item 33 of
 // its stat cluster; here of the disk cluster).
-var diskCount = engine.Metric("hostcache.hinv.ndisk", clusterDisk, 33, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+var diskCount = engine.Row{Name: "hostcache.hinv.ndisk", Cluster: clusterDisk, Item: 33, Type: cache.TypeU32,
+	Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
 
 func (c *diskCollector) Name() string { return "disk" }
 
@@ -129,10 +131,10 @@ func (c *diskCollector) Source() cache.Source {
 		Name:    c.Name(),
 		Metrics: descs,
 		InDoms: []cache.InDomDesc{
-			{ID: indomDisk, Name: "disk", Labels: indomLabels(`"block"`, "per disk"), NameLabel: "device_name"},
-			{ID: indomPartitions, Name: "partitions", Labels: indomLabels(`"block"`, "per partition")},
-			{ID: indomDM, Name: "dm", Labels: indomLabels(`"block"`, "per dm device")},
-			{ID: indomMD, Name: "md", Labels: indomLabels(`"block"`, "per md device")},
+			{ID: indomDisk, Name: "disk", Labels: hostkit.IndomLabels(`"block"`, "per disk"), NameLabel: "device_name"},
+			{ID: indomPartitions, Name: "partitions", Labels: hostkit.IndomLabels(`"block"`, "per partition")},
+			{ID: indomDM, Name: "dm", Labels: hostkit.IndomLabels(`"block"`, "per dm device")},
+			{ID: indomMD, Name: "md", Labels: hostkit.IndomLabels(`"block"`, "per md device")},
 			{ID: indomWWID, Name: "wwid"}, // pmdalinux's 60.42 has no labels
 			{ID: indomZram, Name: "zram"}, // nor has its 60.38
 		},
@@ -151,7 +153,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	if c.memo.Same(c.buf) && now.Before(c.due) && !now.Before(c.made) && c.mdSame() && c.zram.same() && b.Again() {
 		return nil // the same text, nothing due: the same values
 	}
-	c.due = now.Add(c.every(diskLayoutRefresh)) // brought forward by what is read below
+	c.due = now.Add(c.Every(diskLayoutRefresh)) // brought forward by what is read below
 	c.mdSeen = c.mdSeen[:0]
 	c.zram.begin()
 	if c.stats, err = kernel.ParseDiskstats(c.buf, c.stats); err != nil {
@@ -162,7 +164,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	var lists [diskNTrees][]cache.Instance
 	var sum *diskSum
 	c.wwids.reset()
-	if c.fits(stats, now, c.every(diskLayoutRefresh)) {
+	if c.fits(stats, now, c.Every(diskLayoutRefresh)) {
 		lists, sum = c.layout.lists, c.publishLaidOut(b, stats, now)
 	} else {
 		c.forgetReplaced()
@@ -176,7 +178,7 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 	}
 	b.SetU64(diskCount.ID, cache.InstNone, uint64(len(lists[diskDev])))
 	sum.publish(b, c.descs[diskAll])
-	c.dueBy(c.layout.placed.Add(c.every(diskLayoutRefresh)))
+	c.dueBy(c.layout.placed.Add(c.Every(diskLayoutRefresh)))
 	c.memo.Keep(c.buf)
 	c.made = now
 	return nil
@@ -184,7 +186,8 @@ func (c *diskCollector) Sample(b *cache.Builder, now time.Time) error {
 
 // publishDevices publishes every device we keep, returning the members of
 // each tree and the disk.all sums.
-func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstats, now time.Time) ([diskNTrees][]cache.Instance, *diskSum) {
+func (c *diskCollector) publishDevices(b *cache.Builder, stats []kernel.Diskstats,
+	now time.Time) ([diskNTrees][]cache.Instance, *diskSum) {
 	var lists [diskNTrees][]cache.Instance
 	sum := newDiskSum(stats)
 	seen := make(map[string]bool, len(stats))      // kernel names published

@@ -16,11 +16,14 @@ import (
 // appears and again once every diskAttrRefresh (stretched while the source
 // is slowed down, see paced), not every sample.
 var (
-	diskCapacity  = engine.Metric("hostcache.disk.dev.capacity", clusterDisk, 87, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomDisk)
-	diskScheduler = engine.Metric("hostcache.disk.dev.scheduler", clusterDisk, 59, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomDisk)
+	diskCapacity = engine.Row{Name: "hostcache.disk.dev.capacity", Cluster: clusterDisk, Item: 87,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomDisk}.Desc()
+	diskScheduler = engine.Row{Name: "hostcache.disk.dev.scheduler", Cluster: clusterDisk, Item: 59,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomDisk}.Desc()
 	// The disk's world-wide id, the SCSI paths to one device sharing it,
 	// and "unknown" for a disk without one (a virtio disk), as pmdalinux.
-	diskScsiID = engine.Metric("hostcache.hinv.map.scsi_id", clusterDisk, 103, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomDisk)
+	diskScsiID = engine.Row{Name: "hostcache.hinv.map.scsi_id", Cluster: clusterDisk, Item: 103,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomDisk}.Desc()
 )
 
 const diskAttrRefresh = time.Minute
@@ -63,17 +66,17 @@ func (c *diskCollector) attrs(dev string, a *diskAttrs, now time.Time) *diskAttr
 			c.attrCache[dev] = a
 		}
 	}
-	if now.Sub(a.read) >= c.every(diskAttrRefresh) || now.Before(a.read) {
+	if now.Sub(a.read) >= c.Every(diskAttrRefresh) || now.Before(a.read) {
 		*a = c.readAttrs(dev, now, a)
 	}
-	c.dueBy(a.read.Add(c.every(diskAttrRefresh)))
+	c.dueBy(a.read.Add(c.Every(diskAttrRefresh)))
 	return a
 }
 
 // Pace takes the source's slow-down (engine.Paced): the refreshes due are
 // counted afresh at the new pace, so the next sample is built in full.
 func (c *diskCollector) Pace(factor int) {
-	c.paced.Pace(factor)
+	c.Paced.Pace(factor)
 	c.due = time.Time{}
 }
 

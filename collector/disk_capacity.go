@@ -15,8 +15,10 @@ import (
 // sectors, the same figure), where partitions live beside whole devices,
 // at the pace of the disks' attributes (disk_attrs.go).
 var (
-	diskPartCapacity = engine.Metric("hostcache.disk.partitions.capacity", clusterPart, 16, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomPartitions)
-	diskDMCapacity   = engine.Metric("hostcache.disk.dm.capacity", clusterDM, 17, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomDM)
+	diskPartCapacity = engine.Row{Name: "hostcache.disk.partitions.capacity", Cluster: clusterPart, Item: 16,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomPartitions}.Desc()
+	diskDMCapacity = engine.Row{Name: "hostcache.disk.dm.capacity", Cluster: clusterDM, Item: 17,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomDM}.Desc()
 )
 
 // publishSize sets the capacity of a partition or dm device, dev its
@@ -40,11 +42,11 @@ func (c *diskCollector) size(dev string, now time.Time) (uint64, bool) {
 		a = &diskAttrs{}
 		c.attrCache[dev] = a
 	}
-	if now.Sub(a.read) >= c.every(diskAttrRefresh) || now.Before(a.read) {
+	if now.Sub(a.read) >= c.Every(diskAttrRefresh) || now.Before(a.read) {
 		*a = diskAttrs{read: now, refreshes: a.refreshes + 1}
 		a.capacityKB, a.hasCapacity = c.sys.classSize(dev)
 	}
-	c.dueBy(a.read.Add(c.every(diskAttrRefresh)))
+	c.dueBy(a.read.Add(c.Every(diskAttrRefresh)))
 	return a.capacityKB, a.hasCapacity
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/engine"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 )
 
 // diskTestdata holds the disk fixture trees, each with a proc/ and a sys/
@@ -37,31 +38,31 @@ func newDiskFixture(t *testing.T, tree string, env engine.Env) *diskFixture {
 func newDiskFixtureIn(t *testing.T, base, tree string, env engine.Env) *diskFixture {
 	t.Helper()
 	f := &diskFixture{root: t.TempDir(), base: base}
-	f.harness = &harness{t: t, proc: filepath.Join(f.root, "proc")}
+	f.harness = &harness{&collectortest.Harness{T: t, Proc: filepath.Join(f.root, "proc")}}
 	f.load(tree)
 	env.Proc, env.Sys = filepath.Join(f.root, "proc"), filepath.Join(f.root, "sys")
-	f.attach(NewDiskCollector, env)
+	f.Attach(NewDiskCollector, env)
 	return f
 }
 
 // load replaces proc/ and sys/ by those of <base>/<tree>. Dot files
 // (.gitkeep) are skipped.
 func (f *diskFixture) load(tree string) {
-	f.t.Helper()
+	f.T.Helper()
 	for _, sub := range []string{"proc", "sys"} {
 		dst := filepath.Join(f.root, sub)
 		if err := os.RemoveAll(dst); err != nil {
-			f.t.Fatal(err)
+			f.T.Fatal(err)
 		}
 		if err := os.MkdirAll(dst, 0o755); err != nil {
-			f.t.Fatal(err)
+			f.T.Fatal(err)
 		}
 		src := filepath.Join(f.base, tree, sub)
 		if _, err := os.Stat(src); os.IsNotExist(err) {
 			continue
 		}
 		if err := diskCopyTree(src, dst); err != nil {
-			f.t.Fatal(err)
+			f.T.Fatal(err)
 		}
 	}
 }
@@ -89,34 +90,34 @@ func diskCopyTree(src, dst string) error {
 
 // indom returns the published members of an instance domain.
 func (f *diskFixture) indom(id cache.InDomID) *cache.Instances {
-	f.t.Helper()
-	in, _ := f.store.Load().InDom(id)
+	f.T.Helper()
+	in, _ := f.Store.Load().InDom(id)
 	return in
 }
 
 // wantMembers checks an instance domain's names and ids, in order.
 func (f *diskFixture) wantMembers(id cache.InDomID, want map[string]uint32, order ...string) {
-	f.t.Helper()
+	f.T.Helper()
 	var got []string
 	for _, x := range f.indom(id).All() {
 		got = append(got, x.Name)
 		if w, ok := want[x.Name]; !ok || w != x.ID {
-			f.t.Errorf("indom %d: %s has id %d, want %d (listed: %v)", id, x.Name, x.ID, w, ok)
+			f.T.Errorf("indom %d: %s has id %d, want %d (listed: %v)", id, x.Name, x.ID, w, ok)
 		}
 	}
 	if !reflect.DeepEqual(got, order) {
-		f.t.Errorf("indom %d lists %q, want %q", id, got, order)
+		f.T.Errorf("indom %d lists %q, want %q", id, got, order)
 	}
 }
 
 // labelsOf returns the labels of a named instance.
 func (f *diskFixture) labelsOf(id cache.InDomID, name string) []cache.Label {
-	f.t.Helper()
+	f.T.Helper()
 	for _, x := range f.indom(id).All() {
 		if x.Name == name {
 			return x.Labels
 		}
 	}
-	f.t.Fatalf("indom %d has no %s", id, name)
+	f.T.Fatalf("indom %d has no %s", id, name)
 	return nil
 }

@@ -16,9 +16,9 @@ import (
 // were being reused) is still found, and read afresh from /sys.
 func TestDiskReplacedAfterSteadySamples(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
+	f.MustSample(t0)
 	f.load("t1")
-	f.mustSample(t1) // the same devices: laid out as before
+	f.MustSample(t1) // the same devices: laid out as before
 	f.load("reset")
 	// The new disk has done more I/O than the old one had at t0 (15000
 	// reads and writes) but less than at t1 (15300): only the layout,
@@ -32,10 +32,10 @@ func TestDiskReplacedAfterSteadySamples(t *testing.T) {
 	if err := os.WriteFile(stats, []byte(fresh), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.mustSample(t1.Add(2 * time.Second))
-	f.wantU64("disk.dev.read", diskSda, 10050)
-	f.wantAbsent("rate.disk.dev.read", diskSda)
-	f.wantFloat("rate.disk.dev.read", diskVda, 0)
+	f.MustSample(t1.Add(2 * time.Second))
+	f.WantU64("disk.dev.read", diskSda, 10050)
+	f.WantAbsent("rate.disk.dev.read", diskSda)
+	f.WantFloat("rate.disk.dev.read", diskVda, 0)
 	if got := f.labelsOf(indomDisk, "sda"); !slices.Contains(got, cache.StringLabel("model", "WDC WD40EFRX-68N")) {
 		t.Errorf("sda labels after replacement = %v", got)
 	}
@@ -45,17 +45,17 @@ func TestDiskReplacedAfterSteadySamples(t *testing.T) {
 // reused layout publishes what a fresh placement does.
 func TestDiskLayoutReusedUntilRefresh(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
-	c := f.c.(*diskCollector)
+	f.MustSample(t0)
+	c := f.C.(*diskCollector)
 	placed := c.layout.placed
 	f.load("t1")
-	f.mustSample(t1)
+	f.MustSample(t1)
 	if !c.layout.placed.Equal(placed) {
 		t.Fatal("an unchanged device set was placed again")
 	}
 	reused := f.indom(indomDisk)
-	f.wantFloat("rate.disk.dev.read", diskSda, 100)
-	f.mustSample(t1.Add(diskLayoutRefresh))
+	f.WantFloat("rate.disk.dev.read", diskSda, 100)
+	f.MustSample(t1.Add(diskLayoutRefresh))
 	if c.layout.placed.Equal(placed) {
 		t.Error("layout not refreshed after diskLayoutRefresh")
 	}
@@ -70,9 +70,9 @@ func TestDiskLayoutReusedUntilRefresh(t *testing.T) {
 // not before.
 func TestDiskLayoutRefreshReadsOnlyDMNames(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
-	c := f.c.(*diskCollector)
-	f.mustSample(t0.Add(diskLayoutRefresh))
+	f.MustSample(t0)
+	c := f.C.(*diskCollector)
+	f.MustSample(t0.Add(diskLayoutRefresh))
 	if c.layout.placements != 1 {
 		t.Fatalf("%d placements after the refresh of an unchanged set, want 1", c.layout.placements)
 	}
@@ -90,11 +90,11 @@ func TestDiskLayoutRefreshReadsOnlyDMNames(t *testing.T) {
 		}
 		return out
 	}
-	f.mustSample(t0.Add(diskLayoutRefresh + time.Second))
+	f.MustSample(t0.Add(diskLayoutRefresh + time.Second))
 	if got := dmNames(); !slices.Equal(got, []string{"vg0-root"}) {
 		t.Errorf("dm names a second after the rename = %v, want the old name until the refresh", got)
 	}
-	f.mustSample(t0.Add(2 * diskLayoutRefresh))
+	f.MustSample(t0.Add(2 * diskLayoutRefresh))
 	if got := dmNames(); !slices.Equal(got, []string{"vg0-renamed"}) {
 		t.Errorf("dm names at the refresh after the rename = %v, want [vg0-renamed]", got)
 	}

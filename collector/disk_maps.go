@@ -11,8 +11,10 @@ import (
 // its kernel name ("md127") from its persistent name ("root", from
 // /dev/md/root) or, without one, from the kernel name itself.
 var (
-	diskDMName = engine.Metric("hostcache.hinv.map.dmname", clusterDM, 13, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomDM)
-	diskMDName = engine.Metric("hostcache.hinv.map.mdname", clusterMD, 13, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomMD)
+	diskDMName = engine.Row{Name: "hostcache.hinv.map.dmname", Cluster: clusterDM, Item: 13,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomDM}.Desc()
+	diskMDName = engine.Row{Name: "hostcache.hinv.map.mdname", Cluster: clusterMD, Item: 13,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomMD}.Desc()
 )
 
 // diskMapDescs are the two maps, for the disk collector's Source.

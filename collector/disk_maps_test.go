@@ -17,7 +17,7 @@ type mapWant struct {
 // metric name.
 func wantMap(t *testing.T, h *harness, indom cache.InDomID, name string, want []mapWant) {
 	t.Helper()
-	in, ok := h.store.Load().InDom(indom)
+	in, ok := h.Store.Load().InDom(indom)
 	if !ok || in.Len() != len(want) {
 		t.Fatalf("%s: domain %d lists %v, want %d instances", name, indom, in.All(), len(want))
 	}
@@ -25,11 +25,11 @@ func wantMap(t *testing.T, h *harness, indom cache.InDomID, name string, want []
 		if id, ok := in.Lookup(w.name); !ok || id != w.id {
 			t.Errorf("%s: instance %q has id %d (listed %v), want %d", name, w.name, id, ok, w.id)
 		}
-		if v, ok := h.value(name, w.id); !ok || v.Str != w.value {
+		if v, ok := h.Value(name, w.id); !ok || v.Str != w.value {
 			t.Errorf("%s[%q] = %q (%v), want %q", name, w.name, v.Str, ok, w.value)
 		}
 	}
-	if n := len(h.values(name)); n != len(want) {
+	if n := len(h.Values(name)); n != len(want) {
 		t.Errorf("%s: %d values, want %d", name, n, len(want))
 	}
 }
@@ -39,19 +39,19 @@ func wantMap(t *testing.T, h *harness, indom cache.InDomID, name string, want []
 // md127 and md0; ids in the order of /proc/diskstats.
 func TestDiskMapNames(t *testing.T) {
 	f := newDiskFixtureIn(t, mapsTestdata, "disk", engine.Env{})
-	f.mustSample(t0)
+	f.MustSample(t0)
 	wantMap(t, f.harness, indomDM, "hinv.map.dmname", []mapWant{{0, "vg0-root", "dm-0"}, {1, "vg0-swap", "dm-1"}})
 	wantMap(t, f.harness, indomMD, "hinv.map.mdname", []mapWant{{0, "md127", "md127"}, {1, "md0", "md0"}})
 	// A sample whose devices fit the last placement publishes them again.
-	f.mustSample(t1)
+	f.MustSample(t1)
 	wantMap(t, f.harness, indomDM, "hinv.map.dmname", []mapWant{{0, "vg0-root", "dm-0"}, {1, "vg0-swap", "dm-1"}})
-	f.wantAbsent("hinv.map.dmname", 2)
+	f.WantAbsent("hinv.map.dmname", 2)
 }
 
 // A tree without dm or md devices (testdata/disk/short) has no maps.
 func TestDiskMapNamesNone(t *testing.T) {
 	f := newDiskFixture(t, "short", engine.Env{})
-	f.mustSample(t0)
+	f.MustSample(t0)
 	wantMap(t, f.harness, indomDM, "hinv.map.dmname", nil)
 	wantMap(t, f.harness, indomMD, "hinv.map.mdname", nil)
 }

@@ -17,8 +17,10 @@ import (
 // every sample: no program is run, and an array losing a disk shows within
 // the disk collector's interval.
 var (
-	diskMDCapacity = engine.Metric("hostcache.disk.md.capacity", clusterMD, 17, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomMD)
-	diskMDStatus   = engine.Metric("hostcache.disk.md.status", clusterMDStatus, 0, cache.TypeI32, cache.SemInstant, cache.UnitsNone, indomMD)
+	diskMDCapacity = engine.Row{Name: "hostcache.disk.md.capacity", Cluster: clusterMD, Item: 17,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomMD}.Desc()
+	diskMDStatus = engine.Row{Name: "hostcache.disk.md.status", Cluster: clusterMDStatus, Item: 0,
+		Type: cache.TypeI32, Sem: cache.SemInstant, InDom: indomMD}.Desc()
 )
 
 // mdadm --test's exit codes.

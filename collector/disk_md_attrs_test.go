@@ -10,8 +10,8 @@ import (
 // missing (md/degraded 1).
 func TestDiskMDCapacityAndStatus(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
-	in, ok := f.store.Load().InDom(indomMD)
+	f.MustSample(t0)
+	in, ok := f.Store.Load().InDom(indomMD)
 	if !ok {
 		t.Fatal("no md domain")
 	}
@@ -19,11 +19,11 @@ func TestDiskMDCapacityAndStatus(t *testing.T) {
 	if !ok {
 		t.Fatal("md127 not listed")
 	}
-	f.wantU64("disk.md.capacity", md, 1046528) // sectors / 2
-	f.wantU64("disk.md.status", md, 0)
+	f.WantU64("disk.md.capacity", md, 1046528) // sectors / 2
+	f.WantU64("disk.md.status", md, 0)
 	f.load("t1")
-	f.mustSample(t1)
-	f.wantU64("disk.md.status", md, 1) // degraded: as mdadm --test says
+	f.MustSample(t1)
+	f.WantU64("disk.md.status", md, 1) // degraded: as mdadm --test says
 }
 
 func TestMDStatusOf(t *testing.T) {

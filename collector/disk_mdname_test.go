@@ -29,28 +29,28 @@ func TestDiskMDPersistentName(t *testing.T) {
 	mdLink(t, f.root, "0", "md127")
 	mdLink(t, f.root, "root", "md127")
 	mdLink(t, f.root, "other", "md126")
-	f.mustSample(t0)
+	f.MustSample(t0)
 	md, ok := f.indom(indomMD).Lookup("root")
 	if !ok {
 		t.Fatalf("md127 not listed as root: %v", f.indom(indomMD).All())
 	}
-	if v, ok := f.value("hinv.map.mdname", md); !ok || v.Str != "md127" {
+	if v, ok := f.Value("hinv.map.mdname", md); !ok || v.Str != "md127" {
 		t.Errorf("hinv.map.mdname of root = %q, want md127", v.Str)
 	}
-	f.wantU64("disk.md.capacity", md, 1046528)
-	f.wantU64("disk.md.status", md, 0)
+	f.WantU64("disk.md.capacity", md, 1046528)
+	f.WantU64("disk.md.status", md, 0)
 }
 
 // Renamed in place (the link now names another array), the array takes
 // its new name at the layout's next check.
 func TestDiskMDRenamedAtTheMinuteCheck(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
+	f.MustSample(t0)
 	if _, ok := f.indom(indomMD).Lookup("md127"); !ok {
 		t.Fatalf("md127 not listed by its kernel name: %v", f.indom(indomMD).All())
 	}
 	mdLink(t, f.root, "data", "md127")
-	f.mustSample(t0.Add(2 * diskLayoutRefresh))
+	f.MustSample(t0.Add(2 * diskLayoutRefresh))
 	if _, ok := f.indom(indomMD).Lookup("data"); !ok {
 		t.Errorf("after the minute check md127 is not listed as data: %v", f.indom(indomMD).All())
 	}

@@ -14,9 +14,9 @@ import (
 // every sample), a disk's scheduler when its attributes are due again.
 func TestDiskRepeatStillSeesSysfs(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
-	f.mustSample(t0.Add(time.Second))
-	if !f.repeated("disk") {
+	f.MustSample(t0)
+	f.MustSample(t0.Add(time.Second))
+	if !f.Repeated("disk") {
 		t.Fatal("the same diskstats text did not repeat the sample before")
 	}
 	md, _ := f.indom(indomMD).Lookup("md127")
@@ -28,12 +28,12 @@ func TestDiskRepeatStillSeesSysfs(t *testing.T) {
 		}
 	}
 	write("md127/md/degraded", "1\n")
-	f.mustSample(t0.Add(2 * time.Second))
-	f.wantU64("disk.md.status", md, 1)
+	f.MustSample(t0.Add(2 * time.Second))
+	f.WantU64("disk.md.status", md, 1)
 	write("sda/queue/scheduler", "mq-deadline [bfq]\n")
-	f.mustSample(t0.Add(3 * time.Second))
+	f.MustSample(t0.Add(3 * time.Second))
 	f.hostWantString("disk.dev.scheduler", diskSda, "mq-deadline") // kept for a minute
-	f.mustSample(t0.Add(diskAttrRefresh))
+	f.MustSample(t0.Add(diskAttrRefresh))
 	f.hostWantString("disk.dev.scheduler", diskSda, "bfq")
 }
 
@@ -42,18 +42,18 @@ func TestDiskRepeatStillSeesSysfs(t *testing.T) {
 // read); one that appears shows at the tenth read, not the next.
 func TestDiskAbsentAttributeRechecked(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
-	f.wantAbsent("disk.dev.capacity", diskNvme)
+	f.MustSample(t0)
+	f.WantAbsent("disk.dev.capacity", diskNvme)
 	if err := os.WriteFile(filepath.Join(f.root, "sys", "block", "nvme0n1", "size"), []byte("2000\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for k := 1; k < absentRecheck-1; k++ {
-		f.mustSample(t0.Add(time.Duration(k) * diskAttrRefresh))
-		if _, ok := f.value("disk.dev.capacity", diskNvme); ok {
+		f.MustSample(t0.Add(time.Duration(k) * diskAttrRefresh))
+		if _, ok := f.Value("disk.dev.capacity", diskNvme); ok {
 			t.Fatalf("the new size file was read at refresh %d", k)
 		}
 	}
-	f.mustSample(t0.Add((absentRecheck - 1) * diskAttrRefresh))
-	f.wantU64("disk.dev.capacity", diskNvme, 1000)
-	f.wantU64("disk.dev.capacity", diskSda, 7814037168/2) // present ones are read every refresh
+	f.MustSample(t0.Add((absentRecheck - 1) * diskAttrRefresh))
+	f.WantU64("disk.dev.capacity", diskNvme, 1000)
+	f.WantU64("disk.dev.capacity", diskSda, 7814037168/2) // present ones are read every refresh
 }

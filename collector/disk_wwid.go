@@ -15,9 +15,12 @@ import (
 // disks' other attributes (disk_attrs.go), when a disk appears and once a
 // minute; pmdalinux's items of its cluster 92, in our clusterWWID.
 var (
-	diskWWIDPaths     = engine.Metric("hostcache.disk.wwid.scsi_paths", clusterWWID, 3, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomWWID)
-	diskWWIDScheduler = engine.Metric("hostcache.disk.wwid.scheduler", clusterWWID, 59, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomWWID)
-	diskWWIDCapacity  = engine.Metric("hostcache.disk.wwid.capacity", clusterWWID, 87, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomWWID)
+	diskWWIDPaths = engine.Row{Name: "hostcache.disk.wwid.scsi_paths", Cluster: clusterWWID, Item: 3,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomWWID}.Desc()
+	diskWWIDScheduler = engine.Row{Name: "hostcache.disk.wwid.scheduler", Cluster: clusterWWID, Item: 59,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomWWID}.Desc()
+	diskWWIDCapacity = engine.Row{Name: "hostcache.disk.wwid.capacity", Cluster: clusterWWID, Item: 87,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomWWID}.Desc()
 )
 
 // wwidOf reads a disk's world-wide id, in the kernel's canonical numeric

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -20,7 +21,8 @@ import (
 // cannot satisfy an allocation of that order; pmdalinux's value, and
 // ours, is the sum of those shares over the orders, from 0 (every free
 // page in large blocks) up to the number of orders.
-var extfragUnusable = engine.Metric("hostcache.sysfs.kernel.debug.extfrag_unusable", clusterExtfrag, 1, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomExtfrag)
+var extfragUnusable = engine.Row{Name: "hostcache.sysfs.kernel.debug.extfrag_unusable",
+	Cluster: clusterExtfrag, Item: 1, Type: cache.TypeFloat, Sem: cache.SemInstant, InDom: indomExtfrag}.Desc()
 
 // extfragMaxOrders is how many orders pmdalinux sums at most.
 const extfragMaxOrders = 16
@@ -47,11 +49,12 @@ type extfragCollector struct {
 // while the agent may still run as root: the kept descriptor goes on
 // reading after privileges are dropped.
 func NewExtfragCollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Sys); err != nil {
+	if err := hostkit.CheckDir(env.Sys); err != nil {
 		return nil, fmt.Errorf("extfrag: sys root: %w", err)
 	}
 	path := filepath.Join(env.Sys, "kernel", "debug", "extfrag", "unusable_index")
-	c := &extfragCollector{file: kernel.NewFileKept(env.Sys, path, env.KeepFiles), list: numbered[struct{}]{prefix: "node"}}
+	c := &extfragCollector{file: kernel.NewFileKept(env.Sys, path,
+		env.KeepFiles), list: numbered[struct{}]{prefix: "node"}}
 	c.buf, _ = c.file.Read(c.buf) // a file that cannot be read now is tried each sample
 	return c, nil
 }
@@ -60,7 +63,8 @@ func (c *extfragCollector) Name() string { return "extfrag" }
 
 func (c *extfragCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{extfragUnusable}, InDoms: []cache.InDomDesc{
-		{ID: indomExtfrag, Name: "extfrag nodes", Labels: indomLabels(`"numa_node"`, "per numa_node"), IDLabel: "numa_node"}}}
+		{ID: indomExtfrag, Name: "extfrag nodes", Labels: hostkit.IndomLabels(`"numa_node"`, "per numa_node"),
+			IDLabel: "numa_node"}}}
 }
 
 // Sample reads the index once. Absent or forbidden, it gives an empty

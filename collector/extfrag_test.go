@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
@@ -12,8 +13,8 @@ func extfragHarness(t *testing.T, tree string) (*harness, string) {
 	t.Helper()
 	sys := t.TempDir()
 	replaceTree(t, filepath.Join(mapsTestdata, "extfrag", tree, "sys"), sys)
-	h := &harness{t: t, proc: t.TempDir()}
-	h.attach(NewExtfragCollector, engine.Env{Proc: h.proc, Sys: sys})
+	h := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	h.Attach(NewExtfragCollector, engine.Env{Proc: h.Proc, Sys: sys})
 	return h, sys
 }
 
@@ -22,10 +23,10 @@ func extfragHarness(t *testing.T, tree string) (*harness, string) {
 // its top orders (sum 2); the DMA and DMA32 rows are not counted.
 func TestExtfragValues(t *testing.T) {
 	h, _ := extfragHarness(t, "t0")
-	h.mustSample(t0)
-	h.wantFloat("sysfs.kernel.debug.extfrag_unusable", 0, 6.5)
-	h.wantFloat("sysfs.kernel.debug.extfrag_unusable", 1, 2)
-	in, _ := h.store.Load().InDom(indomExtfrag)
+	h.MustSample(t0)
+	h.WantFloat("sysfs.kernel.debug.extfrag_unusable", 0, 6.5)
+	h.WantFloat("sysfs.kernel.debug.extfrag_unusable", 1, 2)
+	in, _ := h.Store.Load().InDom(indomExtfrag)
 	for id, name := range map[uint32]string{0: "node0", 1: "node1"} {
 		if got, ok := in.Name(id); !ok || got != name {
 			t.Errorf("instance %d: %q, want %q", id, got, name)
@@ -41,15 +42,15 @@ func TestExtfragValues(t *testing.T) {
 // keep their values.
 func TestExtfragAbsentAndDamaged(t *testing.T) {
 	h, sys := extfragHarness(t, "absent")
-	h.mustSample(t0)
-	if n := h.published("sysfs.kernel.debug"); n != 0 {
+	h.MustSample(t0)
+	if n := h.Published("sysfs.kernel.debug"); n != 0 {
 		t.Errorf("%d values without the file", n)
 	}
 	replaceTree(t, filepath.Join(mapsTestdata, "extfrag", "damaged", "sys"), sys)
-	if err := h.sample(t1); err == nil {
+	if err := h.Sample(t1); err == nil {
 		t.Error("no error for a row without shares and a line that is no row")
 	}
-	h.wantFloat("sysfs.kernel.debug.extfrag_unusable", 0, 0.375)
+	h.WantFloat("sysfs.kernel.debug.extfrag_unusable", 0, 0.375)
 }
 
 // A row's shares are read up to the first that is not a number; a node

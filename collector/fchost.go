@@ -9,15 +9,24 @@ import (
 // with pmdalinux's items (its cluster 91). The kernel counts data in
 // 4-byte words; pmdalinux, and we, give bytes.
 var (
-	fcInFrames     = engine.Metric("hostcache.fchost.in.frames", clusterFCHost, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomFCHost)
-	fcOutFrames    = engine.Metric("hostcache.fchost.out.frames", clusterFCHost, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomFCHost)
-	fcInBytes      = engine.Metric("hostcache.fchost.in.bytes", clusterFCHost, 2, cache.TypeU64, cache.SemCounter, cache.UnitsByte, indomFCHost)
-	fcOutBytes     = engine.Metric("hostcache.fchost.out.bytes", clusterFCHost, 3, cache.TypeU64, cache.SemCounter, cache.UnitsByte, indomFCHost)
-	fcLIPCount     = engine.Metric("hostcache.fchost.lip_count", clusterFCHost, 4, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomFCHost)
-	fcNOSCount     = engine.Metric("hostcache.fchost.nos_count", clusterFCHost, 5, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomFCHost)
-	fcErrorFrames  = engine.Metric("hostcache.fchost.error_frames", clusterFCHost, 6, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomFCHost)
-	fcDumpedFrames = engine.Metric("hostcache.fchost.dumped_frames", clusterFCHost, 7, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomFCHost)
-	hinvNFCHost    = engine.Metric("hostcache.hinv.nfchost", clusterFCHost, 16, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	fcInFrames = engine.Row{Name: "hostcache.fchost.in.frames", Cluster: clusterFCHost, Item: 0,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomFCHost}.Desc()
+	fcOutFrames = engine.Row{Name: "hostcache.fchost.out.frames", Cluster: clusterFCHost, Item: 1,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomFCHost}.Desc()
+	fcInBytes = engine.Row{Name: "hostcache.fchost.in.bytes", Cluster: clusterFCHost, Item: 2,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsByte, InDom: indomFCHost}.Desc()
+	fcOutBytes = engine.Row{Name: "hostcache.fchost.out.bytes", Cluster: clusterFCHost, Item: 3,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsByte, InDom: indomFCHost}.Desc()
+	fcLIPCount = engine.Row{Name: "hostcache.fchost.lip_count", Cluster: clusterFCHost, Item: 4,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomFCHost}.Desc()
+	fcNOSCount = engine.Row{Name: "hostcache.fchost.nos_count", Cluster: clusterFCHost, Item: 5,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomFCHost}.Desc()
+	fcErrorFrames = engine.Row{Name: "hostcache.fchost.error_frames", Cluster: clusterFCHost, Item: 6,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomFCHost}.Desc()
+	fcDumpedFrames = engine.Row{Name: "hostcache.fchost.dumped_frames", Cluster: clusterFCHost, Item: 7,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomFCHost}.Desc()
+	hinvNFCHost = engine.Row{Name: "hostcache.hinv.nfchost", Cluster: clusterFCHost, Item: 16,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
 )
 
 // NewFCHostCollector reads the adapters below env.Sys.

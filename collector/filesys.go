@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/procfs"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // DefaultStatfsTimeout is how long a sample waits for any one mount's statfs.
@@ -21,19 +22,31 @@ const DefaultStatfsTimeout = 2 * time.Second
 // filesys.* metrics, with pmdalinux's items in its filesys cluster. (Its
 // item 0, hinv.nmounts, is not in pmdalinux's namespace, so not here.)
 var (
-	fsCapacity  = engine.Metric("hostcache.filesys.capacity", clusterFilesys, 1, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomFilesys)
-	fsUsed      = engine.Metric("hostcache.filesys.used", clusterFilesys, 2, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
-	fsFree      = engine.Metric("hostcache.filesys.free", clusterFilesys, 3, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
-	fsMaxFiles  = engine.Metric("hostcache.filesys.maxfiles", clusterFilesys, 4, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
-	fsUsedFiles = engine.Metric("hostcache.filesys.usedfiles", clusterFilesys, 5, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
-	fsFreeFiles = engine.Metric("hostcache.filesys.freefiles", clusterFilesys, 6, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
-	fsMountDir  = engine.Metric("hostcache.filesys.mountdir", clusterFilesys, 7, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomFilesys)
-	fsFull      = engine.WithPeaks(engine.Metric("hostcache.filesys.full", clusterFilesys, 8, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, indomFilesys))
-	fsBlockSize = engine.Metric("hostcache.filesys.blocksize", clusterFilesys, 9, cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomFilesys)
-	fsAvail     = engine.Metric("hostcache.filesys.avail", clusterFilesys, 10, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomFilesys)
-	fsReadOnly  = engine.Metric("hostcache.filesys.readonly", clusterFilesys, 11, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomFilesys)
+	fsCapacity = engine.Row{Name: "hostcache.filesys.capacity", Cluster: clusterFilesys, Item: 1,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomFilesys}.Desc()
+	fsUsed = engine.Row{Name: "hostcache.filesys.used", Cluster: clusterFilesys, Item: 2,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomFilesys}.Desc()
+	fsFree = engine.Row{Name: "hostcache.filesys.free", Cluster: clusterFilesys, Item: 3,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomFilesys}.Desc()
+	fsMaxFiles = engine.Row{Name: "hostcache.filesys.maxfiles", Cluster: clusterFilesys, Item: 4,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: indomFilesys}.Desc()
+	fsUsedFiles = engine.Row{Name: "hostcache.filesys.usedfiles", Cluster: clusterFilesys, Item: 5,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomFilesys}.Desc()
+	fsFreeFiles = engine.Row{Name: "hostcache.filesys.freefiles", Cluster: clusterFilesys, Item: 6,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomFilesys}.Desc()
+	fsMountDir = engine.Row{Name: "hostcache.filesys.mountdir", Cluster: clusterFilesys, Item: 7,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomFilesys}.Desc()
+	fsFull = engine.Row{Name: "hostcache.filesys.full", Cluster: clusterFilesys, Item: 8,
+		Type: cache.TypeDouble, Sem: cache.SemInstant, InDom: indomFilesys, Peaks: true}.Desc()
+	fsBlockSize = engine.Row{Name: "hostcache.filesys.blocksize", Cluster: clusterFilesys, Item: 9,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsByte, InDom: indomFilesys}.Desc()
+	fsAvail = engine.Row{Name: "hostcache.filesys.avail", Cluster: clusterFilesys, Item: 10,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomFilesys}.Desc()
+	fsReadOnly = engine.Row{Name: "hostcache.filesys.readonly", Cluster: clusterFilesys, Item: 11,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomFilesys}.Desc()
 	// hinv.nfilesys is item 0 of pmdalinux's filesys cluster.
-	fsCount = engine.Metric("hostcache.hinv.nfilesys", clusterFilesys, 0, cache.TypeU32, cache.SemDiscrete, cache.UnitsCount, cache.InDomNone)
+	fsCount = engine.Row{Name: "hostcache.hinv.nfilesys", Cluster: clusterFilesys, Item: 0, Type: cache.TypeU32,
+		Sem: cache.SemDiscrete, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
 )
 
 // filesysCollector reads the mount table (/proc/self/mountinfo) and statfs's
@@ -41,18 +54,18 @@ var (
 // deadline (see statfsRunner): the filesys.* mounts and the tmpfs.* ones
 // (tmpfs.go) in one pass.
 type filesysCollector struct {
-	paced   // the mount table's minute
-	fs      procfs.FS
-	filter  engine.Filter
-	ids     *cache.IDMap
-	resolve func(device string) string
-	devRoot string           // where resolve looks device names up
-	wall    func() time.Time // the clock stamps are judged by (tests set it)
-	stat    *statfsRunner
-	insts   *cache.Instances // rebuilt only when members or labels change
-	info    *kernel.File     // <proc>/self/mountinfo, compared with table.raw
-	buf     []byte
-	table   mountTable // filesys_table.go
+	hostkit.Paced // the mount table's minute
+	fs            procfs.FS
+	filter        engine.Filter
+	ids           *cache.IDMap
+	resolve       func(device string) string
+	devRoot       string           // where resolve looks device names up
+	wall          func() time.Time // the clock stamps are judged by (tests set it)
+	stat          *statfsRunner
+	insts         *cache.Instances // rebuilt only when members or labels change
+	info          *kernel.File     // <proc>/self/mountinfo, compared with table.raw
+	buf           []byte
+	table         mountTable // filesys_table.go
 	// tmpfsIDs and tmpfsInsts are the ids and table of the tmpfs mounts.
 	tmpfsIDs   *cache.IDMap
 	tmpfsInsts *cache.Instances
@@ -100,7 +113,7 @@ func (c *filesysCollector) Sample(b *cache.Builder, now time.Time) error {
 		return fmt.Errorf("reading mountinfo: %w", err)
 	}
 	t := &c.table
-	if t.fresh(c.buf, now, c.every(mountTableRefresh)) || c.linksHold(c.buf, now) {
+	if t.fresh(c.buf, now, c.Every(mountTableRefresh)) || c.linksHold(c.buf, now) {
 		b.SetInDom(indomFilesys, c.insts)
 		b.SetInDom(indomTmpfs, c.tmpfsInsts)
 		b.SetU64(fsCount.ID, cache.InstNone, uint64(len(t.mounts)))
@@ -128,7 +141,7 @@ func (c *filesysCollector) publishInstances(b *cache.Builder, mounts []mount) []
 		ids[i] = c.ids.ID(m.device)
 		list[i] = cache.Instance{ID: ids[i], Name: m.device, Labels: []cache.Label{cache.StringLabel("fstype", m.fstype)}}
 	}
-	if c.insts == nil || !sameHostInstances(c.insts.All(), list) {
+	if c.insts == nil || !hostkit.SameHostInstances(c.insts.All(), list) {
 		c.insts = cache.NewInstances(list)
 	}
 	b.SetInDom(indomFilesys, c.insts)
@@ -179,12 +192,4 @@ func kbytes(n, bsize uint64) (uint64, bool) {
 	}
 	q, _ := bits.Div64(hi, lo, 1024)
 	return q, true
-}
-
-// sameHostInstances reports whether two instance lists are identical,
-// labels included, so an unchanged domain keeps its table.
-func sameHostInstances(a, b []cache.Instance) bool {
-	return slices.EqualFunc(a, b, func(x, y cache.Instance) bool {
-		return x.ID == y.ID && x.Name == y.Name && slices.Equal(x.Labels, y.Labels)
-	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/engine"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 )
 
 // Tree harness for the host-area tests (filesys, pressure, vmstat, swap),
@@ -24,29 +25,29 @@ const hostTestdataDir = "host"
 func newHostHarness(t *testing.T, f engine.Factory, tree string, env engine.Env) *harness {
 	t.Helper()
 	root := t.TempDir()
-	h := &harness{t: t, proc: filepath.Join(root, "proc")}
-	if err := os.Mkdir(h.proc, 0o755); err != nil {
+	h := &harness{&collectortest.Harness{T: t, Proc: filepath.Join(root, "proc")}}
+	if err := os.Mkdir(h.Proc, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	useHostTree(h, tree)
-	env.Proc = h.proc
-	h.attach(f, env)
+	env.Proc = h.Proc
+	h.Attach(f, env)
 	return h
 }
 
 // useHostTree replaces the whole /proc root by testdata/host/<tree>/proc.
 func useHostTree(h *harness, tree string) {
-	h.t.Helper()
-	old, err := os.ReadDir(h.proc)
+	h.T.Helper()
+	old, err := os.ReadDir(h.Proc)
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
 	for _, e := range old {
-		if err := os.RemoveAll(filepath.Join(h.proc, e.Name())); err != nil {
-			h.t.Fatal(err)
+		if err := os.RemoveAll(filepath.Join(h.Proc, e.Name())); err != nil {
+			h.T.Fatal(err)
 		}
 	}
-	copyHostTree(h.t, filepath.Join(testdataDir, hostTestdataDir, tree, "proc"), h.proc)
+	copyHostTree(h.T, filepath.Join(testdataDir, hostTestdataDir, tree, "proc"), h.Proc)
 }
 
 // copyHostTree copies regular files and directories, skipping dot files.
@@ -81,35 +82,35 @@ func copyHostTree(t *testing.T, src, dst string) {
 
 // hostInstances returns the published members of an instance domain.
 func (h *harness) hostInstances(id cache.InDomID) []cache.Instance {
-	h.t.Helper()
-	in, ok := h.store.Load().InDom(id)
+	h.T.Helper()
+	in, ok := h.Store.Load().InDom(id)
 	if !ok {
-		h.t.Fatalf("indom %d unknown", id)
+		h.T.Fatalf("indom %d unknown", id)
 	}
 	return in.All()
 }
 
 // hostInstanceID finds an instance's id by name, failing if it is not listed.
 func (h *harness) hostInstanceID(indom cache.InDomID, name string) uint32 {
-	h.t.Helper()
+	h.T.Helper()
 	for _, x := range h.hostInstances(indom) {
 		if x.Name == name {
 			return x.ID
 		}
 	}
-	h.t.Fatalf("indom %d has no instance %q", indom, name)
+	h.T.Fatalf("indom %d has no instance %q", indom, name)
 	return 0
 }
 
 func (h *harness) hostWantString(name string, inst uint32, want string) {
-	h.t.Helper()
-	if got := h.mustValue(name, inst).Str; got != want {
-		h.t.Errorf("%s[%d] = %q, want %q", name, inst, got, want)
+	h.T.Helper()
+	if got := h.MustValue(name, inst).Str; got != want {
+		h.T.Errorf("%s[%d] = %q, want %q", name, inst, got, want)
 	}
 }
 
 // hostWantFloat32 checks a FLOAT metric against the float32 nearest want.
 func (h *harness) hostWantFloat32(name string, inst uint32, want float64) {
-	h.t.Helper()
-	h.wantFloat(name, inst, float64(float32(want)))
+	h.T.Helper()
+	h.WantFloat(name, inst, float64(float32(want)))
 }

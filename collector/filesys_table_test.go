@@ -26,25 +26,25 @@ func countResolves(c *filesysCollector) *int {
 func TestFilesysTableChosenOnce(t *testing.T) {
 	h, c := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
 	resolves := countResolves(c)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	first := *resolves
 	if first == 0 {
 		t.Fatal("the first sample resolved no device")
 	}
-	h.mustSample(t0.Add(10 * time.Second))
+	h.MustSample(t0.Add(10 * time.Second))
 	if *resolves != first {
 		t.Errorf("an unchanged table was chosen again (%d resolutions, want %d)", *resolves, first)
 	}
-	h.wantU64("hinv.nfilesys", cache.InstNone, uint64(len(fsWantT0)))
-	h.wantU64("filesys.capacity", 0, 4000000) // statfs'd as before
-	h.wantU64("filesys.capacity", 2, 3000)
+	h.WantU64("hinv.nfilesys", cache.InstNone, uint64(len(fsWantT0)))
+	h.WantU64("filesys.capacity", 0, 4000000) // statfs'd as before
+	h.WantU64("filesys.capacity", 2, 3000)
 	useHostTree(h, "remount")
-	h.mustSample(t0.Add(20 * time.Second))
+	h.MustSample(t0.Add(20 * time.Second))
 	if *resolves == first {
 		t.Error("a changed table was not chosen again")
 	}
 	now := *resolves
-	h.mustSample(t0.Add(20*time.Second + mountTableRefresh))
+	h.MustSample(t0.Add(20*time.Second + mountTableRefresh))
 	if *resolves == now {
 		t.Error("the table was not chosen again after mountTableRefresh")
 	}
@@ -55,13 +55,13 @@ func TestFilesysTableChosenOnce(t *testing.T) {
 // again); if one moved, the table is chosen afresh with the new device.
 func TestFilesysLinksCheckedEachMinute(t *testing.T) {
 	h, c := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	chosen := c.table.chosen
-	h.mustSample(t0.Add(mountTableRefresh))
+	h.MustSample(t0.Add(mountTableRefresh))
 	if c.table.chosen.Equal(chosen) || h.hostInstanceID(indomFilesys, "/dev/vdf") != 6 {
 		t.Fatal("the links held, but the table was not renewed for another minute")
 	}
-	dev := filepath.Join(filepath.Dir(h.proc), "dev")
+	dev := filepath.Join(filepath.Dir(h.Proc), "dev")
 	if err := os.WriteFile(filepath.Join(dev, "vdg"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -75,11 +75,11 @@ func TestFilesysLinksCheckedEachMinute(t *testing.T) {
 	listed := func(name string) bool {
 		return slices.ContainsFunc(h.hostInstances(indomFilesys), func(x cache.Instance) bool { return x.Name == name })
 	}
-	h.mustSample(t0.Add(mountTableRefresh + time.Second))
+	h.MustSample(t0.Add(mountTableRefresh + time.Second))
 	if listed("/dev/vdg") {
 		t.Fatal("a link that moved within the minute was followed before its minute was up")
 	}
-	h.mustSample(t0.Add(2 * mountTableRefresh))
+	h.MustSample(t0.Add(2 * mountTableRefresh))
 	if !listed("/dev/vdg") || listed("/dev/vdf") {
 		t.Error("the moved link's new device is not listed in place of the old after its minute")
 	}
@@ -107,15 +107,15 @@ func settleDevTree(t *testing.T, c *filesysCollector, root string) {
 // themselves are not resolved again each minute: only the link is.
 func TestFilesysStampsSpareNamesThatAreNotLinks(t *testing.T) {
 	h, c := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
-	root := filepath.Dir(h.proc)
+	root := filepath.Dir(h.Proc)
 	settleDevTree(t, c, root)
 	resolves := countResolves(c)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	if !c.table.stampsTrusted {
 		t.Fatal("stamps of directories unchanged for an hour are not trusted")
 	}
 	first := *resolves
-	h.mustSample(t0.Add(mountTableRefresh))
+	h.MustSample(t0.Add(mountTableRefresh))
 	if got := *resolves - first; got != 1 {
 		t.Errorf("%d names resolved at the minute, want 1 (the by-label link; %d at the choice)", got, first)
 	}
@@ -125,9 +125,9 @@ func TestFilesysStampsSpareNamesThatAreNotLinks(t *testing.T) {
 // minute: its directory's stamp changed, so every name is resolved again.
 func TestFilesysStampsSeeANameMadeALink(t *testing.T) {
 	h, c := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
-	root := filepath.Dir(h.proc)
+	root := filepath.Dir(h.Proc)
 	settleDevTree(t, c, root)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	dev := filepath.Join(root, "dev")
 	if err := os.WriteFile(filepath.Join(dev, "vdz"), nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -135,7 +135,7 @@ func TestFilesysStampsSeeANameMadeALink(t *testing.T) {
 	if err := os.Symlink("vdz", filepath.Join(dev, "vdc")); err != nil {
 		t.Fatal(err)
 	}
-	h.mustSample(t0.Add(mountTableRefresh))
+	h.MustSample(t0.Add(mountTableRefresh))
 	names := h.hostInstances(indomFilesys)
 	if !slices.ContainsFunc(names, func(x cache.Instance) bool { return x.Name == "/dev/vdz" }) {
 		t.Errorf("/dev/vdc made a link to /dev/vdz is not followed at the minute: %v", names)
@@ -147,12 +147,12 @@ func TestFilesysStampsSeeANameMadeALink(t *testing.T) {
 func TestFilesysStampsOfFreshDirectoriesNotTrusted(t *testing.T) {
 	h, c := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
 	resolves := countResolves(c)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	if c.table.stampsTrusted {
 		t.Fatal("stamps of directories made just now are trusted")
 	}
 	first := *resolves
-	h.mustSample(t0.Add(mountTableRefresh))
+	h.MustSample(t0.Add(mountTableRefresh))
 	if got := *resolves - first; got != first {
 		t.Errorf("%d names resolved at the minute, want all %d", got, first)
 	}

@@ -95,8 +95,8 @@ func makeDevTree(t *testing.T, root string) {
 func newFilesysHarness(t *testing.T, tree string, env engine.Env, fake *fsFake, timeout time.Duration) (*harness, *filesysCollector) {
 	t.Helper()
 	h := newHostHarness(t, NewFilesysCollector, tree, env)
-	makeDevTree(t, filepath.Dir(h.proc))
-	c := h.c.(*filesysCollector)
+	makeDevTree(t, filepath.Dir(h.Proc))
+	c := h.C.(*filesysCollector)
 	c.stat = newStatfsRunner(fake.statfs, timeout)
 	return h, c
 }
@@ -120,7 +120,7 @@ var fsWantT0 = []cache.Instance{
 
 func TestFilesysExcludesPseudoFilesystems(t *testing.T) {
 	h, _ := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	if got := h.hostInstances(indomFilesys); !reflect.DeepEqual(got, fsWantT0) {
 		t.Errorf("filesys instances\n got %v\nwant %v", got, fsWantT0)
 	}
@@ -131,50 +131,50 @@ func TestFilesysExcludesPseudoFilesystems(t *testing.T) {
 	// readonly: /dev/vdc is mounted ro; /backup's superblock is ro although
 	// the mount is rw; /data's later ro overmount is a repeat, ignored.
 	for id, ro := range []uint64{0, 0, 0, 1, 0, 0, 1} {
-		h.wantU64("filesys.readonly", uint32(id), ro)
+		h.WantU64("filesys.readonly", uint32(id), ro)
 	}
 }
 
 func TestFilesysValues(t *testing.T) {
 	h, _ := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	// "/" (id 0): 4096-byte blocks, 1000000 total, 750000 free, 700000 for
 	// users. Kbyte = blocks * 4.
-	h.wantU64("filesys.capacity", 0, 4000000)
-	h.wantU64("filesys.used", 0, 1000000) // (1000000 - 750000) * 4
-	h.wantU64("filesys.free", 0, 3000000)
-	h.wantU64("filesys.avail", 0, 2800000)
-	h.wantFloat("filesys.full", 0, 100*250000.0/950000) // used / (used + avail) = 26.3157...
-	h.wantU64("filesys.maxfiles", 0, 500000)
-	h.wantU64("filesys.usedfiles", 0, 100000)
-	h.wantU64("filesys.freefiles", 0, 400000)
-	h.wantU64("filesys.blocksize", 0, 4096)
+	h.WantU64("filesys.capacity", 0, 4000000)
+	h.WantU64("filesys.used", 0, 1000000) // (1000000 - 750000) * 4
+	h.WantU64("filesys.free", 0, 3000000)
+	h.WantU64("filesys.avail", 0, 2800000)
+	h.WantFloat("filesys.full", 0, 100*250000.0/950000) // used / (used + avail) = 26.3157...
+	h.WantU64("filesys.maxfiles", 0, 500000)
+	h.WantU64("filesys.usedfiles", 0, 100000)
+	h.WantU64("filesys.freefiles", 0, 400000)
+	h.WantU64("filesys.blocksize", 0, 4096)
 	// /data (1): 800000 used blocks, 1100000 available: 42.105...%.
-	h.wantFloat("filesys.full", 1, 100*800000.0/1900000)
-	h.wantU64("filesys.used", 1, 3200000)
+	h.WantFloat("filesys.full", 1, 100*800000.0/1900000)
+	h.WantU64("filesys.used", 1, 3200000)
 	// /home (2), 1 KiB blocks, empty: 0% full, not "no value".
-	h.wantU64("filesys.capacity", 2, 3000)
-	h.wantFloat("filesys.full", 2, 0)
+	h.WantU64("filesys.capacity", 2, 3000)
+	h.WantFloat("filesys.full", 2, 0)
 	// /mnt/ro (3): no free block at all: 100%.
-	h.wantFloat("filesys.full", 3, 100)
+	h.WantFloat("filesys.full", 3, 100)
 	// /mnt/win (4), 512-byte blocks: 1001 * 512 / 1024 = 500.5 -> 500 Kbyte,
 	// used 1000 blocks = 500 Kbyte, 1 free block = 0 Kbyte (truncated, as
 	// pmdalinux's integer division); full = 100 * 1000 / 1001.
-	h.wantU64("filesys.capacity", 4, 500)
-	h.wantU64("filesys.used", 4, 500)
-	h.wantU64("filesys.free", 4, 0)
-	h.wantFloat("filesys.full", 4, 100*1000.0/1001)
+	h.WantU64("filesys.capacity", 4, 500)
+	h.WantU64("filesys.used", 4, 500)
+	h.WantU64("filesys.free", 4, 0)
+	h.WantFloat("filesys.full", 4, 100*1000.0/1001)
 	// "/mnt/my disk" (5), statfs'd unescaped: no blocks, so no full (not
 	// NaN); 5000000000 files wrap in the 32-bit counts as in pmdalinux:
 	// 5000000000 - 2^32 = 705032704; free 4999999000 - 2^32 = 705031704.
-	h.wantU64("filesys.capacity", 5, 0)
-	h.wantAbsent("filesys.full", 5)
-	h.wantU64("filesys.maxfiles", 5, 705032704)
-	h.wantU64("filesys.freefiles", 5, 705031704)
-	h.wantU64("filesys.usedfiles", 5, 1000)
+	h.WantU64("filesys.capacity", 5, 0)
+	h.WantAbsent("filesys.full", 5)
+	h.WantU64("filesys.maxfiles", 5, 705032704)
+	h.WantU64("filesys.freefiles", 5, 705031704)
+	h.WantU64("filesys.usedfiles", 5, 1000)
 	// /backup (6): 262144 4-KiB blocks = 1 GiB, half used.
-	h.wantU64("filesys.capacity", 6, 1048576)
-	h.wantFloat("filesys.full", 6, 50)
+	h.WantU64("filesys.capacity", 6, 1048576)
+	h.WantFloat("filesys.full", 6, 50)
 }
 
 // The fault isolation: a mount whose statfs hangs costs the sample no more
@@ -193,17 +193,17 @@ func TestFilesysHungMount(t *testing.T) {
 	const backup = 6
 
 	start := time.Now()
-	h.mustSample(t0)
+	h.MustSample(t0)
 	if took := time.Since(start); took < timeout || took > timeout+900*time.Millisecond {
 		t.Errorf("first sample took %v with a %v statfs timeout", took, timeout)
 	}
 	if got := h.hostInstanceID(indomFilesys, "/dev/vdf"); got != backup {
 		t.Fatalf("/dev/vdf has id %d", got)
 	}
-	h.wantU64("filesys.capacity", 0, 4000000) // the others are unaffected
-	h.wantU64("filesys.capacity", 5, 0)
+	h.WantU64("filesys.capacity", 0, 4000000) // the others are unaffected
+	h.WantU64("filesys.capacity", 5, 0)
 	for _, m := range []string{"capacity", "used", "free", "avail", "full", "mountdir", "readonly", "maxfiles"} {
-		h.wantAbsent("filesys."+m, backup)
+		h.WantAbsent("filesys."+m, backup)
 	}
 	if c.Stalls() != 1 {
 		t.Errorf("Stalls() = %d after one timeout, want 1", c.Stalls())
@@ -212,15 +212,15 @@ func TestFilesysHungMount(t *testing.T) {
 	// Still stuck: the next sample starts no second statfs for it, so it
 	// does not wait for it either.
 	start = time.Now()
-	h.mustSample(t1)
+	h.MustSample(t1)
 	if took := time.Since(start); took >= timeout {
 		t.Errorf("second sample waited %v on a mount already known to be stuck", took)
 	}
 	if n := fake.callsOf("/backup"); n != 1 {
 		t.Errorf("%d statfs calls of the stuck mount, want 1", n)
 	}
-	h.wantAbsent("filesys.capacity", backup)
-	h.wantU64("filesys.capacity", 0, 4000000)
+	h.WantAbsent("filesys.capacity", backup)
+	h.WantU64("filesys.capacity", 0, 4000000)
 	if got := h.hostInstanceID(indomFilesys, "/dev/vdf"); got != backup {
 		t.Errorf("the stuck mount left the instance domain")
 	}
@@ -238,8 +238,8 @@ func TestFilesysHungMount(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	h.mustSample(t1.Add(2 * time.Second))
-	h.wantU64("filesys.capacity", backup, 1048576)
+	h.MustSample(t1.Add(2 * time.Second))
+	h.WantU64("filesys.capacity", backup, 1048576)
 	if n := fake.callsOf("/backup"); n != 2 {
 		t.Errorf("%d statfs calls of the recovered mount, want 2", n)
 	}
@@ -251,10 +251,10 @@ func TestFilesysStatfsError(t *testing.T) {
 	fake := newFSFake()
 	delete(fake.stats, "/data")
 	h, _ := newFilesysHarness(t, "t0", engine.Env{}, fake, time.Second)
-	h.mustSample(t0)
-	h.wantAbsent("filesys.capacity", 1)
-	h.wantAbsent("filesys.mountdir", 1)
-	h.wantU64("filesys.capacity", 0, 4000000)
+	h.MustSample(t0)
+	h.WantAbsent("filesys.capacity", 1)
+	h.WantAbsent("filesys.mountdir", 1)
+	h.WantU64("filesys.capacity", 0, 4000000)
 	if n := len(h.hostInstances(indomFilesys)); n != 7 {
 		t.Errorf("%d instances, want 7 (the failing mount stays listed)", n)
 	}
@@ -265,11 +265,11 @@ func TestFilesysStatfsError(t *testing.T) {
 func TestFilesysStableIDs(t *testing.T) {
 	env := engine.Env{IDDir: t.TempDir()}
 	h, _ := newFilesysHarness(t, "t0", env, newFSFake(), time.Second)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	first := h.hostInstances(indomFilesys)
 
 	useHostTree(h, "remount") // /dev/vdc unmounted, /dev/vdg mounted on /mnt/new
-	h.mustSample(t1)
+	h.MustSample(t1)
 	if id := h.hostInstanceID(indomFilesys, "/dev/vdg"); id != 7 {
 		t.Errorf("new device /dev/vdg got id %d, want 7 (3 stays /dev/vdc's)", id)
 	}
@@ -278,17 +278,17 @@ func TestFilesysStableIDs(t *testing.T) {
 			t.Error("unmounted /dev/vdc still listed")
 		}
 	}
-	h.wantAbsent("filesys.capacity", 3)
-	h.wantU64("filesys.capacity", 7, 40) // /mnt/new: 10 blocks of 4 KiB
+	h.WantAbsent("filesys.capacity", 3)
+	h.WantU64("filesys.capacity", 7, 40) // /mnt/new: 10 blocks of 4 KiB
 
 	// A restart: a new collector loads the saved ids.
 	h2, _ := newFilesysHarness(t, "t0", env, newFSFake(), time.Second)
-	h2.mustSample(t0)
+	h2.MustSample(t0)
 	if got := h2.hostInstances(indomFilesys); !reflect.DeepEqual(got, first) {
 		t.Errorf("ids changed across a reload:\n got %v\nwant %v", got, first)
 	}
 	useHostTree(h2, "remount")
-	h2.mustSample(t1)
+	h2.MustSample(t1)
 	if id := h2.hostInstanceID(indomFilesys, "/dev/vdg"); id != 7 {
 		t.Errorf("/dev/vdg has id %d after a reload, want 7", id)
 	}
@@ -297,17 +297,17 @@ func TestFilesysStableIDs(t *testing.T) {
 // An unchanged mount table republishes the same instance table.
 func TestFilesysInstancesReused(t *testing.T) {
 	h, _ := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
-	h.mustSample(t0)
-	a, _ := h.store.Load().InDom(indomFilesys)
+	h.MustSample(t0)
+	a, _ := h.Store.Load().InDom(indomFilesys)
 	useHostTree(h, "t1")
-	h.mustSample(t1)
-	b, _ := h.store.Load().InDom(indomFilesys)
+	h.MustSample(t1)
+	b, _ := h.Store.Load().InDom(indomFilesys)
 	if a != b {
 		t.Error("instance table rebuilt although the mounts did not change")
 	}
 	useHostTree(h, "remount")
-	h.mustSample(t1.Add(2 * time.Second))
-	if c, _ := h.store.Load().InDom(indomFilesys); c == b {
+	h.MustSample(t1.Add(2 * time.Second))
+	if c, _ := h.Store.Load().InDom(indomFilesys); c == b {
 		t.Error("instance table kept although the mounts changed")
 	}
 }
@@ -316,7 +316,7 @@ func TestFilesysFilter(t *testing.T) {
 	env := engine.Env{Filter: engine.Filter{"filesys": {Exclude: regexp.MustCompile(`^/dev/mapper/|^/dev/vdd$`)}}}
 	fake := newFSFake()
 	h, _ := newFilesysHarness(t, "t0", env, fake, time.Second)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	var names []string
 	for _, x := range h.hostInstances(indomFilesys) {
 		names = append(names, x.Name)
@@ -335,7 +335,7 @@ func TestFilesysFilter(t *testing.T) {
 func TestFilesysContainerRoot(t *testing.T) {
 	fake := newFSFake()
 	h, _ := newFilesysHarness(t, "container", engine.Env{}, fake, time.Second)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	want := []cache.Instance{
 		{ID: 0, Name: "overlay", Labels: []cache.Label{{Name: "fstype", Value: `"overlay"`}}},
 		{ID: 1, Name: "/dev/vda", Labels: []cache.Label{{Name: "fstype", Value: `"ext4"`}}},
@@ -344,17 +344,17 @@ func TestFilesysContainerRoot(t *testing.T) {
 		t.Errorf("instances %v, want %v", got, want)
 	}
 	h.hostWantString("filesys.mountdir", 1, "/data")
-	h.wantU64("filesys.capacity", 0, 4000000) // statfs("/")
+	h.WantU64("filesys.capacity", 0, 4000000) // statfs("/")
 }
 
 func TestFilesysMalformedAndMissing(t *testing.T) {
 	for _, tree := range []string{"malformed", "empty"} {
 		t.Run(tree, func(t *testing.T) {
 			h, _ := newFilesysHarness(t, tree, engine.Env{}, newFSFake(), time.Second)
-			if err := h.sample(t0); err == nil {
+			if err := h.Sample(t0); err == nil {
 				t.Fatal("sample succeeded")
 			}
-			h.nothingPublished()
+			h.NothingPublished()
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -18,15 +19,26 @@ import (
 // clusters 4, 63 and 82). pmrep's :sar-I views, pcp-dstat's interrupt
 // plugins and pcp-mpstat -I read them.
 var (
-	intrTotal   = engine.Metric("hostcache.kernel.all.interrupts.total", clusterInterrupts, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomIRQ)
-	intrPerCPU  = engine.Metric("hostcache.kernel.percpu.interrupts", clusterInterrupts, 1, cache.TypeU32, cache.SemCounter, cache.UnitsCount, indomIRQCPU)
-	intrMissed  = engine.Metric("hostcache.kernel.all.interrupts.missed", clusterInterrupts, 2, cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	intrErrors  = engine.Metric("hostcache.kernel.all.interrupts.errors", clusterInterrupts, 3, cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	intrCPUSum  = engine.Metric("hostcache.kernel.percpu.intr", clusterInterrupts, 4, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomIRQCPUs)
-	sirqPerCPU  = engine.Metric("hostcache.kernel.percpu.softirqs", clusterSoftirqs, 0, cache.TypeU32, cache.SemCounter, cache.UnitsCount, indomSoftirqCPU)
-	sirqCPUSum  = engine.Metric("hostcache.kernel.percpu.sirq", clusterSoftirqs, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomIRQCPUs)
-	sirqTotal   = engine.Metric("hostcache.kernel.all.softirqs.total", clusterSoftirqTotal, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomSoftirq)
-	intrSources = []cache.Desc{intrTotal, intrPerCPU, intrMissed, intrErrors, intrCPUSum, sirqPerCPU, sirqCPUSum, sirqTotal}
+	intrTotal = engine.Row{Name: "hostcache.kernel.all.interrupts.total", Cluster: clusterInterrupts, Item: 0,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomIRQ}.Desc()
+	intrPerCPU = engine.Row{Name: "hostcache.kernel.percpu.interrupts", Cluster: clusterInterrupts, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomIRQCPU}.Desc()
+	intrMissed = engine.Row{Name: "hostcache.kernel.all.interrupts.missed", Cluster: clusterInterrupts,
+		Item: 2, Type: cache.TypeU32, Sem: cache.SemCounter, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
+	intrErrors = engine.Row{Name: "hostcache.kernel.all.interrupts.errors", Cluster: clusterInterrupts,
+		Item: 3, Type: cache.TypeU32, Sem: cache.SemCounter, Units: cache.UnitsCount,
+		InDom: cache.InDomNone}.Desc()
+	intrCPUSum = engine.Row{Name: "hostcache.kernel.percpu.intr", Cluster: clusterInterrupts, Item: 4,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomIRQCPUs}.Desc()
+	sirqPerCPU = engine.Row{Name: "hostcache.kernel.percpu.softirqs", Cluster: clusterSoftirqs, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftirqCPU}.Desc()
+	sirqCPUSum = engine.Row{Name: "hostcache.kernel.percpu.sirq", Cluster: clusterSoftirqs, Item: 1,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomIRQCPUs}.Desc()
+	sirqTotal = engine.Row{Name: "hostcache.kernel.all.softirqs.total", Cluster: clusterSoftirqTotal, Item: 0,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftirq}.Desc()
+	intrSources = []cache.Desc{intrTotal, intrPerCPU, intrMissed, intrErrors, intrCPUSum, sirqPerCPU, sirqCPUSum,
+		sirqTotal}
 )
 
 // irqFile is one of the two tables and the instances made of it, kept
@@ -62,14 +74,15 @@ type interruptsCollector struct {
 
 // NewInterruptsCollector names the two files below env.Proc.
 func NewInterruptsCollector(env engine.Env) (engine.Collector, error) {
-	intr, err := procFile(env, "interrupts")
+	intr, err := hostkit.ProcFile(env, "interrupts")
 	if err != nil {
 		return nil, fmt.Errorf("interrupts: %w", err)
 	}
-	sirq, _ := procFile(env, "softirqs")
+	sirq, _ := hostkit.ProcFile(env, "softirqs")
 	c := &interruptsCollector{
 		intr: irqFile{file: kernel.NewFileKept(env.Proc, intr, env.KeepFiles), lineMap: env.IDMap(indomIRQ)},
-		sirq: irqFile{file: kernel.NewFileKept(env.Proc, sirq, env.KeepFiles), lineMap: env.IDMap(indomSoftirq), softirq: true},
+		sirq: irqFile{file: kernel.NewFileKept(env.Proc, sirq, env.KeepFiles), lineMap: env.IDMap(indomSoftirq),
+			softirq: true},
 	}
 	if env.ForeignIDs(indomIRQCPU) {
 		c.intr.cpuMap = env.IDMap(indomIRQCPU)
@@ -84,13 +97,13 @@ func (c *interruptsCollector) Name() string { return "interrupts" }
 
 func (c *interruptsCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: intrSources, InDoms: []cache.InDomDesc{
-		{ID: indomIRQ, Name: "interrupts", Labels: indomLabels(`"irq"`, "per irq")},
-		{ID: indomIRQCPU, Name: "interrupts per cpu", Labels: indomLabels(`["irq","cpu"]`, "per cpu, per irq"),
+		{ID: indomIRQ, Name: "interrupts", Labels: hostkit.IndomLabels(`"irq"`, "per irq")},
+		{ID: indomIRQCPU, Name: "interrupts per cpu", Labels: hostkit.IndomLabels(`["irq","cpu"]`, "per cpu, per irq"),
 			Derive: perCPULabels("irq")},
 		{ID: indomSoftirq, Name: "softirqs", Labels: []cache.Label{cache.StringLabel("indom_name", "per softirq")}},
-		{ID: indomSoftirqCPU, Name: "softirqs per cpu", Labels: indomLabels(`"cpu"`, "per cpu, per softirq"),
+		{ID: indomSoftirqCPU, Name: "softirqs per cpu", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu, per softirq"),
 			Derive: perCPULabels("softirq")},
-		{ID: indomIRQCPUs, Name: "interrupt cpus", Labels: indomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"},
+		{ID: indomIRQCPUs, Name: "interrupt cpus", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"},
 	}}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
@@ -16,11 +17,11 @@ import (
 func TestPerCPUInterruptIDsFollowPmdalinuxFiles(t *testing.T) {
 	ids := t.TempDir()
 	os.WriteFile(filepath.Join(ids, "60.40"), []byte("2 0 2147483647\n7 1795769698 24::cpu1\n"), 0o644)
-	h := &harness{t: t, proc: t.TempDir()}
-	h.use("proc-t0")
-	h.attach(NewInterruptsCollector, engine.Env{Proc: h.proc, IDDir: ids, PMDADomain: 60,
+	h := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	h.Use("proc-t0")
+	h.Attach(NewInterruptsCollector, engine.Env{Proc: h.Proc, IDDir: ids, PMDADomain: 60,
 		PMDAFiles: map[cache.InDomID]uint32{indomIRQCPU: 40, indomSoftirqCPU: 41}})
-	h.mustSample(t0)
+	h.MustSample(t0)
 	got := map[string]uint32{}
 	for _, x := range h.hostInstances(indomIRQCPU) {
 		got[x.Name] = x.ID

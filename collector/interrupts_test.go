@@ -16,14 +16,14 @@ import (
 // counts 100 on each CPU.
 func TestInterruptValues(t *testing.T) {
 	h := newHarness(t, NewInterruptsCollector, "proc-t0")
-	h.mustSample(t0)
+	h.MustSample(t0)
 	irq := func(name string) uint32 { return h.hostInstanceID(indomIRQ, name) }
 	per := func(name string) uint32 { return h.hostInstanceID(indomIRQCPU, name) }
-	h.wantU64("kernel.all.interrupts.total", irq("31"), 3275)
-	h.wantU64("kernel.all.interrupts.total", irq("LOC"), 1938218+1940807)
-	h.wantU64("kernel.percpu.interrupts", per("LOC::cpu1"), 1940807)
-	h.wantU64("kernel.all.interrupts.errors", cache.InstNone, 3)
-	h.wantU64("kernel.all.interrupts.missed", cache.InstNone, 0)
+	h.WantU64("kernel.all.interrupts.total", irq("31"), 3275)
+	h.WantU64("kernel.all.interrupts.total", irq("LOC"), 1938218+1940807)
+	h.WantU64("kernel.percpu.interrupts", per("LOC::cpu1"), 1940807)
+	h.WantU64("kernel.all.interrupts.errors", cache.InstNone, 3)
+	h.WantU64("kernel.all.interrupts.missed", cache.InstNone, 0)
 	for _, single := range []string{"ERR", "MIS"} {
 		for _, x := range h.hostInstances(indomIRQ) {
 			if x.Name == single {
@@ -41,36 +41,36 @@ func TestInterruptValues(t *testing.T) {
 		t.Errorf("interrupt sources: %s", got)
 	}
 	sirq := func(name string) uint32 { return h.hostInstanceID(indomSoftirq, name) }
-	h.wantU64("kernel.all.softirqs.total", sirq("TIMER"), 208718+205404)
-	h.wantU64("kernel.percpu.softirqs", h.hostInstanceID(indomSoftirqCPU, "BLOCK::cpu1"), 560724)
+	h.WantU64("kernel.all.softirqs.total", sirq("TIMER"), 208718+205404)
+	h.WantU64("kernel.percpu.softirqs", h.hostInstanceID(indomSoftirqCPU, "BLOCK::cpu1"), 560724)
 	// Each CPU's sums are its column's.
-	h.wantU64("kernel.percpu.sirq", 1, 205404+459754+560724+5+394730+536+397948)
+	h.WantU64("kernel.percpu.sirq", 1, 205404+459754+560724+5+394730+536+397948)
 	if got := len(h.hostInstances(indomIRQCPU)); got != 2*len(h.hostInstances(indomIRQ)) {
 		t.Errorf("%d per-CPU instances for %d sources on 2 CPUs", got, len(h.hostInstances(indomIRQ)))
 	}
 
-	h.use("proc-t1")
-	h.mustSample(t1)
-	h.wantFloat("rate.kernel.all.interrupts.total", irq("31"), 300) // 600 in 2 s
-	h.wantFloat("rate.kernel.percpu.interrupts", per("LOC::cpu0"), 500)
-	h.wantFloat("rate.kernel.all.interrupts.errors", cache.InstNone, 1)
-	h.wantFloat("rate.kernel.all.softirqs.total", sirq("TIMER"), 100)
-	h.wantU64("kernel.all.interrupts.total", irq("35"), 7)
-	h.wantU64("kernel.percpu.interrupts", per("35::cpu0"), 7)
+	h.Use("proc-t1")
+	h.MustSample(t1)
+	h.WantFloat("rate.kernel.all.interrupts.total", irq("31"), 300) // 600 in 2 s
+	h.WantFloat("rate.kernel.percpu.interrupts", per("LOC::cpu0"), 500)
+	h.WantFloat("rate.kernel.all.interrupts.errors", cache.InstNone, 1)
+	h.WantFloat("rate.kernel.all.softirqs.total", sirq("TIMER"), 100)
+	h.WantU64("kernel.all.interrupts.total", irq("35"), 7)
+	h.WantU64("kernel.percpu.interrupts", per("35::cpu0"), 7)
 }
 
 // pmdalinux's instance labels: irq and irqtext on interrupt sources, with
 // cpu on their per-CPU instances; softirq and cpu on soft interrupts'.
 func TestInterruptLabels(t *testing.T) {
 	h := newHarness(t, NewInterruptsCollector, "proc-t0")
-	h.mustSample(t0)
+	h.MustSample(t0)
 	want := map[cache.InDomID]map[string]map[string]string{
 		indomIRQ:        {"31": {"irq": `"31"`, "irqtext": `"PCI-MSIX-0000:00:01.0 3-edge virtio0-stats"`}},
 		indomIRQCPU:     {"LOC::cpu1": {"cpu": "1", "irq": `"LOC"`, "irqtext": `"Local timer interrupts"`}},
 		indomSoftirqCPU: {"HI::cpu0": {"cpu": "0", "softirq": `"HI"`}},
 	}
 	descs := map[cache.InDomID]cache.InDomDesc{}
-	for _, d := range h.c.Source().InDoms {
+	for _, d := range h.C.Source().InDoms {
 		descs[d.ID] = d
 	}
 	for indom, insts := range want {
@@ -100,12 +100,12 @@ func TestInterruptLabels(t *testing.T) {
 // Without /proc/softirqs the interrupts still have values.
 func TestInterruptsWithoutSoftirqs(t *testing.T) {
 	h := newHarness(t, NewInterruptsCollector, "proc-t0")
-	os.Remove(filepath.Join(h.proc, "softirqs"))
-	if err := h.sample(t0); err == nil {
+	os.Remove(filepath.Join(h.Proc, "softirqs"))
+	if err := h.Sample(t0); err == nil {
 		t.Error("a missing softirqs is not reported")
 	}
-	h.wantU64("kernel.all.interrupts.errors", cache.InstNone, 3)
-	h.wantAbsent("kernel.percpu.sirq", 0)
+	h.WantU64("kernel.all.interrupts.errors", cache.InstNone, 3)
+	h.WantAbsent("kernel.percpu.sirq", 0)
 }
 
 func TestParseIRQTable(t *testing.T) {

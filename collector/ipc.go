@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -17,15 +18,24 @@ import (
 // the agent's IPC namespace in both cases. pmie's and pmrep's IPC views
 // read the "used" counts.
 var (
-	ipcMsgUsedQueues = engine.Metric("hostcache.ipc.msg.used_queues", clusterIPCMsg, 0, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	ipcMsgTotMsg     = engine.Metric("hostcache.ipc.msg.tot_msg", clusterIPCMsg, 1, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	ipcMsgTotBytes   = engine.Metric("hostcache.ipc.msg.tot_bytes", clusterIPCMsg, 2, cache.TypeU32, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
-	ipcSemUsedSem    = engine.Metric("hostcache.ipc.sem.used_sem", clusterIPCSem, 0, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	ipcSemTotSem     = engine.Metric("hostcache.ipc.sem.tot_sem", clusterIPCSem, 1, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	ipcShmTot        = engine.Metric("hostcache.ipc.shm.tot", clusterIPCShm, 0, cache.TypeU32, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
-	ipcShmRSS        = engine.Metric("hostcache.ipc.shm.rss", clusterIPCShm, 1, cache.TypeU32, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
-	ipcShmSwp        = engine.Metric("hostcache.ipc.shm.swp", clusterIPCShm, 2, cache.TypeU32, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
-	ipcShmUsedIDs    = engine.Metric("hostcache.ipc.shm.used_ids", clusterIPCShm, 3, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	ipcMsgUsedQueues = engine.Row{Name: "hostcache.ipc.msg.used_queues", Cluster: clusterIPCMsg, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	ipcMsgTotMsg = engine.Row{Name: "hostcache.ipc.msg.tot_msg", Cluster: clusterIPCMsg, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	ipcMsgTotBytes = engine.Row{Name: "hostcache.ipc.msg.tot_bytes", Cluster: clusterIPCMsg, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsByte, InDom: cache.InDomNone}.Desc()
+	ipcSemUsedSem = engine.Row{Name: "hostcache.ipc.sem.used_sem", Cluster: clusterIPCSem, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	ipcSemTotSem = engine.Row{Name: "hostcache.ipc.sem.tot_sem", Cluster: clusterIPCSem, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	ipcShmTot = engine.Row{Name: "hostcache.ipc.shm.tot", Cluster: clusterIPCShm, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsByte, InDom: cache.InDomNone}.Desc()
+	ipcShmRSS = engine.Row{Name: "hostcache.ipc.shm.rss", Cluster: clusterIPCShm, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsByte, InDom: cache.InDomNone}.Desc()
+	ipcShmSwp = engine.Row{Name: "hostcache.ipc.shm.swp", Cluster: clusterIPCShm, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsByte, InDom: cache.InDomNone}.Desc()
+	ipcShmUsedIDs = engine.Row{Name: "hostcache.ipc.shm.used_ids", Cluster: clusterIPCShm, Item: 3,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
 )
 
 // ipcTable is one /proc/sysvipc file, the columns it sums and the
@@ -50,7 +60,7 @@ type ipcCollector struct {
 
 // NewIPCCollector names the files below env.Proc.
 func NewIPCCollector(env engine.Env) (engine.Collector, error) {
-	dir, err := procFile(env, "sysvipc")
+	dir, err := hostkit.ProcFile(env, "sysvipc")
 	if err != nil {
 		return nil, fmt.Errorf("ipc: %w", err)
 	}

@@ -15,34 +15,59 @@ import (
 // cluster 30 mirrors). pmdalinux's types are 32 bits: the 64-bit shm
 // limits are published truncated, as it publishes them.
 var (
-	ipcSemMaxSemmap  = engine.Metric("hostcache.ipc.sem.max_semmap", clusterIPCSemLim, 0, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcSemMaxSemid   = engine.Metric("hostcache.ipc.sem.max_semid", clusterIPCSemLim, 1, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcSemMaxSem     = engine.Metric("hostcache.ipc.sem.max_sem", clusterIPCSemLim, 2, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcSemNumUndo    = engine.Metric("hostcache.ipc.sem.num_undo", clusterIPCSemLim, 3, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcSemMaxPerid   = engine.Metric("hostcache.ipc.sem.max_perid", clusterIPCSemLim, 4, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcSemMaxOps     = engine.Metric("hostcache.ipc.sem.max_ops", clusterIPCSemLim, 5, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcSemMaxUndoent = engine.Metric("hostcache.ipc.sem.max_undoent", clusterIPCSemLim, 6, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcSemSzSemundo  = engine.Metric("hostcache.ipc.sem.sz_semundo", clusterIPCSemLim, 7, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcSemMaxSemval  = engine.Metric("hostcache.ipc.sem.max_semval", clusterIPCSemLim, 8, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcSemMaxExit    = engine.Metric("hostcache.ipc.sem.max_exit", clusterIPCSemLim, 9, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	ipcSemMaxSemmap = engine.Row{Name: "hostcache.ipc.sem.max_semmap", Cluster: clusterIPCSemLim, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcSemMaxSemid = engine.Row{Name: "hostcache.ipc.sem.max_semid", Cluster: clusterIPCSemLim, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcSemMaxSem = engine.Row{Name: "hostcache.ipc.sem.max_sem", Cluster: clusterIPCSemLim, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcSemNumUndo = engine.Row{Name: "hostcache.ipc.sem.num_undo", Cluster: clusterIPCSemLim, Item: 3,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcSemMaxPerid = engine.Row{Name: "hostcache.ipc.sem.max_perid", Cluster: clusterIPCSemLim, Item: 4,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcSemMaxOps = engine.Row{Name: "hostcache.ipc.sem.max_ops", Cluster: clusterIPCSemLim, Item: 5,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcSemMaxUndoent = engine.Row{Name: "hostcache.ipc.sem.max_undoent", Cluster: clusterIPCSemLim, Item: 6,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcSemSzSemundo = engine.Row{Name: "hostcache.ipc.sem.sz_semundo", Cluster: clusterIPCSemLim, Item: 7,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcSemMaxSemval = engine.Row{Name: "hostcache.ipc.sem.max_semval", Cluster: clusterIPCSemLim, Item: 8,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcSemMaxExit = engine.Row{Name: "hostcache.ipc.sem.max_exit", Cluster: clusterIPCSemLim, Item: 9,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
 
-	ipcMsgSzPool     = engine.Metric("hostcache.ipc.msg.sz_pool", clusterIPCMsgLim, 0, cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, cache.InDomNone)
-	ipcMsgMapent     = engine.Metric("hostcache.ipc.msg.mapent", clusterIPCMsgLim, 1, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcMsgMaxMsgsz   = engine.Metric("hostcache.ipc.msg.max_msgsz", clusterIPCMsgLim, 2, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcMsgMaxDefmsgq = engine.Metric("hostcache.ipc.msg.max_defmsgq", clusterIPCMsgLim, 3, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcMsgMaxMsgqid  = engine.Metric("hostcache.ipc.msg.max_msgqid", clusterIPCMsgLim, 4, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcMsgMaxMsgseg  = engine.Metric("hostcache.ipc.msg.max_msgseg", clusterIPCMsgLim, 5, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcMsgNumSmsghdr = engine.Metric("hostcache.ipc.msg.num_smsghdr", clusterIPCMsgLim, 6, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcMsgMaxSeg     = engine.Metric("hostcache.ipc.msg.max_seg", clusterIPCMsgLim, 7, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	ipcMsgSzPool = engine.Row{Name: "hostcache.ipc.msg.sz_pool", Cluster: clusterIPCMsgLim, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: cache.InDomNone}.Desc()
+	ipcMsgMapent = engine.Row{Name: "hostcache.ipc.msg.mapent", Cluster: clusterIPCMsgLim, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcMsgMaxMsgsz = engine.Row{Name: "hostcache.ipc.msg.max_msgsz", Cluster: clusterIPCMsgLim, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcMsgMaxDefmsgq = engine.Row{Name: "hostcache.ipc.msg.max_defmsgq", Cluster: clusterIPCMsgLim, Item: 3,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcMsgMaxMsgqid = engine.Row{Name: "hostcache.ipc.msg.max_msgqid", Cluster: clusterIPCMsgLim, Item: 4,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcMsgMaxMsgseg = engine.Row{Name: "hostcache.ipc.msg.max_msgseg", Cluster: clusterIPCMsgLim, Item: 5,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcMsgNumSmsghdr = engine.Row{Name: "hostcache.ipc.msg.num_smsghdr", Cluster: clusterIPCMsgLim, Item: 6,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcMsgMaxSeg = engine.Row{Name: "hostcache.ipc.msg.max_seg", Cluster: clusterIPCMsgLim, Item: 7,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
 
-	ipcShmMaxSegsz   = engine.Metric("hostcache.ipc.shm.max_segsz", clusterIPCShmLim, 0, cache.TypeU32, cache.SemDiscrete, cache.UnitsByte, cache.InDomNone)
-	ipcShmMinSegsz   = engine.Metric("hostcache.ipc.shm.min_segsz", clusterIPCShmLim, 1, cache.TypeU32, cache.SemDiscrete, cache.UnitsByte, cache.InDomNone)
-	ipcShmMaxSeg     = engine.Metric("hostcache.ipc.shm.max_seg", clusterIPCShmLim, 2, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcShmMaxSegproc = engine.Metric("hostcache.ipc.shm.max_segproc", clusterIPCShmLim, 3, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	ipcShmMaxShmsys  = engine.Metric("hostcache.ipc.shm.max_shmsys", clusterIPCShmLim, 4, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	ipcShmMaxSegsz = engine.Row{Name: "hostcache.ipc.shm.max_segsz", Cluster: clusterIPCShmLim, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsByte, InDom: cache.InDomNone}.Desc()
+	ipcShmMinSegsz = engine.Row{Name: "hostcache.ipc.shm.min_segsz", Cluster: clusterIPCShmLim, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsByte, InDom: cache.InDomNone}.Desc()
+	ipcShmMaxSeg = engine.Row{Name: "hostcache.ipc.shm.max_seg", Cluster: clusterIPCShmLim, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcShmMaxSegproc = engine.Row{Name: "hostcache.ipc.shm.max_segproc", Cluster: clusterIPCShmLim, Item: 3,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	ipcShmMaxShmsys = engine.Row{Name: "hostcache.ipc.shm.max_shmsys", Cluster: clusterIPCShmLim, Item: 4,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
 
-	ipcShmSwapAttempts  = engine.Metric("hostcache.ipc.shm.swap_attempts", clusterIPCShm, 4, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	ipcShmSwapSuccesses = engine.Metric("hostcache.ipc.shm.swap_successes", clusterIPCShm, 5, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	ipcShmSwapAttempts = engine.Row{Name: "hostcache.ipc.shm.swap_attempts", Cluster: clusterIPCShm, Item: 4,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	ipcShmSwapSuccesses = engine.Row{Name: "hostcache.ipc.shm.swap_successes", Cluster: clusterIPCShm, Item: 5,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
 )
 
 // ipcLimitsCollector asks the kernel for the limits through read, which

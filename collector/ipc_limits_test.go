@@ -17,7 +17,7 @@ import (
 func limitsHarness(t *testing.T, l kernel.IPCLimits) *harness {
 	t.Helper()
 	h := newHarness(t, NewIPCLimitsCollector, "proc-t0")
-	h.c.(*ipcLimitsCollector).read = func() kernel.IPCLimits { return l }
+	h.C.(*ipcLimitsCollector).read = func() kernel.IPCLimits { return l }
 	return h
 }
 
@@ -31,24 +31,24 @@ var hostLimits = kernel.IPCLimits{
 
 func TestIPCLimitsValues(t *testing.T) {
 	h := limitsHarness(t, hostLimits)
-	h.mustSample(t0)
-	h.wantU64("ipc.sem.max_semmap", cache.InstNone, 1024000000)
-	h.wantU64("ipc.sem.max_semid", cache.InstNone, 32000)
-	h.wantU64("ipc.sem.max_perid", cache.InstNone, 32000)
-	h.wantU64("ipc.sem.max_ops", cache.InstNone, 500)
-	h.wantU64("ipc.sem.sz_semundo", cache.InstNone, 20)
-	h.wantU64("ipc.sem.max_exit", cache.InstNone, 32767)
-	h.wantU64("ipc.msg.sz_pool", cache.InstNone, 512000)
-	h.wantU64("ipc.msg.max_msgsz", cache.InstNone, 8192)
-	h.wantU64("ipc.msg.max_defmsgq", cache.InstNone, 16384)
-	h.wantU64("ipc.msg.max_seg", cache.InstNone, 65535)
+	h.MustSample(t0)
+	h.WantU64("ipc.sem.max_semmap", cache.InstNone, 1024000000)
+	h.WantU64("ipc.sem.max_semid", cache.InstNone, 32000)
+	h.WantU64("ipc.sem.max_perid", cache.InstNone, 32000)
+	h.WantU64("ipc.sem.max_ops", cache.InstNone, 500)
+	h.WantU64("ipc.sem.sz_semundo", cache.InstNone, 20)
+	h.WantU64("ipc.sem.max_exit", cache.InstNone, 32767)
+	h.WantU64("ipc.msg.sz_pool", cache.InstNone, 512000)
+	h.WantU64("ipc.msg.max_msgsz", cache.InstNone, 8192)
+	h.WantU64("ipc.msg.max_defmsgq", cache.InstNone, 16384)
+	h.WantU64("ipc.msg.max_seg", cache.InstNone, 65535)
 	// The kernel's 64-bit default, 2^64 - 2^24 - 1, shown as pmdalinux
 	// shows it in its 32-bit metric: 4278190079.
-	h.wantU64("ipc.shm.max_segsz", cache.InstNone, 4278190079)
-	h.wantU64("ipc.shm.max_shmsys", cache.InstNone, 4278190079)
-	h.wantU64("ipc.shm.min_segsz", cache.InstNone, 1)
-	h.wantU64("ipc.shm.max_segproc", cache.InstNone, 4096)
-	h.wantU64("ipc.shm.swap_attempts", cache.InstNone, 0)
+	h.WantU64("ipc.shm.max_segsz", cache.InstNone, 4278190079)
+	h.WantU64("ipc.shm.max_shmsys", cache.InstNone, 4278190079)
+	h.WantU64("ipc.shm.min_segsz", cache.InstNone, 1)
+	h.WantU64("ipc.shm.max_segproc", cache.InstNone, 4096)
+	h.WantU64("ipc.shm.swap_attempts", cache.InstNone, 0)
 }
 
 // A kernel without message queues leaves only their limits without values.
@@ -56,14 +56,14 @@ func TestIPCLimitsKindMissing(t *testing.T) {
 	l := hostLimits
 	l.Msg, l.MsgErr = kernel.MsgInfo{}, syscall.ENOSYS
 	h := limitsHarness(t, l)
-	err := h.sample(t0)
+	err := h.Sample(t0)
 	var partial *engine.PartialError
 	if !errors.As(err, &partial) || !strings.Contains(err.Error(), "msgctl") {
 		t.Fatalf("sample error %v, want a partial one naming msgctl", err)
 	}
-	h.wantAbsent("ipc.msg.max_msgsz", cache.InstNone)
-	h.wantU64("ipc.sem.max_semid", cache.InstNone, 32000)
-	h.wantU64("ipc.shm.max_seg", cache.InstNone, 4096)
+	h.WantAbsent("ipc.msg.max_msgsz", cache.InstNone)
+	h.WantU64("ipc.sem.max_semid", cache.InstNone, 32000)
+	h.WantU64("ipc.shm.max_seg", cache.InstNone, 4096)
 }
 
 // The calls on this host answer what /proc/sys/kernel holds.

@@ -21,25 +21,47 @@ const ipcObjectItemBase = 100
 // published truncated, as pmdalinux publishes it. Its units make the last
 // sender's pid a number of bytes; the twin keeps the descriptor.
 var (
-	ipcShmKey     = engine.Metric("hostcache.ipc.shm.key", clusterIPCShm, ipcObjectItemBase+0, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomIPCShm)
-	ipcShmOwner   = engine.Metric("hostcache.ipc.shm.owner", clusterIPCShm, ipcObjectItemBase+1, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomIPCShm)
-	ipcShmPerms   = engine.Metric("hostcache.ipc.shm.perms", clusterIPCShm, ipcObjectItemBase+2, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomIPCShm)
-	ipcShmSegsz   = engine.Metric("hostcache.ipc.shm.segsz", clusterIPCShm, ipcObjectItemBase+3, cache.TypeU32, cache.SemDiscrete, cache.UnitsByte, indomIPCShm)
-	ipcShmNattch  = engine.Metric("hostcache.ipc.shm.nattch", clusterIPCShm, ipcObjectItemBase+4, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomIPCShm)
-	ipcShmStatus  = engine.Metric("hostcache.ipc.shm.status", clusterIPCShm, ipcObjectItemBase+5, cache.TypeString, cache.SemInstant, cache.UnitsNone, indomIPCShm)
-	ipcShmCPID    = engine.Metric("hostcache.ipc.shm.creator_pid", clusterIPCShm, ipcObjectItemBase+6, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomIPCShm)
-	ipcShmLPID    = engine.Metric("hostcache.ipc.shm.last_access_pid", clusterIPCShm, ipcObjectItemBase+7, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomIPCShm)
-	ipcMsgKey     = engine.Metric("hostcache.ipc.msg.key", clusterIPCMsg, ipcObjectItemBase+0, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomIPCMsg)
-	ipcMsgOwner   = engine.Metric("hostcache.ipc.msg.owner", clusterIPCMsg, ipcObjectItemBase+1, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomIPCMsg)
-	ipcMsgPerms   = engine.Metric("hostcache.ipc.msg.perms", clusterIPCMsg, ipcObjectItemBase+2, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomIPCMsg)
-	ipcMsgMsgsz   = engine.Metric("hostcache.ipc.msg.msgsz", clusterIPCMsg, ipcObjectItemBase+3, cache.TypeU32, cache.SemDiscrete, cache.UnitsByte, indomIPCMsg)
-	ipcMsgCount   = engine.Metric("hostcache.ipc.msg.messages", clusterIPCMsg, ipcObjectItemBase+4, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomIPCMsg)
-	ipcMsgSendPID = engine.Metric("hostcache.ipc.msg.last_send_pid", clusterIPCMsg, ipcObjectItemBase+5, cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomIPCMsg)
-	ipcMsgRecvPID = engine.Metric("hostcache.ipc.msg.last_recv_pid", clusterIPCMsg, ipcObjectItemBase+6, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomIPCMsg)
-	ipcSemKey     = engine.Metric("hostcache.ipc.sem.key", clusterIPCSem, ipcObjectItemBase+0, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomIPCSem)
-	ipcSemOwner   = engine.Metric("hostcache.ipc.sem.owner", clusterIPCSem, ipcObjectItemBase+1, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomIPCSem)
-	ipcSemPerms   = engine.Metric("hostcache.ipc.sem.perms", clusterIPCSem, ipcObjectItemBase+2, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomIPCSem)
-	ipcSemNsems   = engine.Metric("hostcache.ipc.sem.nsems", clusterIPCSem, ipcObjectItemBase+3, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomIPCSem)
+	ipcShmKey = engine.Row{Name: "hostcache.ipc.shm.key", Cluster: clusterIPCShm, Item: ipcObjectItemBase + 0,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomIPCShm}.Desc()
+	ipcShmOwner = engine.Row{Name: "hostcache.ipc.shm.owner", Cluster: clusterIPCShm,
+		Item: ipcObjectItemBase + 1, Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomIPCShm}.Desc()
+	ipcShmPerms = engine.Row{Name: "hostcache.ipc.shm.perms", Cluster: clusterIPCShm,
+		Item: ipcObjectItemBase + 2, Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomIPCShm}.Desc()
+	ipcShmSegsz = engine.Row{Name: "hostcache.ipc.shm.segsz", Cluster: clusterIPCShm,
+		Item: ipcObjectItemBase + 3, Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsByte,
+		InDom: indomIPCShm}.Desc()
+	ipcShmNattch = engine.Row{Name: "hostcache.ipc.shm.nattch", Cluster: clusterIPCShm,
+		Item: ipcObjectItemBase + 4, Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomIPCShm}.Desc()
+	ipcShmStatus = engine.Row{Name: "hostcache.ipc.shm.status", Cluster: clusterIPCShm,
+		Item: ipcObjectItemBase + 5, Type: cache.TypeString, Sem: cache.SemInstant, InDom: indomIPCShm}.Desc()
+	ipcShmCPID = engine.Row{Name: "hostcache.ipc.shm.creator_pid", Cluster: clusterIPCShm,
+		Item: ipcObjectItemBase + 6, Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: indomIPCShm}.Desc()
+	ipcShmLPID = engine.Row{Name: "hostcache.ipc.shm.last_access_pid", Cluster: clusterIPCShm,
+		Item: ipcObjectItemBase + 7, Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomIPCShm}.Desc()
+	ipcMsgKey = engine.Row{Name: "hostcache.ipc.msg.key", Cluster: clusterIPCMsg, Item: ipcObjectItemBase + 0,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomIPCMsg}.Desc()
+	ipcMsgOwner = engine.Row{Name: "hostcache.ipc.msg.owner", Cluster: clusterIPCMsg,
+		Item: ipcObjectItemBase + 1, Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomIPCMsg}.Desc()
+	ipcMsgPerms = engine.Row{Name: "hostcache.ipc.msg.perms", Cluster: clusterIPCMsg,
+		Item: ipcObjectItemBase + 2, Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomIPCMsg}.Desc()
+	ipcMsgMsgsz = engine.Row{Name: "hostcache.ipc.msg.msgsz", Cluster: clusterIPCMsg,
+		Item: ipcObjectItemBase + 3, Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsByte,
+		InDom: indomIPCMsg}.Desc()
+	ipcMsgCount = engine.Row{Name: "hostcache.ipc.msg.messages", Cluster: clusterIPCMsg,
+		Item: ipcObjectItemBase + 4, Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomIPCMsg}.Desc()
+	ipcMsgSendPID = engine.Row{Name: "hostcache.ipc.msg.last_send_pid", Cluster: clusterIPCMsg,
+		Item: ipcObjectItemBase + 5, Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsByte,
+		InDom: indomIPCMsg}.Desc()
+	ipcMsgRecvPID = engine.Row{Name: "hostcache.ipc.msg.last_recv_pid", Cluster: clusterIPCMsg,
+		Item: ipcObjectItemBase + 6, Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomIPCMsg}.Desc()
+	ipcSemKey = engine.Row{Name: "hostcache.ipc.sem.key", Cluster: clusterIPCSem, Item: ipcObjectItemBase + 0,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomIPCSem}.Desc()
+	ipcSemOwner = engine.Row{Name: "hostcache.ipc.sem.owner", Cluster: clusterIPCSem,
+		Item: ipcObjectItemBase + 1, Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomIPCSem}.Desc()
+	ipcSemPerms = engine.Row{Name: "hostcache.ipc.sem.perms", Cluster: clusterIPCSem,
+		Item: ipcObjectItemBase + 2, Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomIPCSem}.Desc()
+	ipcSemNsems = engine.Row{Name: "hostcache.ipc.sem.nsems", Cluster: clusterIPCSem,
+		Item: ipcObjectItemBase + 3, Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomIPCSem}.Desc()
 )
 
 // ipcObjectLimit caps the objects published per table and sample: the

@@ -11,13 +11,10 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
-
-// ipcObjectInDoms are pmdalinux's IPC instance domains and ours: the
-// package's pminfoInDoms does not list them.
-var ipcObjectInDoms = map[string]cache.InDomID{"60.28": indomIPCShm, "60.29": indomIPCMsg, "60.30": indomIPCSem}
 
 // fakeUsers knows root (0) and alice (1000), as a user database would.
 func fakeUsers(uid string) (*user.User, error) {
@@ -30,42 +27,34 @@ func fakeUsers(uid string) (*user.User, error) {
 
 // newIPCHarness samples tree with the user database faked.
 func newIPCHarness(t *testing.T, tree string, warn func(error)) *harness {
-	h := &harness{t: t, proc: t.TempDir()}
-	h.use(tree)
-	h.attach(NewIPCCollector, engine.Env{Proc: h.proc, Warn: warn})
-	h.c.(*ipcCollector).owners.lookup = fakeUsers
+	h := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	h.Use(tree)
+	h.Attach(NewIPCCollector, engine.Env{Proc: h.Proc, Warn: warn})
+	h.C.(*ipcCollector).owners.lookup = fakeUsers
 	return h
 }
 
-// Every per-object metric the collector declares is a row of
-// ipcObjectsDescs, with its descriptor, and every row is declared.
+// Every per-object metric the collector declares is pmdalinux's, with its
+// descriptor, and every per-object metric of pmdalinux's is declared.
 func TestIPCObjectDescriptors(t *testing.T) {
 	c, err := NewIPCCollector(engine.Env{Proc: filepath.Join(testdataDir, "ipc_objects/t0")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := map[string]pmdalinuxDesc{}
-	for _, w := range ipcObjectsDescs {
-		rows[w.name] = w
-	}
-	declared := 0
+	var perObject []cache.Desc
 	for _, d := range c.Source().Metrics {
-		w, ok := rows[strings.TrimPrefix(d.Name, engine.Prefix)]
-		if !ok {
-			if d.InDom != cache.InDomNone {
-				t.Errorf("%s: on an instance domain, and not in ipcObjectsDescs", d.Name)
-			}
-			continue
+		if d.InDom != cache.InDomNone {
+			perObject = append(perObject, d)
 		}
-		declared++
-		if want := ipcObjectInDoms[w.indom]; d.InDom != want {
-			t.Errorf("%s: indom %d, want %d for pmdalinux's %s", w.name, d.InDom, want, w.indom)
-		}
-		d.InDom = pminfoInDoms[w.indom] // checked above
-		checkDesc(t, d, w)
 	}
-	if declared != len(ipcObjectsDescs) {
-		t.Errorf("%d of the %d rows declared", declared, len(ipcObjectsDescs))
+	for _, kind := range []string{"ipc.shm.", "ipc.msg.", "ipc.sem."} {
+		var skip []string // pmdalinux's totals of the kind, on no instance domain
+		for name, m := range linuxTwins() {
+			if strings.HasPrefix(name, kind) && m.InDom == cache.InDomNone {
+				skip = append(skip, name)
+			}
+		}
+		checkTwinFamily(t, perObject, kind, skip...)
 	}
 }
 
@@ -76,21 +65,21 @@ type ipcWant struct {
 }
 
 func (h *harness) wantIPCObject(kind string, inst uint32, w ipcWant) {
-	h.t.Helper()
+	h.T.Helper()
 	for m, want := range w.texts {
-		if got := h.mustValue("ipc."+kind+"."+m, inst).Str; got != want {
-			h.t.Errorf("ipc.%s.%s[%d] = %q, want %q", kind, m, inst, got, want)
+		if got := h.MustValue("ipc."+kind+"."+m, inst).Str; got != want {
+			h.T.Errorf("ipc.%s.%s[%d] = %q, want %q", kind, m, inst, got, want)
 		}
 	}
 	for m, want := range w.nums {
-		h.wantU64("ipc."+kind+"."+m, inst, want)
+		h.WantU64("ipc."+kind+"."+m, inst, want)
 	}
 }
 
 func (h *harness) wantInstances(indom cache.InDomID, want []cache.Instance) {
-	h.t.Helper()
+	h.T.Helper()
 	if got := h.hostInstances(indom); !reflect.DeepEqual(got, want) {
-		h.t.Errorf("indom %d instances\n got %v\nwant %v", indom, got, want)
+		h.T.Errorf("indom %d instances\n got %v\nwant %v", indom, got, want)
 	}
 }
 
@@ -100,7 +89,7 @@ func (h *harness) wantInstances(indom cache.InDomID, want []cache.Instance) {
 // locked with its key now private, 98307 new; every semaphore set gone.
 func TestIPCObjectValues(t *testing.T) {
 	h := newIPCHarness(t, "ipc_objects/t0", nil)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	h.wantInstances(indomIPCShm, []cache.Instance{{ID: 0, Name: "0"}, {ID: 1, Name: "32769"}, {ID: 2, Name: "65538"}})
 	h.wantIPCObject("shm", 0, ipcWant{map[string]string{"key": "0x7323f316", "owner": "root", "status": ""},
 		map[string]uint64{"perms": 644, "segsz": 4096, "nattch": 0, "creator_pid": 8497, "last_access_pid": 0}})
@@ -117,15 +106,15 @@ func TestIPCObjectValues(t *testing.T) {
 	h.wantIPCObject("sem", 0, ipcWant{map[string]string{"key": "0xf192f630", "owner": "root"}, map[string]uint64{"perms": 644, "nsems": 3}})
 	h.wantIPCObject("sem", 1, ipcWant{map[string]string{"key": "0x00000000", "owner": "alice"}, map[string]uint64{"perms": 640, "nsems": 250}})
 
-	h.use("ipc_objects/t1")
-	h.mustSample(t1)
+	h.Use("ipc_objects/t1")
+	h.MustSample(t1)
 	h.wantInstances(indomIPCShm, []cache.Instance{{ID: 1, Name: "32769"}, {ID: 2, Name: "65538"}, {ID: 3, Name: "98307"}})
 	h.wantIPCObject("shm", 1, ipcWant{map[string]string{"key": "0x00000000", "status": "dest locked"},
 		map[string]uint64{"perms": 600, "nattch": 1, "last_access_pid": 9003}})
 	h.wantIPCObject("shm", 3, ipcWant{map[string]string{"key": "0x7fffffff", "owner": "alice", "status": ""},
 		map[string]uint64{"perms": 640, "segsz": 8192, "creator_pid": 9200}})
 	h.wantInstances(indomIPCSem, []cache.Instance{})
-	h.wantU64("ipc.sem.used_sem", cache.InstNone, 0)
+	h.WantU64("ipc.sem.used_sem", cache.InstNone, 0)
 }
 
 // Damaged rows cost only what cannot be read: a short row keeps its key
@@ -135,24 +124,24 @@ func TestIPCObjectValues(t *testing.T) {
 // objects; a missing msg file leaves the queues without instances.
 func TestIPCObjectsDamaged(t *testing.T) {
 	h := newIPCHarness(t, "ipc_objects/damaged", nil)
-	if err := h.sample(t0); err == nil {
+	if err := h.Sample(t0); err == nil {
 		t.Error("sample without /proc/sysvipc/msg succeeded")
 	}
 	h.wantInstances(indomIPCShm, []cache.Instance{{ID: 0, Name: "4"}, {ID: 1, Name: "5"}, {ID: 2, Name: "6"}})
 	h.wantIPCObject("shm", 0, ipcWant{map[string]string{"key": "0x00000011", "status": ""}, map[string]uint64{"perms": 600}})
 	for _, m := range []string{"owner", "segsz", "nattch", "creator_pid", "last_access_pid"} {
-		h.wantAbsent("ipc.shm."+m, 0)
+		h.WantAbsent("ipc.shm."+m, 0)
 	}
 	h.wantIPCObject("shm", 1, ipcWant{map[string]string{"owner": "root"},
 		map[string]uint64{"segsz": 4096, "creator_pid": 300, "last_access_pid": 301}})
 	for _, m := range []string{"key", "perms", "status"} {
-		h.wantAbsent("ipc.shm."+m, 1)
+		h.WantAbsent("ipc.shm."+m, 1)
 	}
 	h.wantIPCObject("shm", 2, ipcWant{map[string]string{"key": "0x00000013"}, map[string]uint64{"segsz": 8192, "last_access_pid": 302}})
-	h.wantAbsent("ipc.shm.creator_pid", 2)
-	h.wantAbsent("ipc.shm.owner", 2)
+	h.WantAbsent("ipc.shm.creator_pid", 2)
+	h.WantAbsent("ipc.shm.owner", 2)
 	h.wantInstances(indomIPCSem, []cache.Instance{})
-	if n := h.published("ipc.msg."); n != 0 {
+	if n := h.Published("ipc.msg."); n != 0 {
 		t.Errorf("%d msg values without a msg file", n)
 	}
 }
@@ -167,15 +156,15 @@ func TestIPCObjectsCapped(t *testing.T) {
 	for i := range ipcObjectLimit + 2 {
 		fmt.Fprintf(&text, "0 %d 600 1 0 0 0 0 0 0\n", i)
 	}
-	if err := os.WriteFile(filepath.Join(h.proc, "sysvipc", "sem"), []byte(text.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(h.Proc, "sysvipc", "sem"), []byte(text.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h.mustSample(t0)
-	h.mustSample(t1)
+	h.MustSample(t0)
+	h.MustSample(t1)
 	if n := len(h.hostInstances(indomIPCSem)); n != ipcObjectLimit {
 		t.Errorf("%d semaphore sets published, want %d", n, ipcObjectLimit)
 	}
-	h.wantU64("ipc.sem.used_sem", cache.InstNone, ipcObjectLimit+2)
+	h.WantU64("ipc.sem.used_sem", cache.InstNone, ipcObjectLimit+2)
 	if len(warnings) != 1 {
 		t.Errorf("warnings %v, want one", warnings)
 	}
@@ -260,13 +249,13 @@ func TestIPCFormats(t *testing.T) {
 // grows no file. Its id is never given again.
 func TestIPCObjectIDsForgetTheVanished(t *testing.T) {
 	dir := t.TempDir()
-	h := &harness{t: t, proc: t.TempDir()}
-	h.use("ipc_objects/t0")
-	h.attach(NewIPCCollector, engine.Env{Proc: h.proc, IDDir: dir})
-	h.c.(*ipcCollector).owners.lookup = fakeUsers
-	h.mustSample(t0)
-	h.use("ipc_objects/t1")
-	h.mustSample(t1)
+	h := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	h.Use("ipc_objects/t0")
+	h.Attach(NewIPCCollector, engine.Env{Proc: h.Proc, IDDir: dir})
+	h.C.(*ipcCollector).owners.lookup = fakeUsers
+	h.MustSample(t0)
+	h.Use("ipc_objects/t1")
+	h.MustSample(t1)
 	data, err := os.ReadFile(filepath.Join(dir, "hostcache.38"))
 	if err != nil {
 		t.Fatal(err)

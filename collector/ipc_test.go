@@ -13,14 +13,14 @@ import (
 // 100000 and 4096 bytes (25 and 1 pages).
 func TestIPCValues(t *testing.T) {
 	h := newHarness(t, NewIPCCollector, "proc-t0")
-	h.mustSample(t0)
+	h.MustSample(t0)
 	page := uint64(os.Getpagesize())
 	for name, want := range map[string]uint64{
 		"ipc.msg.used_queues": 2, "ipc.msg.tot_msg": 7, "ipc.msg.tot_bytes": 1087,
 		"ipc.sem.used_sem": 1, "ipc.sem.tot_sem": 3,
 		"ipc.shm.used_ids": 2, "ipc.shm.tot": (100000+page-1)/page*page + 4096, "ipc.shm.rss": 12288, "ipc.shm.swp": 4096,
 	} {
-		h.wantU64(name, cache.InstNone, want)
+		h.WantU64(name, cache.InstNone, want)
 	}
 }
 
@@ -28,14 +28,14 @@ func TestIPCValues(t *testing.T) {
 // have no value rather than a false zero; the rest are counted.
 func TestIPCOlderShm(t *testing.T) {
 	h := newHarness(t, NewIPCCollector, "proc-t0")
-	os.WriteFile(filepath.Join(h.proc, "sysvipc", "shm"), []byte(
+	os.WriteFile(filepath.Join(h.Proc, "sysvipc", "shm"), []byte(
 		"       key      shmid perms       size  cpid  lpid nattch   uid   gid  cuid  cgid      atime      dtime      ctime\n"+
 			"         0          1   600       4096 13397     0      1     0     0     0     0          0          0 1795573539\n"), 0o644)
-	os.Remove(filepath.Join(h.proc, "sysvipc", "sem"))
-	h.sample(t0)
-	h.wantU64("ipc.shm.used_ids", cache.InstNone, 1)
-	h.wantU64("ipc.shm.tot", cache.InstNone, 4096)
-	h.wantAbsent("ipc.shm.rss", cache.InstNone)
-	h.wantAbsent("ipc.sem.used_sem", cache.InstNone)
-	h.wantU64("ipc.msg.used_queues", cache.InstNone, 2)
+	os.Remove(filepath.Join(h.Proc, "sysvipc", "sem"))
+	h.Sample(t0)
+	h.WantU64("ipc.shm.used_ids", cache.InstNone, 1)
+	h.WantU64("ipc.shm.tot", cache.InstNone, 4096)
+	h.WantAbsent("ipc.shm.rss", cache.InstNone)
+	h.WantAbsent("ipc.sem.used_sem", cache.InstNone)
+	h.WantU64("ipc.msg.used_queues", cache.InstNone, 2)
 }

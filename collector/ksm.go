@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -17,15 +18,24 @@ var ksmAttrs = []struct {
 	desc cache.Desc
 	file string
 }{
-	{engine.Metric("hostcache.mem.ksm.full_scans", clusterKSM, 0, cache.TypeU64, cache.SemInstant, cache.UnitsCount, cache.InDomNone), "full_scans"},
-	{engine.Metric("hostcache.mem.ksm.merge_across_nodes", clusterKSM, 1, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone), "merge_across_nodes"},
-	{engine.Metric("hostcache.mem.ksm.pages_shared", clusterKSM, 2, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone), "pages_shared"},
-	{engine.Metric("hostcache.mem.ksm.pages_sharing", clusterKSM, 3, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone), "pages_sharing"},
-	{engine.Metric("hostcache.mem.ksm.pages_to_scan", clusterKSM, 4, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone), "pages_to_scan"},
-	{engine.Metric("hostcache.mem.ksm.pages_unshared", clusterKSM, 5, cache.TypeU64, cache.SemInstant, cache.UnitsCount, cache.InDomNone), "pages_unshared"},
-	{engine.Metric("hostcache.mem.ksm.pages_volatile", clusterKSM, 6, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone), "pages_volatile"},
-	{engine.Metric("hostcache.mem.ksm.run_state", clusterKSM, 7, cache.TypeU64, cache.SemInstant, cache.UnitsNone, cache.InDomNone), "run"},
-	{engine.Metric("hostcache.mem.ksm.sleep_time", clusterKSM, 8, cache.TypeU64, cache.SemInstant, cache.UnitsMSec, cache.InDomNone), "sleep_millisecs"},
+	{engine.Row{Name: "hostcache.mem.ksm.full_scans", Cluster: clusterKSM, Item: 0, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(), "full_scans"},
+	{engine.Row{Name: "hostcache.mem.ksm.merge_across_nodes", Cluster: clusterKSM, Item: 1, Type: cache.TypeU64,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), "merge_across_nodes"},
+	{engine.Row{Name: "hostcache.mem.ksm.pages_shared", Cluster: clusterKSM, Item: 2, Type: cache.TypeU64,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), "pages_shared"},
+	{engine.Row{Name: "hostcache.mem.ksm.pages_sharing", Cluster: clusterKSM, Item: 3, Type: cache.TypeU64,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), "pages_sharing"},
+	{engine.Row{Name: "hostcache.mem.ksm.pages_to_scan", Cluster: clusterKSM, Item: 4, Type: cache.TypeU64,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), "pages_to_scan"},
+	{engine.Row{Name: "hostcache.mem.ksm.pages_unshared", Cluster: clusterKSM, Item: 5, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(), "pages_unshared"},
+	{engine.Row{Name: "hostcache.mem.ksm.pages_volatile", Cluster: clusterKSM, Item: 6, Type: cache.TypeU64,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), "pages_volatile"},
+	{engine.Row{Name: "hostcache.mem.ksm.run_state", Cluster: clusterKSM, Item: 7, Type: cache.TypeU64,
+		Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc(), "run"},
+	{engine.Row{Name: "hostcache.mem.ksm.sleep_time", Cluster: clusterKSM, Item: 8, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(), "sleep_millisecs"},
 }
 
 // ksmCollector reads the attributes, one small file each.
@@ -36,12 +46,13 @@ type ksmCollector struct {
 
 // NewKSMCollector names the attributes below env.Sys.
 func NewKSMCollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Sys); err != nil {
+	if err := hostkit.CheckDir(env.Sys); err != nil {
 		return nil, fmt.Errorf("ksm: sys root: %w", err)
 	}
 	c := &ksmCollector{}
 	for _, a := range ksmAttrs {
-		c.files = append(c.files, kernel.NewFileKept(env.Sys, filepath.Join(env.Sys, "kernel", "mm", "ksm", a.file), env.KeepFiles))
+		c.files = append(c.files, kernel.NewFileKept(env.Sys, filepath.Join(env.Sys, "kernel", "mm", "ksm", a.file),
+			env.KeepFiles))
 	}
 	return c, nil
 }

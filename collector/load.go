@@ -9,6 +9,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // /proc/loadavg metrics, with pmdalinux's items in its loadavg cluster. As in
@@ -16,10 +17,14 @@ import (
 // count, the "87" of "1/87" (pmdalinux: "total number of processes
 // (lightweight)").
 var (
-	loadAvg      = engine.WithPeaks(engine.Metric("hostcache.kernel.all.load", clusterLoadavg, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomLoadavg))
-	loadLastPID  = engine.Metric("hostcache.kernel.all.lastpid", clusterLoadavg, 1, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	loadRunnable = engine.Metric("hostcache.kernel.all.runnable", clusterLoadavg, 2, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	loadNProcs   = engine.Metric("hostcache.kernel.all.nprocs", clusterLoadavg, 3, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	loadAvg = engine.Row{Name: "hostcache.kernel.all.load", Cluster: clusterLoadavg, Item: 0,
+		Type: cache.TypeFloat, Sem: cache.SemInstant, InDom: indomLoadavg, Peaks: true}.Desc()
+	loadLastPID = engine.Row{Name: "hostcache.kernel.all.lastpid", Cluster: clusterLoadavg, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	loadRunnable = engine.Row{Name: "hostcache.kernel.all.runnable", Cluster: clusterLoadavg, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	loadNProcs = engine.Row{Name: "hostcache.kernel.all.nprocs", Cluster: clusterLoadavg, Item: 3,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
 )
 
 // loadPeriods are pmdalinux's kernel.all.load instance ids, in the order of
@@ -45,11 +50,12 @@ type loadCollector struct {
 
 // NewLoadCollector checks the /proc root below env.Proc.
 func NewLoadCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "loadavg")
+	path, err := hostkit.ProcFile(env, "loadavg")
 	if err != nil {
 		return nil, fmt.Errorf("load: %w", err)
 	}
-	return &loadCollector{path: path, file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), insts: newLoadInstances()}, nil
+	return &loadCollector{path: path, file: kernel.NewFileKept(env.Proc, path, env.KeepFiles),
+		insts: newLoadInstances()}, nil
 }
 
 func (c *loadCollector) Name() string { return "load" }

@@ -13,32 +13,32 @@ import (
 // proc-t1/loadavg "0.25 0.20 0.10 2/88 5990".
 func TestLoadValues(t *testing.T) {
 	h := newHarness(t, NewLoadCollector, "proc-t0")
-	h.mustSample(t0)
+	h.MustSample(t0)
 
 	// kernel.all.load is a FLOAT: the nearest float32, as pmdalinux's "%f".
-	h.wantFloat("kernel.all.load", 1, float64(float32(0.13)))
-	h.wantFloat("kernel.all.load", 5, float64(float32(0.18)))
-	h.wantFloat("kernel.all.load", 15, float64(float32(0.09)))
-	if n := len(h.values("kernel.all.load")); n != 3 {
+	h.WantFloat("kernel.all.load", 1, float64(float32(0.13)))
+	h.WantFloat("kernel.all.load", 5, float64(float32(0.18)))
+	h.WantFloat("kernel.all.load", 15, float64(float32(0.09)))
+	if n := len(h.Values("kernel.all.load")); n != 3 {
 		t.Errorf("kernel.all.load has %d values, want 3", n)
 	}
-	h.wantU64("kernel.all.runnable", cache.InstNone, 1)
-	h.wantU64("kernel.all.nprocs", cache.InstNone, 87)
-	h.wantU64("kernel.all.lastpid", cache.InstNone, 5937)
+	h.WantU64("kernel.all.runnable", cache.InstNone, 1)
+	h.WantU64("kernel.all.nprocs", cache.InstNone, 87)
+	h.WantU64("kernel.all.lastpid", cache.InstNone, 5937)
 
-	h.use("proc-t1")
-	h.mustSample(t1)
-	h.wantFloat("kernel.all.load", 1, float64(float32(0.25)))
-	h.wantU64("kernel.all.runnable", cache.InstNone, 2)
-	h.wantU64("kernel.all.nprocs", cache.InstNone, 88)
-	h.wantU64("kernel.all.lastpid", cache.InstNone, 5990)
+	h.Use("proc-t1")
+	h.MustSample(t1)
+	h.WantFloat("kernel.all.load", 1, float64(float32(0.25)))
+	h.WantU64("kernel.all.runnable", cache.InstNone, 2)
+	h.WantU64("kernel.all.nprocs", cache.InstNone, 88)
+	h.WantU64("kernel.all.lastpid", cache.InstNone, 5990)
 }
 
 // The instances are exactly pmdalinux's (pminfo -f kernel.all.load).
 func TestLoadInstances(t *testing.T) {
 	h := newHarness(t, NewLoadCollector, "proc-t0")
-	h.mustSample(t0)
-	in, ok := h.store.Load().InDom(indomLoadavg)
+	h.MustSample(t0)
+	in, ok := h.Store.Load().InDom(indomLoadavg)
 	if !ok {
 		t.Fatal("no loadavg instance domain")
 	}
@@ -57,8 +57,8 @@ func TestLoadInstances(t *testing.T) {
 		t.Errorf(`Lookup("15") = %d, %v`, id, ok)
 	}
 	// The table is built once, not per sample.
-	h.mustSample(t1)
-	if again, _ := h.store.Load().InDom(indomLoadavg); again != in {
+	h.MustSample(t1)
+	if again, _ := h.Store.Load().InDom(indomLoadavg); again != in {
 		t.Error("instance table rebuilt on a later sample")
 	}
 }
@@ -96,17 +96,17 @@ func TestParseLoadavg(t *testing.T) {
 
 func TestLoadEmptyRoot(t *testing.T) {
 	h := newHarness(t, NewLoadCollector, "proc-empty")
-	if err := h.sample(t0); err == nil {
+	if err := h.Sample(t0); err == nil {
 		t.Fatal("sampling an empty /proc succeeded")
 	}
-	h.nothingPublished()
+	h.NothingPublished()
 }
 
 // testdata/proc-malformed/loadavg has "1-87" for "1/87".
 func TestLoadMalformed(t *testing.T) {
 	h := newHarness(t, NewLoadCollector, "proc-malformed")
-	if err := h.sample(t0); err == nil {
+	if err := h.Sample(t0); err == nil {
 		t.Fatal("sampling a malformed loadavg succeeded")
 	}
-	h.nothingPublished()
+	h.NothingPublished()
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -14,9 +15,12 @@ import (
 // Login sessions as utmp(5) records them, with pmdalinux's items (its
 // cluster 25). pmie's and pcp-uptime's user counts read them.
 var (
-	loginUsers    = engine.Metric("hostcache.kernel.all.nusers", clusterLogin, 0, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	loginRoots    = engine.Metric("hostcache.kernel.all.nroots", clusterLogin, 1, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	loginSessions = engine.Metric("hostcache.kernel.all.nsessions", clusterLogin, 2, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	loginUsers = engine.Row{Name: "hostcache.kernel.all.nusers", Cluster: clusterLogin, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	loginRoots = engine.Row{Name: "hostcache.kernel.all.nroots", Cluster: clusterLogin, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	loginSessions = engine.Row{Name: "hostcache.kernel.all.nsessions", Cluster: clusterLogin, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
 )
 
 // loginCollector reads the utmp file beside the /proc root (glibc's
@@ -28,7 +32,7 @@ type loginCollector struct {
 
 // NewLoginCollector names the utmp file of the host env.Proc belongs to.
 func NewLoginCollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Proc); err != nil {
+	if err := hostkit.CheckDir(env.Proc); err != nil {
 		return nil, err
 	}
 	root := filepath.Dir(filepath.Clean(env.Proc))

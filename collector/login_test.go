@@ -22,7 +22,7 @@ func utmpRecord(typ uint16, user string) []byte {
 // records counted (the user-less one is not).
 func TestLoginCounts(t *testing.T) {
 	h := newHarness(t, NewLoginCollector, "proc-t0")
-	utmp := filepath.Join(filepath.Dir(h.proc), "var", "run", "utmp")
+	utmp := filepath.Join(filepath.Dir(h.Proc), "var", "run", "utmp")
 	os.MkdirAll(filepath.Dir(utmp), 0o755)
 	var data []byte
 	for _, r := range [][]byte{utmpRecord(2, "reboot"), utmpRecord(6, "LOGIN"), utmpRecord(7, "root"),
@@ -31,13 +31,13 @@ func TestLoginCounts(t *testing.T) {
 	}
 	os.WriteFile(utmp, data, 0o644)
 	defer os.Remove(utmp)
-	h.mustSample(t0)
-	h.wantU64("kernel.all.nusers", cache.InstNone, 3)
-	h.wantU64("kernel.all.nroots", cache.InstNone, 2)
-	h.wantU64("kernel.all.nsessions", cache.InstNone, 5)
+	h.MustSample(t0)
+	h.WantU64("kernel.all.nusers", cache.InstNone, 3)
+	h.WantU64("kernel.all.nroots", cache.InstNone, 2)
+	h.WantU64("kernel.all.nsessions", cache.InstNone, 5)
 	// No utmp file: no logins, as pmdalinux and who(1) say.
 	os.Remove(utmp)
-	h.mustSample(t1)
-	h.wantU64("kernel.all.nusers", cache.InstNone, 0)
-	h.wantU64("kernel.all.nsessions", cache.InstNone, 0)
+	h.MustSample(t1)
+	h.WantU64("kernel.all.nusers", cache.InstNone, 0)
+	h.WantU64("kernel.all.nsessions", cache.InstNone, 0)
 }

@@ -13,13 +13,13 @@ import (
 // are printed, and no value where they are not.
 func TestMemoryOlderKernelLines(t *testing.T) {
 	h := newHarness(t, NewMemoryCollector, "proc-t0")
-	h.mustSample(t0)
+	h.MustSample(t0)
 	for _, name := range []string{"mem.util.highTotal", "mem.util.shared", "mem.util.quicklists"} {
-		if _, ok := h.value(name, cache.InstNone); ok {
+		if _, ok := h.Value(name, cache.InstNone); ok {
 			t.Errorf("%s has a value from a meminfo without its line", name)
 		}
 	}
-	path := filepath.Join(h.proc, "meminfo")
+	path := filepath.Join(h.Proc, "meminfo")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -30,10 +30,10 @@ func TestMemoryOlderKernelLines(t *testing.T) {
 	if err := os.WriteFile(path, append(data, lines...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h.mustSample(t1)
+	h.MustSample(t1)
 	for name, want := range map[string]uint64{"mem.util.shared": 11, "mem.util.highTotal": 2097152,
 		"mem.util.highFree": 1048576, "mem.util.lowTotal": 886000, "mem.util.lowFree": 44000,
 		"mem.util.reverseMaps": 1234, "mem.util.mmap_copy": 5, "mem.util.quicklists": 321} {
-		h.wantU64(name, cache.InstNone, want)
+		h.WantU64(name, cache.InstNone, want)
 	}
 }

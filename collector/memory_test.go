@@ -19,40 +19,40 @@ import (
 // DirectMap1G 25165824; no HardwareCorrupted line.
 func TestMemoryValues(t *testing.T) {
 	h := newHarness(t, NewMemoryCollector, "proc-t0")
-	h.mustSample(t0)
+	h.MustSample(t0)
 
 	const n = cache.InstNone
-	h.wantU64("mem.physmem", n, 24684092)
-	h.wantU64("mem.util.free", n, 24300000)
-	h.wantU64("mem.util.available", n, 24374424)
-	h.wantU64("mem.util.bufmem", n, 2000)
-	h.wantU64("mem.util.cached", n, 214000)
-	h.wantU64("mem.util.vmallocTotal", n, 34359738367)
-	h.wantU64("mem.util.directMap1G", n, 25165824)
-	h.wantU64("mem.util.slabReclaimable", n, 66420) // SReclaimable
-	h.wantU64("mem.util.NFS_Unstable", n, 0)        // present and zero: a value
+	h.WantU64("mem.physmem", n, 24684092)
+	h.WantU64("mem.util.free", n, 24300000)
+	h.WantU64("mem.util.available", n, 24374424)
+	h.WantU64("mem.util.bufmem", n, 2000)
+	h.WantU64("mem.util.cached", n, 214000)
+	h.WantU64("mem.util.vmallocTotal", n, 34359738367)
+	h.WantU64("mem.util.directMap1G", n, 25165824)
+	h.WantU64("mem.util.slabReclaimable", n, 66420) // SReclaimable
+	h.WantU64("mem.util.NFS_Unstable", n, 0)        // present and zero: a value
 
 	// Derived, with pmdalinux's formulas:
-	h.wantU64("mem.util.used", n, 384092)        // MemTotal - MemFree = 24684092 - 24300000
-	h.wantU64("mem.util.other", n, 168092)       // used - Cached - Buffers = 384092 - 214000 - 2000
-	h.wantU64("mem.util.cache_clean", n, 201600) // Cached - Dirty - Writeback = 214000 - 12000 - 400
+	h.WantU64("mem.util.used", n, 384092)        // MemTotal - MemFree = 24684092 - 24300000
+	h.WantU64("mem.util.other", n, 168092)       // used - Cached - Buffers = 384092 - 214000 - 2000
+	h.WantU64("mem.util.cache_clean", n, 201600) // Cached - Dirty - Writeback = 214000 - 12000 - 400
 
 	// Huge pages: counts, and count * Hugepagesize in bytes (2048 kB = 2097152 B).
-	h.wantU64("mem.util.hugepagesTotal", n, 4)
-	h.wantU64("mem.util.hugepagesTotalBytes", n, 8388608) // 4 * 2097152
-	h.wantU64("mem.util.hugepagesFreeBytes", n, 4194304)  // 2 * 2097152
-	h.wantU64("mem.util.hugepagesRsvdBytes", n, 2097152)  // 1 * 2097152
-	h.wantU64("mem.util.hugepagesSurpBytes", n, 0)        // 0 * 2097152
+	h.WantU64("mem.util.hugepagesTotal", n, 4)
+	h.WantU64("mem.util.hugepagesTotalBytes", n, 8388608) // 4 * 2097152
+	h.WantU64("mem.util.hugepagesFreeBytes", n, 4194304)  // 2 * 2097152
+	h.WantU64("mem.util.hugepagesRsvdBytes", n, 2097152)  // 1 * 2097152
+	h.WantU64("mem.util.hugepagesSurpBytes", n, 0)        // 0 * 2097152
 
 	// No HardwareCorrupted line: no value, not 0.
-	h.wantAbsent("mem.util.corrupthardware", n)
+	h.WantAbsent("mem.util.corrupthardware", n)
 }
 
 // testdata/proc-meminfo-partial/meminfo is proc-t0's without MemAvailable,
 // Dirty, Hugepagesize and DirectMap1G.
 func TestMemoryAbsentFields(t *testing.T) {
 	h := newHarness(t, NewMemoryCollector, "proc-meminfo-partial")
-	h.mustSample(t0)
+	h.MustSample(t0)
 
 	const n = cache.InstNone
 	for _, name := range []string{
@@ -61,19 +61,19 @@ func TestMemoryAbsentFields(t *testing.T) {
 		"mem.util.hugepagesTotalBytes", "mem.util.hugepagesFreeBytes",
 		"mem.util.hugepagesRsvdBytes", "mem.util.hugepagesSurpBytes", // need Hugepagesize
 	} {
-		h.wantAbsent(name, n)
+		h.WantAbsent(name, n)
 	}
-	h.wantU64("mem.util.hugepagesTotal", n, 4)
-	h.wantU64("mem.util.used", n, 384092)
-	h.wantU64("mem.util.writeback", n, 400)
+	h.WantU64("mem.util.hugepagesTotal", n, 4)
+	h.WantU64("mem.util.used", n, 384092)
+	h.WantU64("mem.util.writeback", n, 400)
 }
 
 func TestMemoryEmptyRoot(t *testing.T) {
 	h := newHarness(t, NewMemoryCollector, "proc-empty")
-	if err := h.sample(t0); err == nil {
+	if err := h.Sample(t0); err == nil {
 		t.Fatal("sampling an empty /proc succeeded")
 	}
-	h.nothingPublished()
+	h.NothingPublished()
 }
 
 // testdata/proc-malformed/meminfo gives MemTotal in "MB", a unit the kernel
@@ -81,10 +81,10 @@ func TestMemoryEmptyRoot(t *testing.T) {
 // from it have no value; the other lines are read.
 func TestMemoryMalformed(t *testing.T) {
 	h := newHarness(t, NewMemoryCollector, "proc-malformed")
-	h.mustSample(t0)
-	h.wantAbsent("mem.physmem", cache.InstNone)
-	h.wantAbsent("mem.util.used", cache.InstNone)
-	h.wantU64("mem.util.free", cache.InstNone, 24300000)
+	h.MustSample(t0)
+	h.WantAbsent("mem.physmem", cache.InstNone)
+	h.WantAbsent("mem.util.used", cache.InstNone)
+	h.WantU64("mem.util.free", cache.InstNone, 24300000)
 }
 
 // pmdalinux floors the derived differences at 0 rather than wrapping.
@@ -130,7 +130,7 @@ func TestMemoryHugeBytesOverflow(t *testing.T) {
 // many more) still give the values of the lines we know, wherever they are.
 func TestMemoryLargeMeminfo(t *testing.T) {
 	h := newHarness(t, NewMemoryCollector, "proc-t0")
-	orig, err := os.ReadFile(filepath.Join(h.proc, "meminfo"))
+	orig, err := os.ReadFile(filepath.Join(h.Proc, "meminfo"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,11 +139,11 @@ func TestMemoryLargeMeminfo(t *testing.T) {
 		fmt.Fprintf(&big, "Future%d:    %d kB\n", i, i)
 	}
 	big.Write(orig)
-	if err := os.WriteFile(filepath.Join(h.proc, "meminfo"), []byte(big.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(h.Proc, "meminfo"), []byte(big.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h.mustSample(t0)
-	if h.u64("mem.physmem", cache.InstNone) == 0 {
+	h.MustSample(t0)
+	if h.U64("mem.physmem", cache.InstNone) == 0 {
 		t.Error("no mem.physmem from a 200 KB meminfo")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -22,35 +23,72 @@ type numaField struct {
 
 // numaMeminfo are the meminfo lines in Kbyte.
 var numaMeminfo = []numaField{
-	{engine.Metric("hostcache.mem.numa.util.total", clusterNUMA, 0, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "MemTotal"},
-	{engine.Metric("hostcache.mem.numa.util.free", clusterNUMA, 1, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "MemFree"},
-	{engine.Metric("hostcache.mem.numa.util.used", clusterNUMA, 2, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "MemUsed"},
-	{engine.Metric("hostcache.mem.numa.util.active", clusterNUMA, 3, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Active"},
-	{engine.Metric("hostcache.mem.numa.util.inactive", clusterNUMA, 4, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Inactive"},
-	{engine.Metric("hostcache.mem.numa.util.active_anon", clusterNUMA, 5, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Active(anon)"},
-	{engine.Metric("hostcache.mem.numa.util.inactive_anon", clusterNUMA, 6, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Inactive(anon)"},
-	{engine.Metric("hostcache.mem.numa.util.active_file", clusterNUMA, 7, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Active(file)"},
-	{engine.Metric("hostcache.mem.numa.util.inactive_file", clusterNUMA, 8, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Inactive(file)"},
-	{engine.Metric("hostcache.mem.numa.util.highTotal", clusterNUMA, 9, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "HighTotal"},
-	{engine.Metric("hostcache.mem.numa.util.highFree", clusterNUMA, 10, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "HighFree"},
-	{engine.Metric("hostcache.mem.numa.util.lowTotal", clusterNUMA, 11, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "LowTotal"},
-	{engine.Metric("hostcache.mem.numa.util.lowFree", clusterNUMA, 12, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "LowFree"},
-	{engine.Metric("hostcache.mem.numa.util.unevictable", clusterNUMA, 13, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Unevictable"},
-	{engine.Metric("hostcache.mem.numa.util.mlocked", clusterNUMA, 14, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Mlocked"},
-	{engine.Metric("hostcache.mem.numa.util.dirty", clusterNUMA, 15, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Dirty"},
-	{engine.Metric("hostcache.mem.numa.util.writeback", clusterNUMA, 16, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Writeback"},
-	{engine.Metric("hostcache.mem.numa.util.filePages", clusterNUMA, 17, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "FilePages"},
-	{engine.Metric("hostcache.mem.numa.util.mapped", clusterNUMA, 18, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Mapped"},
-	{engine.Metric("hostcache.mem.numa.util.anonpages", clusterNUMA, 19, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "AnonPages"},
-	{engine.Metric("hostcache.mem.numa.util.shmem", clusterNUMA, 20, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Shmem"},
-	{engine.Metric("hostcache.mem.numa.util.kernelStack", clusterNUMA, 21, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "KernelStack"},
-	{engine.Metric("hostcache.mem.numa.util.pageTables", clusterNUMA, 22, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "PageTables"},
-	{engine.Metric("hostcache.mem.numa.util.NFS_Unstable", clusterNUMA, 23, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "NFS_Unstable"},
-	{engine.Metric("hostcache.mem.numa.util.bounce", clusterNUMA, 24, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Bounce"},
-	{engine.Metric("hostcache.mem.numa.util.writebackTmp", clusterNUMA, 25, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "WritebackTmp"},
-	{engine.Metric("hostcache.mem.numa.util.slab", clusterNUMA, 26, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "Slab"},
-	{engine.Metric("hostcache.mem.numa.util.slabReclaimable", clusterNUMA, 27, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "SReclaimable"},
-	{engine.Metric("hostcache.mem.numa.util.slabUnreclaimable", clusterNUMA, 28, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomNUMA), "SUnreclaim"},
+	{engine.Row{Name: "hostcache.mem.numa.util.total", Cluster: clusterNUMA, Item: 0, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "MemTotal"},
+	{engine.Row{Name: "hostcache.mem.numa.util.free", Cluster: clusterNUMA, Item: 1, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "MemFree"},
+	{engine.Row{Name: "hostcache.mem.numa.util.used", Cluster: clusterNUMA, Item: 2, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "MemUsed"},
+	{engine.Row{Name: "hostcache.mem.numa.util.active", Cluster: clusterNUMA, Item: 3, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "Active"},
+	{engine.Row{Name: "hostcache.mem.numa.util.inactive", Cluster: clusterNUMA, Item: 4, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "Inactive"},
+	{engine.Row{Name: "hostcache.mem.numa.util.active_anon", Cluster: clusterNUMA, Item: 5, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "Active(anon)"},
+	{engine.Row{Name: "hostcache.mem.numa.util.inactive_anon", Cluster: clusterNUMA, Item: 6,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte,
+		InDom: indomNUMA}.Desc(), "Inactive(anon)"},
+	{engine.Row{Name: "hostcache.mem.numa.util.active_file", Cluster: clusterNUMA, Item: 7, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "Active(file)"},
+	{engine.Row{Name: "hostcache.mem.numa.util.inactive_file", Cluster: clusterNUMA, Item: 8,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte,
+		InDom: indomNUMA}.Desc(), "Inactive(file)"},
+	{engine.Row{Name: "hostcache.mem.numa.util.highTotal", Cluster: clusterNUMA, Item: 9, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "HighTotal"},
+	{engine.Row{Name: "hostcache.mem.numa.util.highFree", Cluster: clusterNUMA, Item: 10, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "HighFree"},
+	{engine.Row{Name: "hostcache.mem.numa.util.lowTotal", Cluster: clusterNUMA, Item: 11, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "LowTotal"},
+	{engine.Row{Name: "hostcache.mem.numa.util.lowFree", Cluster: clusterNUMA, Item: 12, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "LowFree"},
+	{engine.Row{Name: "hostcache.mem.numa.util.unevictable", Cluster: clusterNUMA, Item: 13,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte,
+		InDom: indomNUMA}.Desc(), "Unevictable"},
+	{engine.Row{Name: "hostcache.mem.numa.util.mlocked", Cluster: clusterNUMA, Item: 14, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "Mlocked"},
+	{engine.Row{Name: "hostcache.mem.numa.util.dirty", Cluster: clusterNUMA, Item: 15, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "Dirty"},
+	{engine.Row{Name: "hostcache.mem.numa.util.writeback", Cluster: clusterNUMA, Item: 16, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "Writeback"},
+	{engine.Row{Name: "hostcache.mem.numa.util.filePages", Cluster: clusterNUMA, Item: 17, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "FilePages"},
+	{engine.Row{Name: "hostcache.mem.numa.util.mapped", Cluster: clusterNUMA, Item: 18, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "Mapped"},
+	{engine.Row{Name: "hostcache.mem.numa.util.anonpages", Cluster: clusterNUMA, Item: 19, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "AnonPages"},
+	{engine.Row{Name: "hostcache.mem.numa.util.shmem", Cluster: clusterNUMA, Item: 20, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "Shmem"},
+	{engine.Row{Name: "hostcache.mem.numa.util.kernelStack", Cluster: clusterNUMA, Item: 21,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte,
+		InDom: indomNUMA}.Desc(), "KernelStack"},
+	{engine.Row{Name: "hostcache.mem.numa.util.pageTables", Cluster: clusterNUMA, Item: 22, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "PageTables"},
+	{engine.Row{Name: "hostcache.mem.numa.util.NFS_Unstable", Cluster: clusterNUMA, Item: 23,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte,
+		InDom: indomNUMA}.Desc(), "NFS_Unstable"},
+	{engine.Row{Name: "hostcache.mem.numa.util.bounce", Cluster: clusterNUMA, Item: 24, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "Bounce"},
+	{engine.Row{Name: "hostcache.mem.numa.util.writebackTmp", Cluster: clusterNUMA, Item: 25,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte,
+		InDom: indomNUMA}.Desc(), "WritebackTmp"},
+	{engine.Row{Name: "hostcache.mem.numa.util.slab", Cluster: clusterNUMA, Item: 26, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomNUMA}.Desc(), "Slab"},
+	{engine.Row{Name: "hostcache.mem.numa.util.slabReclaimable", Cluster: clusterNUMA, Item: 27,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte,
+		InDom: indomNUMA}.Desc(), "SReclaimable"},
+	{engine.Row{Name: "hostcache.mem.numa.util.slabUnreclaimable", Cluster: clusterNUMA, Item: 28,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte,
+		InDom: indomNUMA}.Desc(), "SUnreclaim"},
 }
 
 // numaHuge are the huge page counts and their byte twins.
@@ -58,29 +96,48 @@ var numaHuge = []struct {
 	desc, bytes cache.Desc
 	key         string
 }{
-	{engine.Metric("hostcache.mem.numa.util.hugepagesTotal", clusterNUMA, 29, cache.TypeU64, cache.SemInstant, cache.UnitsCount, indomNUMA),
-		engine.Metric("hostcache.mem.numa.util.hugepagesTotalBytes", clusterNUMA, 39, cache.TypeU64, cache.SemInstant, cache.UnitsByte, indomNUMA), "HugePages_Total"},
-	{engine.Metric("hostcache.mem.numa.util.hugepagesFree", clusterNUMA, 30, cache.TypeU64, cache.SemInstant, cache.UnitsCount, indomNUMA),
-		engine.Metric("hostcache.mem.numa.util.hugepagesFreeBytes", clusterNUMA, 40, cache.TypeU64, cache.SemInstant, cache.UnitsByte, indomNUMA), "HugePages_Free"},
-	{engine.Metric("hostcache.mem.numa.util.hugepagesSurp", clusterNUMA, 31, cache.TypeU64, cache.SemInstant, cache.UnitsCount, indomNUMA),
-		engine.Metric("hostcache.mem.numa.util.hugepagesSurpBytes", clusterNUMA, 41, cache.TypeU64, cache.SemInstant, cache.UnitsByte, indomNUMA), "HugePages_Surp"},
+	{engine.Row{Name: "hostcache.mem.numa.util.hugepagesTotal", Cluster: clusterNUMA, Item: 29,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: indomNUMA}.Desc(),
+		engine.Row{Name: "hostcache.mem.numa.util.hugepagesTotalBytes", Cluster: clusterNUMA, Item: 39,
+			Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsByte,
+			InDom: indomNUMA}.Desc(), "HugePages_Total"},
+	{engine.Row{Name: "hostcache.mem.numa.util.hugepagesFree", Cluster: clusterNUMA, Item: 30,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: indomNUMA}.Desc(),
+		engine.Row{Name: "hostcache.mem.numa.util.hugepagesFreeBytes", Cluster: clusterNUMA, Item: 40,
+			Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsByte,
+			InDom: indomNUMA}.Desc(), "HugePages_Free"},
+	{engine.Row{Name: "hostcache.mem.numa.util.hugepagesSurp", Cluster: clusterNUMA, Item: 31,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: indomNUMA}.Desc(),
+		engine.Row{Name: "hostcache.mem.numa.util.hugepagesSurpBytes", Cluster: clusterNUMA, Item: 41,
+			Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsByte,
+			InDom: indomNUMA}.Desc(), "HugePages_Surp"},
 }
 
 // numaAlloc are numastat's allocation counters.
 var numaAlloc = []numaField{
-	{engine.Metric("hostcache.mem.numa.alloc.hit", clusterNUMA, 32, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomNUMA), "numa_hit"},
-	{engine.Metric("hostcache.mem.numa.alloc.miss", clusterNUMA, 33, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomNUMA), "numa_miss"},
-	{engine.Metric("hostcache.mem.numa.alloc.foreign", clusterNUMA, 34, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomNUMA), "numa_foreign"},
-	{engine.Metric("hostcache.mem.numa.alloc.interleave_hit", clusterNUMA, 35, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomNUMA), "interleave_hit"},
-	{engine.Metric("hostcache.mem.numa.alloc.local_node", clusterNUMA, 36, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomNUMA), "local_node"},
-	{engine.Metric("hostcache.mem.numa.alloc.other_node", clusterNUMA, 37, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomNUMA), "other_node"},
+	{engine.Row{Name: "hostcache.mem.numa.alloc.hit", Cluster: clusterNUMA, Item: 32, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomNUMA}.Desc(), "numa_hit"},
+	{engine.Row{Name: "hostcache.mem.numa.alloc.miss", Cluster: clusterNUMA, Item: 33, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomNUMA}.Desc(), "numa_miss"},
+	{engine.Row{Name: "hostcache.mem.numa.alloc.foreign", Cluster: clusterNUMA, Item: 34, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomNUMA}.Desc(), "numa_foreign"},
+	{engine.Row{Name: "hostcache.mem.numa.alloc.interleave_hit", Cluster: clusterNUMA, Item: 35,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+		InDom: indomNUMA}.Desc(), "interleave_hit"},
+	{engine.Row{Name: "hostcache.mem.numa.alloc.local_node", Cluster: clusterNUMA, Item: 36,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+		InDom: indomNUMA}.Desc(), "local_node"},
+	{engine.Row{Name: "hostcache.mem.numa.alloc.other_node", Cluster: clusterNUMA, Item: 37,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+		InDom: indomNUMA}.Desc(), "other_node"},
 }
 
 // numaOnline is 1 for every node, the nodes this collector's instances
 // are: pmdalinux's hinv.node.online (its item 1 of cluster 55; ours is
 // free item 42 of this cluster), which reads a node's own online file
 // and finds none on Linux's sysfs, so says 1.
-var numaOnline = engine.Metric("hostcache.hinv.node.online", clusterNUMA, 42, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomNUMA)
+var numaOnline = engine.Row{Name: "hostcache.hinv.node.online", Cluster: clusterNUMA, Item: 42,
+	Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomNUMA}.Desc()
 
 // numaFiles are one node's two files, opened once.
 type numaFiles struct{ meminfo, numastat *kernel.File }
@@ -102,7 +159,7 @@ type numaCollector struct {
 // NewNUMACollector names the node directory below env.Sys; the huge page
 // size comes from env.Proc/meminfo, read once.
 func NewNUMACollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Sys); err != nil {
+	if err := hostkit.CheckDir(env.Sys); err != nil {
 		return nil, fmt.Errorf("numa: sys root: %w", err)
 	}
 	dir := filepath.Join(env.Sys, "devices", "system", "node")
@@ -145,7 +202,8 @@ func (c *numaCollector) Source() cache.Source {
 	}
 	metrics = append(metrics, numaOnline, numaMaxBandwidth)
 	return cache.Source{Name: c.Name(), Metrics: metrics, InDoms: []cache.InDomDesc{
-		{ID: indomNUMA, Name: "numa nodes", Labels: indomLabels(`"numa_node"`, "per numa_node"), IDLabel: "numa_node"}}}
+		{ID: indomNUMA, Name: "numa nodes", Labels: hostkit.IndomLabels(`"numa_node"`, "per numa_node"),
+			IDLabel: "numa_node"}}}
 }
 
 // Sample reads each node's files; a node whose files cannot be read

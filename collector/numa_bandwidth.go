@@ -21,8 +21,9 @@ import (
 // $PCP_PMDAS_DIR/linux/bandwidth.conf, the file pmdalinux reads (see its
 // samplebandwidth.conf): a "Version:1.0" line, then "nodeN:MBps" lines.
 // A node without a positive figure has no value, as in pmdalinux.
-var numaMaxBandwidth = engine.Metric("hostcache.mem.numa.max_bandwidth", clusterNUMA, 38, cache.TypeDouble, cache.SemDiscrete,
-	cache.MakeUnits(1, -1, 0, cache.SpaceMByte, cache.TimeSec, 0), indomNUMA)
+var numaMaxBandwidth = engine.Row{Name: "hostcache.mem.numa.max_bandwidth", Cluster: clusterNUMA, Item: 38,
+	Type: cache.TypeDouble, Sem: cache.SemDiscrete,
+	Units: cache.MakeUnits(1, -1, 0, cache.SpaceMByte, cache.TimeSec, 0), InDom: indomNUMA}.Desc()
 
 // bandwidthCheck is how often the file is looked at: a stat, and a read
 // only when it changed.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
@@ -17,8 +18,8 @@ func numaBandwidthHarness(t *testing.T) (*harness, string) {
 	pmdas := t.TempDir()
 	replaceTree(t, filepath.Join(mapsTestdata, "numa", "pmdas"), pmdas)
 	t.Setenv("PCP_PMDAS_DIR", pmdas)
-	h := &harness{t: t, proc: t.TempDir()}
-	h.attach(NewNUMACollector, engine.Env{Proc: h.proc, Sys: filepath.Join(mapsTestdata, "numa", "sys")})
+	h := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	h.Attach(NewNUMACollector, engine.Env{Proc: h.Proc, Sys: filepath.Join(mapsTestdata, "numa", "sys")})
 	return h, filepath.Join(pmdas, "linux", "bandwidth.conf")
 }
 
@@ -26,24 +27,24 @@ func numaBandwidthHarness(t *testing.T) (*harness, string) {
 // a minute at most and read only when it changed.
 func TestNUMAMaxBandwidth(t *testing.T) {
 	h, conf := numaBandwidthHarness(t)
-	h.mustSample(t0)
-	h.wantFloat("mem.numa.max_bandwidth", 0, 1024)
-	h.wantFloat("mem.numa.max_bandwidth", 1, 2048.5)
+	h.MustSample(t0)
+	h.WantFloat("mem.numa.max_bandwidth", 0, 1024)
+	h.WantFloat("mem.numa.max_bandwidth", 1, 2048.5)
 	if err := os.WriteFile(conf, []byte("Version:1.0\nnode0:4096\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h.mustSample(t0.Add(5 * time.Second)) // not looked at yet
-	h.wantFloat("mem.numa.max_bandwidth", 1, 2048.5)
-	h.mustSample(t0.Add(bandwidthCheck + time.Second))
-	h.wantFloat("mem.numa.max_bandwidth", 0, 4096)
-	h.wantAbsent("mem.numa.max_bandwidth", 1)
-	h.mustSample(t0.Add(2*bandwidthCheck + 2*time.Second)) // unchanged: not read again
-	if reads := h.c.(*numaCollector).bandwidth.reads; reads != 2 {
+	h.MustSample(t0.Add(5 * time.Second)) // not looked at yet
+	h.WantFloat("mem.numa.max_bandwidth", 1, 2048.5)
+	h.MustSample(t0.Add(bandwidthCheck + time.Second))
+	h.WantFloat("mem.numa.max_bandwidth", 0, 4096)
+	h.WantAbsent("mem.numa.max_bandwidth", 1)
+	h.MustSample(t0.Add(2*bandwidthCheck + 2*time.Second)) // unchanged: not read again
+	if reads := h.C.(*numaCollector).bandwidth.reads; reads != 2 {
 		t.Errorf("the file was read %d times, want 2 (at start, after the change)", reads)
 	}
 	os.Remove(conf)
-	h.mustSample(t0.Add(3*bandwidthCheck + 3*time.Second))
-	if n := len(h.values("mem.numa.max_bandwidth")); n != 0 {
+	h.MustSample(t0.Add(3*bandwidthCheck + 3*time.Second))
+	if n := len(h.Values("mem.numa.max_bandwidth")); n != 0 {
 		t.Errorf("%d values once the file is gone", n)
 	}
 }

@@ -15,7 +15,6 @@ import (
 var (
 	_ engine.Paced = (*diskCollector)(nil)
 	_ engine.Paced = (*filesysCollector)(nil)
-	_ engine.Paced = (*netAddrCollector)(nil)
 )
 
 // sda's scheduler changes at t1 (mq-deadline to bfq) and again at twelve
@@ -24,25 +23,25 @@ var (
 // sample, being older than a minute.
 func TestDiskAttrsPaced(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
-	c := f.c.(*diskCollector)
-	f.mustSample(t0)
+	c := f.C.(*diskCollector)
+	f.MustSample(t0)
 	c.Pace(10)
 	f.load("t1")
-	f.mustSample(t0.Add(diskAttrRefresh))
+	f.MustSample(t0.Add(diskAttrRefresh))
 	f.hostWantString("disk.dev.scheduler", diskSda, "mq-deadline")
-	f.mustSample(t0.Add(9 * diskAttrRefresh))
+	f.MustSample(t0.Add(9 * diskAttrRefresh))
 	f.hostWantString("disk.dev.scheduler", diskSda, "mq-deadline")
-	f.mustSample(t0.Add(10 * diskAttrRefresh))
+	f.MustSample(t0.Add(10 * diskAttrRefresh))
 	f.hostWantString("disk.dev.scheduler", diskSda, "bfq")
 
 	sched := filepath.Join(f.root, "sys/block/sda/queue/scheduler")
 	if err := os.WriteFile(sched, []byte("[kyber] bfq\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.mustSample(t0.Add(12 * diskAttrRefresh))
+	f.MustSample(t0.Add(12 * diskAttrRefresh))
 	f.hostWantString("disk.dev.scheduler", diskSda, "bfq") // two minutes old
 	c.Pace(1)
-	f.mustSample(t0.Add(12*diskAttrRefresh + time.Second))
+	f.MustSample(t0.Add(12*diskAttrRefresh + time.Second))
 	f.hostWantString("disk.dev.scheduler", diskSda, "kyber")
 }
 
@@ -51,18 +50,18 @@ func TestDiskAttrsPaced(t *testing.T) {
 // counted again.
 func TestDiskLayoutPaced(t *testing.T) {
 	f := newDiskFixture(t, "t0", engine.Env{})
-	c := f.c.(*diskCollector)
-	f.mustSample(t0)
+	c := f.C.(*diskCollector)
+	f.MustSample(t0)
 	placed := c.layout.placed
 	c.Pace(10)
-	f.mustSample(t0.Add(diskLayoutRefresh + time.Second))
+	f.MustSample(t0.Add(diskLayoutRefresh + time.Second))
 	if !c.made.Equal(t0.Add(diskLayoutRefresh + time.Second)) {
 		t.Error("the sample after a pace change was not built in full")
 	}
 	if !c.layout.placed.Equal(placed) {
 		t.Error("layout placed afresh within ten minutes at a tenth of the pace")
 	}
-	f.mustSample(t0.Add(10 * diskLayoutRefresh))
+	f.MustSample(t0.Add(10 * diskLayoutRefresh))
 	if c.layout.placed.Equal(placed) {
 		t.Error("layout not placed afresh after ten minutes at a tenth of the pace")
 	}
@@ -73,46 +72,25 @@ func TestDiskLayoutPaced(t *testing.T) {
 func TestFilesysTablePaced(t *testing.T) {
 	h, c := newFilesysHarness(t, "t0", engine.Env{}, newFSFake(), time.Second)
 	resolves := countResolves(c)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	c.Pace(10)
 	first := *resolves
-	h.mustSample(t0.Add(9 * mountTableRefresh))
+	h.MustSample(t0.Add(9 * mountTableRefresh))
 	if *resolves != first {
 		t.Errorf("links resolved again within ten minutes at a tenth of the pace (%d, want %d)", *resolves, first)
 	}
-	h.mustSample(t0.Add(10 * mountTableRefresh))
+	h.MustSample(t0.Add(10 * mountTableRefresh))
 	if *resolves == first {
 		t.Fatal("links not resolved again after ten minutes at a tenth of the pace")
 	}
 	c.Pace(1)
 	now := *resolves
-	h.mustSample(t0.Add(10*mountTableRefresh + time.Second))
+	h.MustSample(t0.Add(10*mountTableRefresh + time.Second))
 	if *resolves != now {
 		t.Error("links resolved again a second after they were, at full pace")
 	}
-	h.mustSample(t0.Add(11*mountTableRefresh + time.Second))
+	h.MustSample(t0.Add(11*mountTableRefresh + time.Second))
 	if *resolves == now {
 		t.Error("links not resolved again a minute on, back at full pace")
 	}
-}
-
-// eth0's hardware address changes at t1: at a tenth of the pace it is
-// read again after ten minutes; back at full pace, at the next sample.
-func TestNetAddrHWPaced(t *testing.T) {
-	h := newAddrHarness(t, fixedIPv4)
-	c := h.c.(*netAddrCollector)
-	h.mustSample(t0)
-	c.Pace(10)
-	h.use("t1")
-	h.mustSample(t0.Add(hwAddrRefresh))
-	h.wantAddr("hw_addr", "eth0", "00:50:b6:12:34:56")
-	h.mustSample(t0.Add(10 * hwAddrRefresh))
-	h.wantAddr("hw_addr", "eth0", "00:50:b6:12:34:99")
-
-	h.use("t0")
-	h.mustSample(t0.Add(12 * hwAddrRefresh))
-	h.wantAddr("hw_addr", "eth0", "00:50:b6:12:34:99") // two minutes old
-	c.Pace(1)
-	h.mustSample(t0.Add(12*hwAddrRefresh + time.Second))
-	h.wantAddr("hw_addr", "eth0", "00:50:b6:12:34:56")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // psiWindows are pmdalinux's kernel.all.pressure.*.avg instances: the
@@ -34,23 +35,35 @@ var psiLines = []struct {
 	avg, total cache.Desc
 }{
 	{"cpu", false,
-		engine.WithPeaks(engine.Metric("hostcache.kernel.all.pressure.cpu.some.avg", clusterPSI, 0, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure)),
-		engine.Metric("hostcache.kernel.all.pressure.cpu.some.total", clusterPSI, 1, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
+		engine.Row{Name: "hostcache.kernel.all.pressure.cpu.some.avg", Cluster: clusterPSI, Item: 0,
+			Type: cache.TypeFloat, Sem: cache.SemInstant, InDom: indomPressure, Peaks: true}.Desc(),
+		engine.Row{Name: "hostcache.kernel.all.pressure.cpu.some.total", Cluster: clusterPSI, Item: 1,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: psiUsecUnits, InDom: cache.InDomNone}.Desc()},
 	{"memory", false,
-		engine.WithPeaks(engine.Metric("hostcache.kernel.all.pressure.memory.some.avg", clusterPSI, 10, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure)),
-		engine.Metric("hostcache.kernel.all.pressure.memory.some.total", clusterPSI, 11, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
+		engine.Row{Name: "hostcache.kernel.all.pressure.memory.some.avg", Cluster: clusterPSI, Item: 10,
+			Type: cache.TypeFloat, Sem: cache.SemInstant, InDom: indomPressure, Peaks: true}.Desc(),
+		engine.Row{Name: "hostcache.kernel.all.pressure.memory.some.total", Cluster: clusterPSI, Item: 11,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: psiUsecUnits, InDom: cache.InDomNone}.Desc()},
 	{"memory", true,
-		engine.WithPeaks(engine.Metric("hostcache.kernel.all.pressure.memory.full.avg", clusterPSI, 12, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure)),
-		engine.Metric("hostcache.kernel.all.pressure.memory.full.total", clusterPSI, 13, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
+		engine.Row{Name: "hostcache.kernel.all.pressure.memory.full.avg", Cluster: clusterPSI, Item: 12,
+			Type: cache.TypeFloat, Sem: cache.SemInstant, InDom: indomPressure, Peaks: true}.Desc(),
+		engine.Row{Name: "hostcache.kernel.all.pressure.memory.full.total", Cluster: clusterPSI, Item: 13,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: psiUsecUnits, InDom: cache.InDomNone}.Desc()},
 	{"io", false,
-		engine.WithPeaks(engine.Metric("hostcache.kernel.all.pressure.io.some.avg", clusterPSI, 20, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure)),
-		engine.Metric("hostcache.kernel.all.pressure.io.some.total", clusterPSI, 21, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
+		engine.Row{Name: "hostcache.kernel.all.pressure.io.some.avg", Cluster: clusterPSI, Item: 20,
+			Type: cache.TypeFloat, Sem: cache.SemInstant, InDom: indomPressure, Peaks: true}.Desc(),
+		engine.Row{Name: "hostcache.kernel.all.pressure.io.some.total", Cluster: clusterPSI, Item: 21,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: psiUsecUnits, InDom: cache.InDomNone}.Desc()},
 	{"io", true,
-		engine.WithPeaks(engine.Metric("hostcache.kernel.all.pressure.io.full.avg", clusterPSI, 22, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure)),
-		engine.Metric("hostcache.kernel.all.pressure.io.full.total", clusterPSI, 23, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
+		engine.Row{Name: "hostcache.kernel.all.pressure.io.full.avg", Cluster: clusterPSI, Item: 22,
+			Type: cache.TypeFloat, Sem: cache.SemInstant, InDom: indomPressure, Peaks: true}.Desc(),
+		engine.Row{Name: "hostcache.kernel.all.pressure.io.full.total", Cluster: clusterPSI, Item: 23,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: psiUsecUnits, InDom: cache.InDomNone}.Desc()},
 	{"irq", true,
-		engine.WithPeaks(engine.Metric("hostcache.kernel.all.pressure.irq.full.avg", clusterPSI, 30, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, indomPressure)),
-		engine.Metric("hostcache.kernel.all.pressure.irq.full.total", clusterPSI, 31, cache.TypeU64, cache.SemCounter, psiUsecUnits, cache.InDomNone)},
+		engine.Row{Name: "hostcache.kernel.all.pressure.irq.full.avg", Cluster: clusterPSI, Item: 30,
+			Type: cache.TypeFloat, Sem: cache.SemInstant, InDom: indomPressure, Peaks: true}.Desc(),
+		engine.Row{Name: "hostcache.kernel.all.pressure.irq.full.total", Cluster: clusterPSI, Item: 31,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: psiUsecUnits, InDom: cache.InDomNone}.Desc()},
 }
 
 // psiResources are the /proc/pressure files, in the order they are read.
@@ -78,7 +91,7 @@ type pressureCollector struct {
 
 // NewPressureCollector checks the /proc root below env.Proc.
 func NewPressureCollector(env engine.Env) (engine.Collector, error) {
-	dir, err := procFile(env, "pressure")
+	dir, err := hostkit.ProcFile(env, "pressure")
 	if err != nil {
 		return nil, fmt.Errorf("pressure: %w", err)
 	}

@@ -27,7 +27,7 @@ import (
 
 func TestPressureValues(t *testing.T) {
 	h := newHostHarness(t, NewPressureCollector, "t0", engine.Env{})
-	h.mustSample(t0)
+	h.MustSample(t0)
 
 	want := []cache.Instance{{ID: 10, Name: "10 second"}, {ID: 60, Name: "1 minute"}, {ID: 300, Name: "5 minute"}}
 	if got := h.hostInstances(indomPressure); !reflect.DeepEqual(got, want) {
@@ -42,37 +42,37 @@ func TestPressureValues(t *testing.T) {
 	h.hostWantFloat32("kernel.all.pressure.irq.full.avg", 300, 0.01)
 
 	const n = cache.InstNone
-	h.wantU64("kernel.all.pressure.cpu.some.total", n, 68000000)
-	h.wantU64("kernel.all.pressure.memory.some.total", n, 1000000)
-	h.wantU64("kernel.all.pressure.memory.full.total", n, 400000)
-	h.wantU64("kernel.all.pressure.io.some.total", n, 13300000)
-	h.wantU64("kernel.all.pressure.io.full.total", n, 11200000)
-	h.wantU64("kernel.all.pressure.irq.full.total", n, 250000)
-	if _, ok := h.store.Schema().Lookup(engine.Prefix + "kernel.all.pressure.cpu.full.total"); ok {
+	h.WantU64("kernel.all.pressure.cpu.some.total", n, 68000000)
+	h.WantU64("kernel.all.pressure.memory.some.total", n, 1000000)
+	h.WantU64("kernel.all.pressure.memory.full.total", n, 400000)
+	h.WantU64("kernel.all.pressure.io.some.total", n, 13300000)
+	h.WantU64("kernel.all.pressure.io.full.total", n, 11200000)
+	h.WantU64("kernel.all.pressure.irq.full.total", n, 250000)
+	if _, ok := h.Store.Schema().Lookup(engine.Prefix + "kernel.all.pressure.cpu.full.total"); ok {
 		t.Error("cpu.full exported: pmdalinux has no such metric")
 	}
-	if n := h.published("rate."); n != 0 {
+	if n := h.Published("rate."); n != 0 {
 		t.Errorf("first sample published %d rates", n)
 	}
 }
 
 func TestPressureRates(t *testing.T) {
 	h := newHostHarness(t, NewPressureCollector, "t0", engine.Env{})
-	h.mustSample(t0)
+	h.MustSample(t0)
 	useHostTree(h, "t1")
-	h.mustSample(t1)
+	h.MustSample(t1)
 
 	// Microseconds stalled per second is a dimensionless fraction of time.
 	const n = cache.InstNone
-	h.wantFloat("rate.kernel.all.pressure.cpu.some.total", n, 0.2)      // 400000 us / 2 s
-	h.wantFloat("rate.kernel.all.pressure.memory.some.total", n, 0.05)  // 100000 us / 2 s
-	h.wantFloat("rate.kernel.all.pressure.memory.full.total", n, 0.03)  // 60000 us / 2 s
-	h.wantFloat("rate.kernel.all.pressure.io.some.total", n, 0.1)       // 200000 us / 2 s
-	h.wantFloat("rate.kernel.all.pressure.io.full.total", n, 0.08)      // 160000 us / 2 s
-	h.wantFloat("rate.kernel.all.pressure.irq.full.total", n, 0.00005)  // 100 us / 2 s
+	h.WantFloat("rate.kernel.all.pressure.cpu.some.total", n, 0.2)      // 400000 us / 2 s
+	h.WantFloat("rate.kernel.all.pressure.memory.some.total", n, 0.05)  // 100000 us / 2 s
+	h.WantFloat("rate.kernel.all.pressure.memory.full.total", n, 0.03)  // 60000 us / 2 s
+	h.WantFloat("rate.kernel.all.pressure.io.some.total", n, 0.1)       // 200000 us / 2 s
+	h.WantFloat("rate.kernel.all.pressure.io.full.total", n, 0.08)      // 160000 us / 2 s
+	h.WantFloat("rate.kernel.all.pressure.irq.full.total", n, 0.00005)  // 100 us / 2 s
 	h.hostWantFloat32("kernel.all.pressure.io.full.avg", 10, 0.40)      // t1's figure
 	h.hostWantFloat32("kernel.all.pressure.memory.some.avg", 300, 0.11) // t1's figure
-	if r := h.resets(); r != 0 {
+	if r := h.Resets(); r != 0 {
 		t.Errorf("Resets() = %d", r)
 	}
 }
@@ -81,20 +81,20 @@ func TestPressureRates(t *testing.T) {
 // 5000000.
 func TestPressureCounterReset(t *testing.T) {
 	h := newHostHarness(t, NewPressureCollector, "t0", engine.Env{})
-	h.mustSample(t0)
+	h.MustSample(t0)
 	useHostTree(h, "reset")
-	h.mustSample(t1)
+	h.MustSample(t1)
 	const n = cache.InstNone
-	h.wantAbsent("rate.kernel.all.pressure.io.some.total", n)
-	h.wantU64("kernel.all.pressure.io.some.total", n, 5000000)
-	h.wantFloat("rate.kernel.all.pressure.io.full.total", n, 0) // unchanged: 0, not absent
-	if r := h.resets(); r != 1 {
+	h.WantAbsent("rate.kernel.all.pressure.io.some.total", n)
+	h.WantU64("kernel.all.pressure.io.some.total", n, 5000000)
+	h.WantFloat("rate.kernel.all.pressure.io.full.total", n, 0) // unchanged: 0, not absent
+	if r := h.Resets(); r != 1 {
 		t.Errorf("Resets() = %d, want 1", r)
 	}
 	// From the new base: 5000000 -> 13500000 over 2 s = 4.25 s/s.
 	useHostTree(h, "t1")
-	h.mustSample(t1.Add(2 * time.Second))
-	h.wantFloat("rate.kernel.all.pressure.io.some.total", n, 4.25)
+	h.MustSample(t1.Add(2 * time.Second))
+	h.WantFloat("rate.kernel.all.pressure.io.some.total", n, 4.25)
 }
 
 // A kernel without PSI has no /proc/pressure: no values, and no error, on
@@ -102,11 +102,11 @@ func TestPressureCounterReset(t *testing.T) {
 func TestPressureAbsent(t *testing.T) {
 	h := newHostHarness(t, NewPressureCollector, "nopsi", engine.Env{})
 	for i, at := range []time.Time{t0, t1} {
-		if err := h.sample(at); err != nil {
+		if err := h.Sample(at); err != nil {
 			t.Fatalf("sample %d on a kernel without PSI: %v", i, err)
 		}
 	}
-	if n := h.published("kernel.all.pressure.") + h.published("rate."); n != 0 {
+	if n := h.Published("kernel.all.pressure.") + h.Published("rate."); n != 0 {
 		t.Errorf("%d values without /proc/pressure", n)
 	}
 }
@@ -115,34 +115,34 @@ func TestPressureAbsent(t *testing.T) {
 // the others their values.
 func TestPressurePartial(t *testing.T) {
 	h := newHostHarness(t, NewPressureCollector, "psi-partial", engine.Env{})
-	h.mustSample(t0)
+	h.MustSample(t0)
 	const n = cache.InstNone
-	h.wantU64("kernel.all.pressure.cpu.some.total", n, 68000000)
-	h.wantU64("kernel.all.pressure.io.full.total", n, 11200000)
+	h.WantU64("kernel.all.pressure.cpu.some.total", n, 68000000)
+	h.WantU64("kernel.all.pressure.io.full.total", n, 11200000)
 	for _, name := range []string{"irq.full", "memory.some", "memory.full"} {
-		h.wantAbsent("kernel.all.pressure."+name+".total", n)
-		h.wantAbsent("kernel.all.pressure."+name+".avg", 10)
+		h.WantAbsent("kernel.all.pressure."+name+".total", n)
+		h.WantAbsent("kernel.all.pressure."+name+".avg", 10)
 	}
 }
 
 func TestPressureMalformed(t *testing.T) {
 	h := newHostHarness(t, NewPressureCollector, "malformed", engine.Env{})
-	if err := h.sample(t0); err == nil {
+	if err := h.Sample(t0); err == nil {
 		t.Fatal("sampling only malformed pressure files succeeded")
 	}
-	h.nothingPublished()
+	h.NothingPublished()
 }
 
 // An empty /proc/pressure directory (every file gone) is no data too.
 func TestPressureEmptyDir(t *testing.T) {
 	h := newHostHarness(t, NewPressureCollector, "nopsi", engine.Env{})
-	if err := os.Mkdir(filepath.Join(h.proc, "pressure"), 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(h.Proc, "pressure"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.sample(t0); err != nil {
+	if err := h.Sample(t0); err != nil {
 		t.Fatalf("empty /proc/pressure: %v", err)
 	}
-	if n := h.published("kernel.all.pressure."); n != 0 {
+	if n := h.Published("kernel.all.pressure."); n != 0 {
 		t.Errorf("%d values from an empty /proc/pressure", n)
 	}
 }

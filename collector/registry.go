@@ -1,24 +1,34 @@
 package collector
 
 import (
+	"slices"
 	"time"
 
+	"github.com/pmdahostcache/pmdahostcache/collector/mmvfiles"
+	"github.com/pmdahostcache/pmdahostcache/collector/proc"
+
+	"github.com/pmdahostcache/pmdahostcache/collector/network"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
 // Registry lists every collector in a fixed order: the order of their
 // instances in hostcache.control metrics and of their logs.
 func Registry() []engine.Registration {
+	return slices.Concat(hostRegistry(), mmvfiles.Registry(), proc.Registry())
+}
+
+// hostRegistry lists the host's collectors, pmdalinux's twins.
+func hostRegistry() []engine.Registration {
 	return []engine.Registration{
 		{Name: "cpu", Factory: NewCPUCollector},
 		{Name: "memory", Factory: NewMemoryCollector},
 		{Name: "load", Factory: NewLoadCollector},
 		{Name: "uptime", Factory: NewUptimeCollector},
 		{Name: "disk", Factory: NewDiskCollector},
-		{Name: "network", Factory: NewNetworkCollector},
+		{Name: "network", Factory: network.NewNetworkCollector},
 		// Secondary sources: protocol, VM and pressure counters change the
 		// picture over seconds, and statfs can be slow, so they sample less often.
-		{Name: "netproto", Factory: NewNetProtoCollector, Interval: 5 * time.Second},
+		{Name: "netproto", Factory: network.NewNetProtoCollector, Interval: 5 * time.Second},
 		{Name: "filesys", Factory: NewFilesysCollector, Interval: 10 * time.Second},
 		{Name: "pressure", Factory: NewPressureCollector, Interval: 5 * time.Second},
 		{Name: "vmstat", Factory: NewVMStatCollector, Interval: 5 * time.Second},
@@ -27,25 +37,25 @@ func Registry() []engine.Registration {
 		// Tables that move slowly and that alarms, not rates, are made of.
 		{Name: "sysctl", Factory: NewSysctlCollector, Interval: 5 * time.Second},
 		{Name: "vfs", Factory: NewVFSCollector, Interval: 5 * time.Second},
-		{Name: "sockstat", Factory: NewSockstatCollector, Interval: 5 * time.Second},
+		{Name: "sockstat", Factory: network.NewSockstatCollector, Interval: 5 * time.Second},
 		// Tables as long as the sockets, IPC objects and logins a host
 		// has, and the CPUs' sysfs state: counts that alarms read.
-		{Name: "netconn", Factory: NewNetConnCollector, Interval: 10 * time.Second},
+		{Name: "netconn", Factory: network.NewNetConnCollector, Interval: 10 * time.Second},
 		// TCP sockets by state: a table as long as the host's connections,
 		// in a collector of its own so its cap and failures are its own.
-		{Name: "tcpconn", Factory: NewTCPConnCollector, Interval: 10 * time.Second},
+		{Name: "tcpconn", Factory: network.NewTCPConnCollector, Interval: 10 * time.Second},
 		{Name: "ipc", Factory: NewIPCCollector, Interval: 10 * time.Second},
 		{Name: "login", Factory: NewLoginCollector, Interval: 10 * time.Second},
 		{Name: "cpusys", Factory: NewCPUSysCollector, Interval: 10 * time.Second},
 		// Sources x CPUs counts: as secondary as the protocol counters.
 		{Name: "interrupts", Factory: NewInterruptsCollector, Interval: 5 * time.Second},
-		{Name: "softnet", Factory: NewSoftnetCollector, Interval: 5 * time.Second},
+		{Name: "softnet", Factory: network.NewSoftnetCollector, Interval: 5 * time.Second},
 		{Name: "ksm", Factory: NewKSMCollector, Interval: 10 * time.Second},
 		// Addresses: changed by DHCP or an administrator, read as often as
 		// the socket tables.
-		{Name: "netaddr", Factory: NewNetAddrCollector, Interval: 10 * time.Second},
+		{Name: "netaddr", Factory: network.NewNetAddrCollector, Interval: 10 * time.Second},
 		// NFS and RPC call counts: as secondary as the protocol counters.
-		{Name: "nfs", Factory: NewNFSCollector, Interval: 5 * time.Second},
+		{Name: "nfs", Factory: network.NewNFSCollector, Interval: 5 * time.Second},
 		{Name: "buddyinfo", Factory: NewBuddyinfoCollector, Interval: 10 * time.Second},
 		{Name: "zoneinfo", Factory: NewZoneinfoCollector, Interval: 10 * time.Second},
 		// The same free lists as buddyinfo and zoneinfo, as debugfs's
@@ -66,10 +76,6 @@ func Registry() []engine.Registration {
 		{Name: "tape", Factory: NewTapeCollector, Interval: 10 * time.Second},
 		{Name: "sysfs", Factory: NewSysfsCollector, Interval: 10 * time.Second},
 		{Name: "agent", Factory: NewAgentCollector, Interval: 60 * time.Second},
-		// Instrumented programs' MMV files, at the default interval, as
-		// the host's own figures: their counters' rates and peaks are the
-		// point.
-		{Name: "mmv", Factory: NewMMVCollector},
 	}
 }
 
@@ -78,5 +84,9 @@ func Registry() []engine.Registration {
 // engine.Filter (disk.go, network.go, network_all.go, filesys.go,
 // swap_devices.go). The configuration is checked against it.
 func FilterKeys() []string {
-	return []string{"disk", "partitions", "dm", "md", "interface", netAllFilterKey, "filesys", "swapdev"}
+	return []string{"disk", "partitions", "dm", "md", "interface", network.AllFilterKey, "filesys", "swapdev"}
 }
+
+// DynamicRoots are the namespace nodes whose names change while the agent
+// runs: the MMV files' (mmvfiles.DynamicRoots).
+func DynamicRoots() []string { return mmvfiles.DynamicRoots() }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -22,7 +23,8 @@ import (
 // lack; we list /sys/bus/scsi/devices, the same devices, and turn each
 // one's type number into the word /proc/scsi/scsi prints. As pmdalinux,
 // only devices with a block device (disks, CD-ROMs) are listed.
-var scsiMap = engine.Metric("hostcache.hinv.map.scsi", clusterSCSI, 0, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, indomSCSI)
+var scsiMap = engine.Row{Name: "hostcache.hinv.map.scsi", Cluster: clusterSCSI, Item: 0,
+	Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: indomSCSI}.Desc()
 
 // scsiDevice is one SCSI device with a block device.
 type scsiDevice struct {
@@ -41,7 +43,7 @@ type scsiCollector struct {
 
 // NewSCSICollector names the device directory below env.Sys.
 func NewSCSICollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Sys); err != nil {
+	if err := hostkit.CheckDir(env.Sys); err != nil {
 		return nil, fmt.Errorf("scsi: sys root: %w", err)
 	}
 	return &scsiCollector{dir: filepath.Join(env.Sys, "bus", "scsi", "devices"),
@@ -53,7 +55,7 @@ func (c *scsiCollector) Name() string { return "scsi" }
 func (c *scsiCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{scsiMap},
 		// pmdalinux labels its 60.11 as a disk domain, its instances not.
-		InDoms: []cache.InDomDesc{{ID: indomSCSI, Name: "scsi", Labels: indomLabels(`"block"`, "per disk")}}}
+		InDoms: []cache.InDomDesc{{ID: indomSCSI, Name: "scsi", Labels: hostkit.IndomLabels(`"block"`, "per disk")}}}
 }
 
 // Sample lists the devices. A host without the SCSI bus has none: an

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
@@ -12,8 +13,8 @@ func scsiHarness(t *testing.T, tree string) (*harness, string) {
 	t.Helper()
 	sys := t.TempDir()
 	replaceTree(t, filepath.Join(mapsTestdata, "scsi", tree, "sys"), sys)
-	h := &harness{t: t, proc: t.TempDir()}
-	h.attach(NewSCSICollector, engine.Env{Proc: h.proc, Sys: sys})
+	h := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	h.Attach(NewSCSICollector, engine.Env{Proc: h.Proc, Sys: sys})
 	return h, sys
 }
 
@@ -25,12 +26,12 @@ func scsiHarness(t *testing.T, tree string) (*harness, string) {
 // that is not a number and 5:0:0:0 with none (left out and reported).
 func TestSCSIMap(t *testing.T) {
 	h, sys := scsiHarness(t, "t0")
-	h.mustSample(t0)
+	h.MustSample(t0)
 	wantMap(t, h, indomSCSI, "hinv.map.scsi", []mapWant{
 		{0, "scsi0:0:0:0_Direct-Access", "sda"}, {1, "scsi0:0:1:0_CD-ROM", "sr0"},
 		{2, "scsi2:0:0:0_Direct-Access-ZBC", "sdb"}, {3, "scsi10:0:0:0_Direct-Access", "sdc"}})
 	replaceTree(t, filepath.Join(mapsTestdata, "scsi", "t1", "sys"), sys)
-	if err := h.sample(t1); err == nil {
+	if err := h.Sample(t1); err == nil {
 		t.Error("no error for two devices without a type")
 	}
 	wantMap(t, h, indomSCSI, "hinv.map.scsi", []mapWant{
@@ -40,9 +41,9 @@ func TestSCSIMap(t *testing.T) {
 
 // A host without a SCSI bus has no devices and no error.
 func TestSCSIMapNoBus(t *testing.T) {
-	h := &harness{t: t, proc: t.TempDir()}
-	h.attach(NewSCSICollector, engine.Env{Proc: h.proc, Sys: t.TempDir()})
-	h.mustSample(t0)
+	h := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	h.Attach(NewSCSICollector, engine.Env{Proc: h.Proc, Sys: t.TempDir()})
+	h.MustSample(t0)
 	wantMap(t, h, indomSCSI, "hinv.map.scsi", nil)
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -15,14 +16,22 @@ import (
 // place to look when Slab in /proc/meminfo grows. One instance per cache,
 // named as pmdalinux names it.
 var (
-	slabObjectsActive = engine.Metric("hostcache.mem.slabinfo.objects.active", clusterSlab, 0, cache.TypeU64, cache.SemInstant, cache.UnitsNone, indomSlab)
-	slabObjectsTotal  = engine.Metric("hostcache.mem.slabinfo.objects.total", clusterSlab, 1, cache.TypeU64, cache.SemInstant, cache.UnitsNone, indomSlab)
-	slabObjectSize    = engine.Metric("hostcache.mem.slabinfo.objects.size", clusterSlab, 2, cache.TypeU32, cache.SemInstant, cache.UnitsByte, indomSlab)
-	slabSlabsActive   = engine.Metric("hostcache.mem.slabinfo.slabs.active", clusterSlab, 3, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomSlab)
-	slabSlabsTotal    = engine.Metric("hostcache.mem.slabinfo.slabs.total", clusterSlab, 4, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomSlab)
-	slabPagesPerSlab  = engine.Metric("hostcache.mem.slabinfo.slabs.pages_per_slab", clusterSlab, 5, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomSlab)
-	slabObjsPerSlab   = engine.Metric("hostcache.mem.slabinfo.slabs.objects_per_slab", clusterSlab, 6, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomSlab)
-	slabTotalSize     = engine.Metric("hostcache.mem.slabinfo.slabs.total_size", clusterSlab, 7, cache.TypeU64, cache.SemInstant, cache.UnitsByte, indomSlab)
+	slabObjectsActive = engine.Row{Name: "hostcache.mem.slabinfo.objects.active", Cluster: clusterSlab, Item: 0,
+		Type: cache.TypeU64, Sem: cache.SemInstant, InDom: indomSlab}.Desc()
+	slabObjectsTotal = engine.Row{Name: "hostcache.mem.slabinfo.objects.total", Cluster: clusterSlab, Item: 1,
+		Type: cache.TypeU64, Sem: cache.SemInstant, InDom: indomSlab}.Desc()
+	slabObjectSize = engine.Row{Name: "hostcache.mem.slabinfo.objects.size", Cluster: clusterSlab, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsByte, InDom: indomSlab}.Desc()
+	slabSlabsActive = engine.Row{Name: "hostcache.mem.slabinfo.slabs.active", Cluster: clusterSlab, Item: 3,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomSlab}.Desc()
+	slabSlabsTotal = engine.Row{Name: "hostcache.mem.slabinfo.slabs.total", Cluster: clusterSlab, Item: 4,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomSlab}.Desc()
+	slabPagesPerSlab = engine.Row{Name: "hostcache.mem.slabinfo.slabs.pages_per_slab", Cluster: clusterSlab,
+		Item: 5, Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomSlab}.Desc()
+	slabObjsPerSlab = engine.Row{Name: "hostcache.mem.slabinfo.slabs.objects_per_slab", Cluster: clusterSlab,
+		Item: 6, Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomSlab}.Desc()
+	slabTotalSize = engine.Row{Name: "hostcache.mem.slabinfo.slabs.total_size", Cluster: clusterSlab,
+		Item: 7, Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsByte, InDom: indomSlab}.Desc()
 )
 
 // slabinfoCollector reads /proc/slabinfo. The file is readable by root
@@ -40,7 +49,7 @@ type slabinfoCollector struct {
 // NewSlabinfoCollector names /proc/slabinfo below env.Proc and opens it
 // at once, so a root-only file is opened before privileges are dropped.
 func NewSlabinfoCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "slabinfo")
+	path, err := hostkit.ProcFile(env, "slabinfo")
 	if err != nil {
 		return nil, fmt.Errorf("slabinfo: %w", err)
 	}
@@ -56,7 +65,7 @@ func (c *slabinfoCollector) Name() string { return "slabinfo" }
 func (c *slabinfoCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{slabObjectsActive, slabObjectsTotal, slabObjectSize,
 		slabSlabsActive, slabSlabsTotal, slabPagesPerSlab, slabObjsPerSlab, slabTotalSize},
-		InDoms: []cache.InDomDesc{{ID: indomSlab, Name: "slab caches", Labels: indomLabels(`"memory"`, "per slab")}}}
+		InDoms: []cache.InDomDesc{{ID: indomSlab, Name: "slab caches", Labels: hostkit.IndomLabels(`"memory"`, "per slab")}}}
 }
 
 // Sample reads the file once.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
@@ -21,58 +22,58 @@ var slabinfoWantT0 = []cache.Instance{
 
 func TestSlabinfoValues(t *testing.T) {
 	h := newHarness(t, NewSlabinfoCollector, "slabinfo/t0")
-	h.mustSample(t0)
+	h.MustSample(t0)
 	if got := h.hostInstances(indomSlab); !reflect.DeepEqual(got, slabinfoWantT0) {
 		t.Errorf("instances\n got %v\nwant %v", got, slabinfoWantT0)
 	}
 	page := uint64(os.Getpagesize())
 	// dentry: 196656 of 196980 objects of 192 bytes, 21 a slab of one
 	// page, 9380 slabs of 9380 active.
-	h.wantU64("mem.slabinfo.objects.active", 2, 196656)
-	h.wantU64("mem.slabinfo.objects.total", 2, 196980)
-	h.wantU64("mem.slabinfo.objects.size", 2, 192)
-	h.wantU64("mem.slabinfo.slabs.objects_per_slab", 2, 21)
-	h.wantU64("mem.slabinfo.slabs.pages_per_slab", 2, 1)
-	h.wantU64("mem.slabinfo.slabs.active", 2, 9380)
-	h.wantU64("mem.slabinfo.slabs.total", 2, 9380)
+	h.WantU64("mem.slabinfo.objects.active", 2, 196656)
+	h.WantU64("mem.slabinfo.objects.total", 2, 196980)
+	h.WantU64("mem.slabinfo.objects.size", 2, 192)
+	h.WantU64("mem.slabinfo.slabs.objects_per_slab", 2, 21)
+	h.WantU64("mem.slabinfo.slabs.pages_per_slab", 2, 1)
+	h.WantU64("mem.slabinfo.slabs.active", 2, 9380)
+	h.WantU64("mem.slabinfo.slabs.total", 2, 9380)
 	// The pages the active objects fill, rounded down as pmdalinux does:
 	// 196656 * 4096 / 21 = 38357284 with 4 KiB pages.
-	h.wantU64("mem.slabinfo.slabs.total_size", 2, 196656*page/21)
-	h.wantU64("mem.slabinfo.slabs.total_size", 1, 8*26*page/13) // TCPv6: 16 pages
-	h.wantU64("mem.slabinfo.slabs.total_size", 3, 0)            // 9p-fcall-cache: empty
+	h.WantU64("mem.slabinfo.slabs.total_size", 2, 196656*page/21)
+	h.WantU64("mem.slabinfo.slabs.total_size", 1, 8*26*page/13) // TCPv6: 16 pages
+	h.WantU64("mem.slabinfo.slabs.total_size", 3, 0)            // 9p-fcall-cache: empty
 	// fake_cache: 5 slabs, 4 active.
-	h.wantU64("mem.slabinfo.slabs.total", 4, 5)
-	h.wantU64("mem.slabinfo.slabs.active", 4, 4)
-	h.wantU64("mem.slabinfo.slabs.total_size", 4, 40*page/10)
+	h.WantU64("mem.slabinfo.slabs.total", 4, 5)
+	h.WantU64("mem.slabinfo.slabs.active", 4, 4)
+	h.WantU64("mem.slabinfo.slabs.total_size", 4, 40*page/10)
 	// odd__name claims no objects per slab: no size rather than a
 	// division by zero, its other figures as read.
-	h.wantAbsent("mem.slabinfo.slabs.total_size", 5)
-	h.wantU64("mem.slabinfo.objects.total", 5, 8)
+	h.WantAbsent("mem.slabinfo.slabs.total_size", 5)
+	h.WantU64("mem.slabinfo.objects.total", 5, 8)
 	// kmalloc-64: the last of its two lines.
-	h.wantU64("mem.slabinfo.objects.active", 6, 3500)
-	h.wantU64("mem.slabinfo.slabs.total_size", 6, 3500*page/64)
+	h.WantU64("mem.slabinfo.objects.active", 6, 3500)
+	h.WantU64("mem.slabinfo.slabs.total_size", 6, 3500*page/64)
 }
 
 // A cache that goes keeps its id from reuse; one that comes gets the next;
 // after a restart every cache keeps its id.
 func TestSlabinfoStableIDs(t *testing.T) {
 	ids := t.TempDir()
-	h := &harness{t: t, proc: t.TempDir()}
-	h.use("slabinfo/t0")
-	h.attach(NewSlabinfoCollector, engine.Env{Proc: h.proc, IDDir: ids})
-	h.mustSample(t0)
-	h.use("slabinfo/t1") // dentry gone, new_cache come
-	h.mustSample(t1)
+	h := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	h.Use("slabinfo/t0")
+	h.Attach(NewSlabinfoCollector, engine.Env{Proc: h.Proc, IDDir: ids})
+	h.MustSample(t0)
+	h.Use("slabinfo/t1") // dentry gone, new_cache come
+	h.MustSample(t1)
 	if id := h.hostInstanceID(indomSlab, "new_cache"); id != 7 {
 		t.Errorf("new_cache has id %d, want 7", id)
 	}
-	h.wantAbsent("mem.slabinfo.objects.active", 2)
-	h.wantU64("mem.slabinfo.objects.active", 0, 24) // bio-312 moved on
+	h.WantAbsent("mem.slabinfo.objects.active", 2)
+	h.WantU64("mem.slabinfo.objects.active", 0, 24) // bio-312 moved on
 
-	again := &harness{t: t, proc: t.TempDir()}
-	again.use("slabinfo/t0")
-	again.attach(NewSlabinfoCollector, engine.Env{Proc: again.proc, IDDir: ids})
-	again.mustSample(t0)
+	again := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	again.Use("slabinfo/t0")
+	again.Attach(NewSlabinfoCollector, engine.Env{Proc: again.Proc, IDDir: ids})
+	again.MustSample(t0)
 	if got := again.hostInstances(indomSlab); !reflect.DeepEqual(got, slabinfoWantT0) {
 		t.Errorf("ids after a restart\n got %v\nwant %v", got, slabinfoWantT0)
 	}
@@ -84,10 +85,10 @@ func TestSlabinfoDamaged(t *testing.T) {
 	for _, tree := range []string{"slabinfo/v1", "slabinfo/empty", "slabinfo/headonly", "proc-empty"} {
 		t.Run(tree, func(t *testing.T) {
 			h := newHarness(t, NewSlabinfoCollector, tree)
-			if err := h.sample(t0); err == nil {
+			if err := h.Sample(t0); err == nil {
 				t.Fatal("sample succeeded")
 			}
-			h.nothingPublished()
+			h.NothingPublished()
 		})
 	}
 }
@@ -113,12 +114,12 @@ func TestSlabName(t *testing.T) {
 // user, who may not open /proc/slabinfo. Removing the fixture after the
 // build stands in for the open that would fail.
 func TestSlabinfoOpenedAtBuild(t *testing.T) {
-	h := &harness{t: t, proc: t.TempDir()}
-	h.use("slabinfo/t0")
-	h.attach(NewSlabinfoCollector, engine.Env{Proc: h.proc, KeepFiles: true})
-	if err := os.Remove(filepath.Join(h.proc, "slabinfo")); err != nil {
+	h := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	h.Use("slabinfo/t0")
+	h.Attach(NewSlabinfoCollector, engine.Env{Proc: h.Proc, KeepFiles: true})
+	if err := os.Remove(filepath.Join(h.Proc, "slabinfo")); err != nil {
 		t.Fatal(err)
 	}
-	h.mustSample(t0)
-	h.wantU64("mem.slabinfo.objects.active", 2, 196656)
+	h.MustSample(t0)
+	h.WantU64("mem.slabinfo.objects.active", 2, 196656)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // swap.* metrics. pmdalinux reads pagesin/pagesout (its stat cluster,
@@ -19,21 +20,31 @@ import (
 // swap operations from the "swap" line /proc/stat lost in 2.6: pmdalinux
 // has no values for them on any current kernel, so we do not export them.
 var (
-	swapPagesIn  = engine.Metric("hostcache.swap.pagesin", clusterSwap, 0, cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	swapPagesOut = engine.Metric("hostcache.swap.pagesout", clusterSwap, 1, cache.TypeU32, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
-	swapLength   = engine.Metric("hostcache.swap.length", clusterSwap, 6, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
-	swapUsed     = engine.Metric("hostcache.swap.used", clusterSwap, 7, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
-	swapFree     = engine.Metric("hostcache.swap.free", clusterSwap, 8, cache.TypeU64, cache.SemInstant, cache.UnitsByte, cache.InDomNone)
+	swapPagesIn = engine.Row{Name: "hostcache.swap.pagesin", Cluster: clusterSwap, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	swapPagesOut = engine.Row{Name: "hostcache.swap.pagesout", Cluster: clusterSwap, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
+	swapLength = engine.Row{Name: "hostcache.swap.length", Cluster: clusterSwap, Item: 6, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsByte, InDom: cache.InDomNone}.Desc()
+	swapUsed = engine.Row{Name: "hostcache.swap.used", Cluster: clusterSwap, Item: 7, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsByte, InDom: cache.InDomNone}.Desc()
+	swapFree = engine.Row{Name: "hostcache.swap.free", Cluster: clusterSwap, Item: 8, Type: cache.TypeU64,
+		Sem: cache.SemInstant, Units: cache.UnitsByte, InDom: cache.InDomNone}.Desc()
 )
 
 // swapdev.* metrics from /proc/swaps, with pmdalinux's items. Sizes are
 // 32-bit Kbyte counts as in pmdalinux, so a swap area over 4 TiB wraps.
 var (
-	swapdevFree     = engine.Metric("hostcache.swapdev.free", clusterSwapdev, 0, cache.TypeU32, cache.SemInstant, cache.UnitsKByte, indomSwapdev)
-	swapdevLength   = engine.Metric("hostcache.swapdev.length", clusterSwapdev, 1, cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, indomSwapdev)
-	swapdevMaxSwap  = engine.Metric("hostcache.swapdev.maxswap", clusterSwapdev, 2, cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, indomSwapdev)
-	swapdevVLength  = engine.Metric("hostcache.swapdev.vlength", clusterSwapdev, 3, cache.TypeU32, cache.SemDiscrete, cache.UnitsKByte, indomSwapdev)
-	swapdevPriority = engine.Metric("hostcache.swapdev.priority", clusterSwapdev, 4, cache.TypeI32, cache.SemInstant, cache.UnitsNone, indomSwapdev)
+	swapdevFree = engine.Row{Name: "hostcache.swapdev.free", Cluster: clusterSwapdev, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomSwapdev}.Desc()
+	swapdevLength = engine.Row{Name: "hostcache.swapdev.length", Cluster: clusterSwapdev, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomSwapdev}.Desc()
+	swapdevMaxSwap = engine.Row{Name: "hostcache.swapdev.maxswap", Cluster: clusterSwapdev, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomSwapdev}.Desc()
+	swapdevVLength = engine.Row{Name: "hostcache.swapdev.vlength", Cluster: clusterSwapdev, Item: 3,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomSwapdev}.Desc()
+	swapdevPriority = engine.Row{Name: "hostcache.swapdev.priority", Cluster: clusterSwapdev, Item: 4,
+		Type: cache.TypeI32, Sem: cache.SemInstant, InDom: indomSwapdev}.Desc()
 )
 
 // swapCollector reads swap activity (/proc/vmstat), swap space
@@ -70,7 +81,7 @@ type swapShown struct {
 
 // NewSwapCollector checks the /proc root below env.Proc.
 func NewSwapCollector(env engine.Env) (engine.Collector, error) {
-	swaps, err := procFile(env, "swaps")
+	swaps, err := hostkit.ProcFile(env, "swaps")
 	if err != nil {
 		return nil, fmt.Errorf("swap: %w", err)
 	}
@@ -91,7 +102,8 @@ func (c *swapCollector) Source() cache.Source {
 		Name: c.Name(),
 		Metrics: []cache.Desc{swapPagesIn, swapPagesOut, swapLength, swapUsed, swapFree,
 			swapdevFree, swapdevLength, swapdevMaxSwap, swapdevVLength, swapdevPriority},
-		InDoms: []cache.InDomDesc{{ID: indomSwapdev, Name: "swapdev", Labels: indomLabels(`["block","memory"]`, "per swap device")}},
+		InDoms: []cache.InDomDesc{{ID: indomSwapdev, Name: "swapdev",
+			Labels: hostkit.IndomLabels(`["block","memory"]`, "per swap device")}},
 	}
 }
 

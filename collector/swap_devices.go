@@ -11,6 +11,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // readSwaps reads and parses /proc/swaps into c.areas; a kernel without
@@ -84,7 +85,7 @@ func (c *swapCollector) chooseSwapdevs(areas []kernel.SwapArea) {
 			Labels: []cache.Label{cache.StringLabel("type", string(a.Type))},
 		})
 	}
-	if c.insts == nil || !sameHostInstances(c.insts.All(), list) {
+	if c.insts == nil || !hostkit.SameHostInstances(c.insts.All(), list) {
 		c.insts = cache.NewInstances(list)
 	}
 }

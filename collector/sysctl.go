@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -14,10 +15,14 @@ import (
 // with the items of pmdalinux's sysctl cluster. pmieconf's entropy rule
 // watches the entropy pool.
 var (
-	entropyAvail    = engine.Metric("hostcache.kernel.all.entropy.avail", clusterSysctl, 0, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	entropyPoolsize = engine.Metric("hostcache.kernel.all.entropy.poolsize", clusterSysctl, 1, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	sysctlPidMax    = engine.Metric("hostcache.kernel.all.pid_max", clusterSysctl, 2, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	sysctlNptys     = engine.Metric("hostcache.kernel.all.nptys", clusterSysctl, 3, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	entropyAvail = engine.Row{Name: "hostcache.kernel.all.entropy.avail", Cluster: clusterSysctl, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	entropyPoolsize = engine.Row{Name: "hostcache.kernel.all.entropy.poolsize", Cluster: clusterSysctl, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	sysctlPidMax = engine.Row{Name: "hostcache.kernel.all.pid_max", Cluster: clusterSysctl, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	sysctlNptys = engine.Row{Name: "hostcache.kernel.all.nptys", Cluster: clusterSysctl, Item: 3,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
 )
 
 // sysctlFile is one file and the metric its number is.
@@ -36,7 +41,7 @@ type sysctlCollector struct {
 
 // NewSysctlCollector names the files below env.Proc.
 func NewSysctlCollector(env engine.Env) (engine.Collector, error) {
-	dir, err := procFile(env, filepath.Join("sys", "kernel"))
+	dir, err := hostkit.ProcFile(env, filepath.Join("sys", "kernel"))
 	if err != nil {
 		return nil, fmt.Errorf("sysctl: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -13,7 +14,8 @@ import (
 // The kernel's uevent sequence number, /sys/kernel/uevent_seqnum, with
 // pmdalinux's item (its cluster 35): it counts the device events the
 // kernel sent udev, so a rate shows hot-plug or driver churn.
-var sysfsUeventSeqnum = engine.Metric("hostcache.sysfs.kernel.uevent_seqnum", clusterAgent, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, cache.InDomNone)
+var sysfsUeventSeqnum = engine.Row{Name: "hostcache.sysfs.kernel.uevent_seqnum", Cluster: clusterAgent,
+	Item: 0, Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc()
 
 // sysfsCollector reads the one attribute.
 type sysfsCollector struct {
@@ -23,7 +25,7 @@ type sysfsCollector struct {
 
 // NewSysfsCollector names the attribute below env.Sys.
 func NewSysfsCollector(env engine.Env) (engine.Collector, error) {
-	if err := checkDir(env.Sys); err != nil {
+	if err := hostkit.CheckDir(env.Sys); err != nil {
 		return nil, fmt.Errorf("sysfs: sys root: %w", err)
 	}
 	path := filepath.Join(env.Sys, "kernel", "uevent_seqnum")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -51,7 +52,7 @@ type classCollector struct {
 }
 
 func newClassCollector(env engine.Env, spec classSpec) (engine.Collector, error) {
-	if err := checkDir(env.Sys); err != nil {
+	if err := hostkit.CheckDir(env.Sys); err != nil {
 		return nil, fmt.Errorf("%s: sys root: %w", spec.name, err)
 	}
 	return &classCollector{spec: spec, dir: filepath.Join(env.Sys, "class", spec.class),

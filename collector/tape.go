@@ -11,17 +11,28 @@ import (
 // items (its cluster 71). Only the stN devices: nst0, st0a, ... are other
 // names of the same drive and share its counters.
 var (
-	tapeInFlight     = engine.Metric("hostcache.tape.dev.in_flight", clusterTape, 0, cache.TypeU64, cache.SemInstant, cache.UnitsCount, indomTape)
-	tapeIONs         = engine.Metric("hostcache.tape.dev.io_ns", clusterTape, 1, cache.TypeU64, cache.SemCounter, unitsNSec, indomTape)
-	tapeOtherCnt     = engine.Metric("hostcache.tape.dev.other_cnt", clusterTape, 2, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomTape)
-	tapeReadByteCnt  = engine.Metric("hostcache.tape.dev.read_byte_cnt", clusterTape, 3, cache.TypeU64, cache.SemCounter, cache.UnitsByte, indomTape)
-	tapeReadCnt      = engine.Metric("hostcache.tape.dev.read_cnt", clusterTape, 4, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomTape)
-	tapeReadNs       = engine.Metric("hostcache.tape.dev.read_ns", clusterTape, 5, cache.TypeU64, cache.SemCounter, unitsNSec, indomTape)
-	tapeResidCnt     = engine.Metric("hostcache.tape.dev.resid_cnt", clusterTape, 6, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomTape)
-	tapeWriteByteCnt = engine.Metric("hostcache.tape.dev.write_byte_cnt", clusterTape, 7, cache.TypeU64, cache.SemCounter, cache.UnitsByte, indomTape)
-	tapeWriteCnt     = engine.Metric("hostcache.tape.dev.write_cnt", clusterTape, 8, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomTape)
-	tapeWriteNs      = engine.Metric("hostcache.tape.dev.write_ns", clusterTape, 9, cache.TypeU64, cache.SemCounter, unitsNSec, indomTape)
-	hinvNTape        = engine.Metric("hostcache.hinv.ntape", clusterTape, 16, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	tapeInFlight = engine.Row{Name: "hostcache.tape.dev.in_flight", Cluster: clusterTape, Item: 0,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: indomTape}.Desc()
+	tapeIONs = engine.Row{Name: "hostcache.tape.dev.io_ns", Cluster: clusterTape, Item: 1,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: unitsNSec, InDom: indomTape}.Desc()
+	tapeOtherCnt = engine.Row{Name: "hostcache.tape.dev.other_cnt", Cluster: clusterTape, Item: 2,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomTape}.Desc()
+	tapeReadByteCnt = engine.Row{Name: "hostcache.tape.dev.read_byte_cnt", Cluster: clusterTape, Item: 3,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsByte, InDom: indomTape}.Desc()
+	tapeReadCnt = engine.Row{Name: "hostcache.tape.dev.read_cnt", Cluster: clusterTape, Item: 4,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomTape}.Desc()
+	tapeReadNs = engine.Row{Name: "hostcache.tape.dev.read_ns", Cluster: clusterTape, Item: 5,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: unitsNSec, InDom: indomTape}.Desc()
+	tapeResidCnt = engine.Row{Name: "hostcache.tape.dev.resid_cnt", Cluster: clusterTape, Item: 6,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomTape}.Desc()
+	tapeWriteByteCnt = engine.Row{Name: "hostcache.tape.dev.write_byte_cnt", Cluster: clusterTape, Item: 7,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsByte, InDom: indomTape}.Desc()
+	tapeWriteCnt = engine.Row{Name: "hostcache.tape.dev.write_cnt", Cluster: clusterTape, Item: 8,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomTape}.Desc()
+	tapeWriteNs = engine.Row{Name: "hostcache.tape.dev.write_ns", Cluster: clusterTape, Item: 9,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: unitsNSec, InDom: indomTape}.Desc()
+	hinvNTape = engine.Row{Name: "hostcache.hinv.ntape", Cluster: clusterTape, Item: 16,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
 )
 
 // NewTapeCollector reads the drives below env.Sys.

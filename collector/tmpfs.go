@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/prometheus/procfs"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -12,17 +13,25 @@ import (
 // them. The filesys collector reads them in the same pass as the other
 // mounts, with the same statfs deadline.
 var (
-	tmpfsCapacity  = engine.Metric("hostcache.tmpfs.capacity", clusterTmpfs, 1, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomTmpfs)
-	tmpfsUsed      = engine.Metric("hostcache.tmpfs.used", clusterTmpfs, 2, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomTmpfs)
-	tmpfsFree      = engine.Metric("hostcache.tmpfs.free", clusterTmpfs, 3, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomTmpfs)
-	tmpfsMaxFiles  = engine.Metric("hostcache.tmpfs.maxfiles", clusterTmpfs, 4, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomTmpfs)
-	tmpfsUsedFiles = engine.Metric("hostcache.tmpfs.usedfiles", clusterTmpfs, 5, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomTmpfs)
-	tmpfsFreeFiles = engine.Metric("hostcache.tmpfs.freefiles", clusterTmpfs, 6, cache.TypeU32, cache.SemInstant, cache.UnitsNone, indomTmpfs)
-	tmpfsFull      = engine.WithPeaks(engine.Metric("hostcache.tmpfs.full", clusterTmpfs, 7, cache.TypeDouble, cache.SemInstant, cache.UnitsNone, indomTmpfs))
+	tmpfsCapacity = engine.Row{Name: "hostcache.tmpfs.capacity", Cluster: clusterTmpfs, Item: 1,
+		Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomTmpfs}.Desc()
+	tmpfsUsed = engine.Row{Name: "hostcache.tmpfs.used", Cluster: clusterTmpfs, Item: 2,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomTmpfs}.Desc()
+	tmpfsFree = engine.Row{Name: "hostcache.tmpfs.free", Cluster: clusterTmpfs, Item: 3,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomTmpfs}.Desc()
+	tmpfsMaxFiles = engine.Row{Name: "hostcache.tmpfs.maxfiles", Cluster: clusterTmpfs, Item: 4,
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, InDom: indomTmpfs}.Desc()
+	tmpfsUsedFiles = engine.Row{Name: "hostcache.tmpfs.usedfiles", Cluster: clusterTmpfs, Item: 5,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomTmpfs}.Desc()
+	tmpfsFreeFiles = engine.Row{Name: "hostcache.tmpfs.freefiles", Cluster: clusterTmpfs, Item: 6,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: indomTmpfs}.Desc()
+	tmpfsFull = engine.Row{Name: "hostcache.tmpfs.full", Cluster: clusterTmpfs, Item: 7,
+		Type: cache.TypeDouble, Sem: cache.SemInstant, InDom: indomTmpfs, Peaks: true}.Desc()
 )
 
 // tmpfsMetrics are the tmpfs.* metrics, for the filesys source.
-var tmpfsMetrics = []cache.Desc{tmpfsCapacity, tmpfsUsed, tmpfsFree, tmpfsMaxFiles, tmpfsUsedFiles, tmpfsFreeFiles, tmpfsFull}
+var tmpfsMetrics = []cache.Desc{tmpfsCapacity, tmpfsUsed, tmpfsFree, tmpfsMaxFiles, tmpfsUsedFiles, tmpfsFreeFiles,
+	tmpfsFull}
 
 // selectTmpfs applies pmdalinux's rule for tmpfs instances, in mount table
 // order: every mount of type tmpfs, named by its mount point as the kernel
@@ -37,7 +46,8 @@ func selectTmpfs(infos []*procfs.MountInfo) []mount {
 			continue
 		}
 		seen[mi.MountPoint] = true
-		out = append(out, mount{device: mi.MountPoint, dir: mi.MountPoint, path: unescapeMount(mi.MountPoint), fstype: mi.FSType})
+		out = append(out, mount{device: mi.MountPoint, dir: mi.MountPoint, path: unescapeMount(mi.MountPoint),
+			fstype: mi.FSType})
 	}
 	return out
 }
@@ -50,7 +60,7 @@ func (c *filesysCollector) publishTmpfs(b *cache.Builder, mounts []mount) []uint
 		ids[i] = c.tmpfsIDs.ID(m.device)
 		list[i] = cache.Instance{ID: ids[i], Name: m.device}
 	}
-	if c.tmpfsInsts == nil || !sameHostInstances(c.tmpfsInsts.All(), list) {
+	if c.tmpfsInsts == nil || !hostkit.SameHostInstances(c.tmpfsInsts.All(), list) {
 		c.tmpfsInsts = cache.NewInstances(list)
 	}
 	b.SetInDom(indomTmpfs, c.tmpfsInsts)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
@@ -31,25 +32,25 @@ func newTmpfsFake() *fsFake {
 func newTmpfsHarness(t *testing.T, tree string, env engine.Env, fake *fsFake, timeout time.Duration) (*harness, *filesysCollector) {
 	t.Helper()
 	root := t.TempDir()
-	h := &harness{t: t, proc: filepath.Join(root, "proc")}
-	if err := os.Mkdir(h.proc, 0o755); err != nil {
+	h := &harness{&collectortest.Harness{T: t, Proc: filepath.Join(root, "proc")}}
+	if err := os.Mkdir(h.Proc, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	useTmpfsTree(h, tree)
-	env.Proc = h.proc
-	h.attach(NewFilesysCollector, env)
-	c := h.c.(*filesysCollector)
+	env.Proc = h.Proc
+	h.Attach(NewFilesysCollector, env)
+	c := h.C.(*filesysCollector)
 	c.stat = newStatfsRunner(fake.statfs, timeout)
 	return h, c
 }
 
 // useTmpfsTree replaces the /proc root by testdata/tmpfs/<tree>/proc.
 func useTmpfsTree(h *harness, tree string) {
-	h.t.Helper()
-	if err := os.RemoveAll(filepath.Join(h.proc, "self")); err != nil {
-		h.t.Fatal(err)
+	h.T.Helper()
+	if err := os.RemoveAll(filepath.Join(h.Proc, "self")); err != nil {
+		h.T.Fatal(err)
 	}
-	copyHostTree(h.t, filepath.Join(testdataDir, "tmpfs", tree, "proc"), h.proc)
+	copyHostTree(h.T, filepath.Join(testdataDir, "tmpfs", tree, "proc"), h.Proc)
 }
 
 // The tmpfs mounts of testdata/tmpfs/t0 in mount order: named by mount
@@ -62,7 +63,7 @@ var tmpfsWantT0 = []cache.Instance{
 
 func TestTmpfsValues(t *testing.T) {
 	h, _ := newTmpfsHarness(t, "t0", engine.Env{}, newTmpfsFake(), time.Second)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	if got := h.hostInstances(indomTmpfs); !reflect.DeepEqual(got, tmpfsWantT0) {
 		t.Errorf("tmpfs instances\n got %v\nwant %v", got, tmpfsWantT0)
 	}
@@ -70,30 +71,30 @@ func TestTmpfsValues(t *testing.T) {
 		t.Errorf("filesys instances %v, want /dev/vda alone", got)
 	}
 	// /dev/shm: 1000 blocks of 4 KiB, 750 free.
-	h.wantU64("tmpfs.capacity", 0, 4000)
-	h.wantU64("tmpfs.used", 0, 1000)
-	h.wantU64("tmpfs.free", 0, 3000)
-	h.wantU64("tmpfs.maxfiles", 0, 500)
-	h.wantU64("tmpfs.usedfiles", 0, 100)
-	h.wantU64("tmpfs.freefiles", 0, 400)
-	h.wantFloat("tmpfs.full", 0, 25)
-	h.wantFloat("tmpfs.full", 1, 0)   // /run, empty
-	h.wantFloat("tmpfs.full", 2, 100) // /run/user/1000, no block free
-	h.wantU64("tmpfs.capacity", 3, 8) // statfs'd unescaped
-	h.wantFloat("tmpfs.full", 3, 50)
+	h.WantU64("tmpfs.capacity", 0, 4000)
+	h.WantU64("tmpfs.used", 0, 1000)
+	h.WantU64("tmpfs.free", 0, 3000)
+	h.WantU64("tmpfs.maxfiles", 0, 500)
+	h.WantU64("tmpfs.usedfiles", 0, 100)
+	h.WantU64("tmpfs.freefiles", 0, 400)
+	h.WantFloat("tmpfs.full", 0, 25)
+	h.WantFloat("tmpfs.full", 1, 0)   // /run, empty
+	h.WantFloat("tmpfs.full", 2, 100) // /run/user/1000, no block free
+	h.WantU64("tmpfs.capacity", 3, 8) // statfs'd unescaped
+	h.WantFloat("tmpfs.full", 3, 50)
 	// /mnt/unlimited, size=0: no blocks, so no full (not NaN).
-	h.wantU64("tmpfs.capacity", 4, 0)
-	h.wantAbsent("tmpfs.full", 4)
-	h.wantU64("tmpfs.usedfiles", 4, 1)
-	h.wantU64("filesys.capacity", 0, 4000000) // the disk as before
+	h.WantU64("tmpfs.capacity", 4, 0)
+	h.WantAbsent("tmpfs.full", 4)
+	h.WantU64("tmpfs.usedfiles", 4, 1)
+	h.WantU64("filesys.capacity", 0, 4000000) // the disk as before
 
 	// The same table again: the same instances, values statfs'd afresh.
-	a, _ := h.store.Load().InDom(indomTmpfs)
-	h.mustSample(t1)
-	if b, _ := h.store.Load().InDom(indomTmpfs); a != b {
+	a, _ := h.Store.Load().InDom(indomTmpfs)
+	h.MustSample(t1)
+	if b, _ := h.Store.Load().InDom(indomTmpfs); a != b {
 		t.Error("tmpfs table rebuilt although the mounts did not change")
 	}
-	h.wantU64("tmpfs.used", 0, 1000)
+	h.WantU64("tmpfs.used", 0, 1000)
 }
 
 // An unmounted tmpfs keeps its id from reuse; a new one gets the next;
@@ -101,17 +102,17 @@ func TestTmpfsValues(t *testing.T) {
 func TestTmpfsStableIDs(t *testing.T) {
 	env := engine.Env{IDDir: t.TempDir()}
 	h, _ := newTmpfsHarness(t, "t0", env, newTmpfsFake(), time.Second)
-	h.mustSample(t0)
+	h.MustSample(t0)
 	useTmpfsTree(h, "t1")
-	h.mustSample(t1)
+	h.MustSample(t1)
 	if id := h.hostInstanceID(indomTmpfs, "/run/user/1001"); id != 5 {
 		t.Errorf("/run/user/1001 has id %d, want 5", id)
 	}
-	h.wantAbsent("tmpfs.capacity", 2)
-	h.wantFloat("tmpfs.full", 5, 50)
+	h.WantAbsent("tmpfs.capacity", 2)
+	h.WantFloat("tmpfs.full", 5, 50)
 
 	again, _ := newTmpfsHarness(t, "t0", env, newTmpfsFake(), time.Second)
-	again.mustSample(t0)
+	again.MustSample(t0)
 	if got := again.hostInstances(indomTmpfs); !reflect.DeepEqual(got, tmpfsWantT0) {
 		t.Errorf("ids after a restart\n got %v\nwant %v", got, tmpfsWantT0)
 	}
@@ -126,11 +127,11 @@ func TestTmpfsHungMount(t *testing.T) {
 	var once sync.Once
 	t.Cleanup(func() { once.Do(func() { close(release) }) })
 	h, c := newTmpfsHarness(t, "t0", engine.Env{}, fake, 200*time.Millisecond)
-	h.mustSample(t0)
-	h.wantAbsent("tmpfs.capacity", 1)
-	h.wantU64("tmpfs.capacity", 0, 4000)
-	h.wantU64("tmpfs.capacity", 2, 40)
-	h.wantU64("filesys.capacity", 0, 4000000)
+	h.MustSample(t0)
+	h.WantAbsent("tmpfs.capacity", 1)
+	h.WantU64("tmpfs.capacity", 0, 4000)
+	h.WantU64("tmpfs.capacity", 2, 40)
+	h.WantU64("filesys.capacity", 0, 4000000)
 	if got := h.hostInstanceID(indomTmpfs, "/run"); got != 1 {
 		t.Errorf("the stuck tmpfs has id %d, want it listed with 1", got)
 	}

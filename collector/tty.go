@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -16,13 +17,20 @@ import (
 // with pmdalinux's items (its cluster 74). One instance per port with a
 // UART, named by its line number ("0" for ttyS0).
 var (
-	ttyTx      = engine.Metric("hostcache.tty.serial.tx", clusterTTY, 0, cache.TypeU32, cache.SemCounter, cache.UnitsNone, indomTTY)
-	ttyRx      = engine.Metric("hostcache.tty.serial.rx", clusterTTY, 1, cache.TypeU32, cache.SemCounter, cache.UnitsNone, indomTTY)
-	ttyFrame   = engine.Metric("hostcache.tty.serial.frame", clusterTTY, 2, cache.TypeU32, cache.SemCounter, cache.UnitsNone, indomTTY)
-	ttyParity  = engine.Metric("hostcache.tty.serial.parity", clusterTTY, 3, cache.TypeU32, cache.SemCounter, cache.UnitsNone, indomTTY)
-	ttyBrk     = engine.Metric("hostcache.tty.serial.brk", clusterTTY, 4, cache.TypeU32, cache.SemCounter, cache.UnitsNone, indomTTY)
-	ttyOverrun = engine.Metric("hostcache.tty.serial.overrun", clusterTTY, 5, cache.TypeU32, cache.SemCounter, cache.UnitsNone, indomTTY)
-	ttyIRQ     = engine.Metric("hostcache.tty.serial.irq", clusterTTY, 6, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone, indomTTY)
+	ttyTx = engine.Row{Name: "hostcache.tty.serial.tx", Cluster: clusterTTY, Item: 0, Type: cache.TypeU32,
+		Sem: cache.SemCounter, InDom: indomTTY}.Desc()
+	ttyRx = engine.Row{Name: "hostcache.tty.serial.rx", Cluster: clusterTTY, Item: 1, Type: cache.TypeU32,
+		Sem: cache.SemCounter, InDom: indomTTY}.Desc()
+	ttyFrame = engine.Row{Name: "hostcache.tty.serial.frame", Cluster: clusterTTY, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemCounter, InDom: indomTTY}.Desc()
+	ttyParity = engine.Row{Name: "hostcache.tty.serial.parity", Cluster: clusterTTY, Item: 3,
+		Type: cache.TypeU32, Sem: cache.SemCounter, InDom: indomTTY}.Desc()
+	ttyBrk = engine.Row{Name: "hostcache.tty.serial.brk", Cluster: clusterTTY, Item: 4, Type: cache.TypeU32,
+		Sem: cache.SemCounter, InDom: indomTTY}.Desc()
+	ttyOverrun = engine.Row{Name: "hostcache.tty.serial.overrun", Cluster: clusterTTY, Item: 5,
+		Type: cache.TypeU32, Sem: cache.SemCounter, InDom: indomTTY}.Desc()
+	ttyIRQ = engine.Row{Name: "hostcache.tty.serial.irq", Cluster: clusterTTY, Item: 6, Type: cache.TypeU32,
+		Sem: cache.SemDiscrete, InDom: indomTTY}.Desc()
 )
 
 // ttyFields are the "key:value" fields of a port's line, by metric. The
@@ -31,7 +39,8 @@ var (
 var ttyFields = []struct {
 	key string
 	m   cache.Desc
-}{{"tx", ttyTx}, {"rx", ttyRx}, {"fe", ttyFrame}, {"pe", ttyParity}, {"brk", ttyBrk}, {"oe", ttyOverrun}, {"irq", ttyIRQ}}
+}{{"tx", ttyTx}, {"rx", ttyRx}, {"fe", ttyFrame}, {"pe", ttyParity}, {"brk", ttyBrk}, {"oe", ttyOverrun},
+	{"irq", ttyIRQ}}
 
 // ttyCollector reads /proc/tty/driver/serial. Its directory is root's
 // alone: the factory opens the file while the agent still runs as root,
@@ -62,11 +71,12 @@ const ttyIRQField = 6
 // NewTTYCollector names the file below env.Proc and opens it at once, so
 // a root-only file is opened before privileges are dropped.
 func NewTTYCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "tty/driver/serial")
+	path, err := hostkit.ProcFile(env, "tty/driver/serial")
 	if err != nil {
 		return nil, fmt.Errorf("tty: %w", err)
 	}
-	c := &ttyCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), table: named{ids: env.IDMap(indomTTY)}, warn: env.Warn}
+	c := &ttyCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), table: named{ids: env.IDMap(indomTTY)},
+		warn: env.Warn}
 	// A file that cannot be read now fails each sample instead.
 	c.buf, _ = c.file.Read(c.buf)
 	return c, nil

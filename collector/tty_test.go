@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
@@ -16,48 +17,48 @@ import (
 // gone, port 4 come with an unreadable tx.
 func TestTTYValues(t *testing.T) {
 	h := newHarness(t, NewTTYCollector, "tty/t0")
-	h.mustSample(t0)
+	h.MustSample(t0)
 	want := []cache.Instance{{ID: 0, Name: "0"}, {ID: 1, Name: "1"}, {ID: 2, Name: "3"}}
 	if got := h.hostInstances(indomTTY); !reflect.DeepEqual(got, want) {
 		t.Errorf("instances\n got %v\nwant %v", got, want)
 	}
-	h.wantU64("tty.serial.tx", 0, 218)
-	h.wantU64("tty.serial.rx", 0, 17)
-	h.wantU64("tty.serial.irq", 0, 4)
-	h.wantU64("tty.serial.frame", 0, 0) // not printed while zero
+	h.WantU64("tty.serial.tx", 0, 218)
+	h.WantU64("tty.serial.rx", 0, 17)
+	h.WantU64("tty.serial.irq", 0, 4)
+	h.WantU64("tty.serial.frame", 0, 0) // not printed while zero
 	for name, v := range map[string]uint64{"tx": 1000, "rx": 2000, "frame": 5, "parity": 6, "brk": 7, "overrun": 8, "irq": 3} {
-		h.wantU64("tty.serial."+name, 1, v)
+		h.WantU64("tty.serial."+name, 1, v)
 	}
-	h.wantU64("tty.serial.irq", 2, 40)
+	h.WantU64("tty.serial.irq", 2, 40)
 
-	h.use("tty/t1")
-	h.mustSample(t1)
-	h.wantFloat("rate.tty.serial.tx", 0, 100)
-	h.wantFloat("rate.tty.serial.rx", 0, 5)
-	h.wantFloat("rate.tty.serial.frame", 0, 0.5)
-	h.wantAbsent("tty.serial.tx", 1)
+	h.Use("tty/t1")
+	h.MustSample(t1)
+	h.WantFloat("rate.tty.serial.tx", 0, 100)
+	h.WantFloat("rate.tty.serial.rx", 0, 5)
+	h.WantFloat("rate.tty.serial.frame", 0, 0.5)
+	h.WantAbsent("tty.serial.tx", 1)
 	if id := h.hostInstanceID(indomTTY, "4"); id != 3 {
 		t.Errorf("port 4 has id %d, want 3", id)
 	}
-	h.wantU64("tty.serial.tx", 3, 0) // unreadable: as if not printed
-	h.wantU64("tty.serial.rx", 3, 5)
+	h.WantU64("tty.serial.tx", 3, 0) // unreadable: as if not printed
+	h.WantU64("tty.serial.rx", 3, 5)
 }
 
 // Ports without a UART are no instances; a file that is not the serial
 // driver's, or none at all, fails the sample and publishes nothing.
 func TestTTYDamaged(t *testing.T) {
 	h := newHarness(t, NewTTYCollector, "tty/none")
-	h.mustSample(t0)
+	h.MustSample(t0)
 	if got := h.hostInstances(indomTTY); len(got) != 0 {
 		t.Errorf("instances %v, want none", got)
 	}
 	for _, tree := range []string{"tty/garbled", "proc-empty"} {
 		t.Run(tree, func(t *testing.T) {
 			h := newHarness(t, NewTTYCollector, tree)
-			if err := h.sample(t0); err == nil {
+			if err := h.Sample(t0); err == nil {
 				t.Fatal("sample succeeded")
 			}
-			h.nothingPublished()
+			h.NothingPublished()
 		})
 	}
 }
@@ -67,15 +68,15 @@ func TestTTYDamaged(t *testing.T) {
 // counts have no values rather than zeros, and the agent is told once.
 func TestTTYCountsHidden(t *testing.T) {
 	var warnings []error
-	h := &harness{t: t, proc: t.TempDir()}
-	h.use("tty/hidden")
-	h.attach(NewTTYCollector, engine.Env{Proc: h.proc, Warn: func(err error) { warnings = append(warnings, err) }})
-	h.mustSample(t0)
-	h.mustSample(t1)
-	h.wantU64("tty.serial.irq", 0, 26)
-	h.wantU64("tty.serial.irq", 1, 3)
+	h := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	h.Use("tty/hidden")
+	h.Attach(NewTTYCollector, engine.Env{Proc: h.Proc, Warn: func(err error) { warnings = append(warnings, err) }})
+	h.MustSample(t0)
+	h.MustSample(t1)
+	h.WantU64("tty.serial.irq", 0, 26)
+	h.WantU64("tty.serial.irq", 1, 3)
 	for _, m := range []string{"tx", "rx", "frame", "parity", "brk", "overrun"} {
-		h.wantAbsent("tty.serial."+m, 0)
+		h.WantAbsent("tty.serial."+m, 0)
 	}
 	if len(warnings) != 1 {
 		t.Errorf("%d warnings, want 1: %v", len(warnings), warnings)
@@ -85,12 +86,12 @@ func TestTTYCountsHidden(t *testing.T) {
 // The factory opens the file and the samples read the descriptor it
 // keeps, as for slabinfo: /proc/tty/driver is root's alone.
 func TestTTYOpenedAtBuild(t *testing.T) {
-	h := &harness{t: t, proc: t.TempDir()}
-	h.use("tty/t0")
-	h.attach(NewTTYCollector, engine.Env{Proc: h.proc, KeepFiles: true})
-	if err := os.RemoveAll(filepath.Join(h.proc, "tty")); err != nil {
+	h := &harness{&collectortest.Harness{T: t, Proc: t.TempDir()}}
+	h.Use("tty/t0")
+	h.Attach(NewTTYCollector, engine.Env{Proc: h.Proc, KeepFiles: true})
+	if err := os.RemoveAll(filepath.Join(h.Proc, "tty")); err != nil {
 		t.Fatal(err)
 	}
-	h.mustSample(t0)
-	h.wantU64("tty.serial.tx", 0, 218)
+	h.MustSample(t0)
+	h.WantU64("tty.serial.tx", 0, 218)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -17,13 +18,20 @@ import (
 // The system's identity, with pmdalinux's items of its uname cluster
 // (hinv.machine is item 7 of its cpuinfo cluster; here it is item 8).
 var (
-	unameRelease  = engine.Metric("hostcache.kernel.uname.release", clusterUname, 0, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	unameVersion  = engine.Metric("hostcache.kernel.uname.version", clusterUname, 1, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	unameSysname  = engine.Metric("hostcache.kernel.uname.sysname", clusterUname, 2, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	unameMachine  = engine.Metric("hostcache.kernel.uname.machine", clusterUname, 3, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	unameNodename = engine.Metric("hostcache.kernel.uname.nodename", clusterUname, 4, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	unameDistro   = engine.Metric("hostcache.kernel.uname.distro", clusterUname, 7, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
-	hinvMachine   = engine.Metric("hostcache.hinv.machine", clusterUname, 8, cache.TypeString, cache.SemDiscrete, cache.UnitsNone, cache.InDomNone)
+	unameRelease = engine.Row{Name: "hostcache.kernel.uname.release", Cluster: clusterUname, Item: 0,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	unameVersion = engine.Row{Name: "hostcache.kernel.uname.version", Cluster: clusterUname, Item: 1,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	unameSysname = engine.Row{Name: "hostcache.kernel.uname.sysname", Cluster: clusterUname, Item: 2,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	unameMachine = engine.Row{Name: "hostcache.kernel.uname.machine", Cluster: clusterUname, Item: 3,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	unameNodename = engine.Row{Name: "hostcache.kernel.uname.nodename", Cluster: clusterUname, Item: 4,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	unameDistro = engine.Row{Name: "hostcache.kernel.uname.distro", Cluster: clusterUname, Item: 7,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
+	hinvMachine = engine.Row{Name: "hostcache.hinv.machine", Cluster: clusterUname, Item: 8,
+		Type: cache.TypeString, Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
 )
 
 // unameCollector reads the kernel's names from /proc/sys/kernel (ostype,
@@ -46,7 +54,7 @@ type unameFile struct {
 
 // NewUnameCollector names the files below env.Proc.
 func NewUnameCollector(env engine.Env) (engine.Collector, error) {
-	dir, err := procFile(env, filepath.Join("sys", "kernel"))
+	dir, err := hostkit.ProcFile(env, filepath.Join("sys", "kernel"))
 	if err != nil {
 		return nil, fmt.Errorf("uname: %w", err)
 	}

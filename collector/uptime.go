@@ -8,12 +8,15 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 )
 
 // /proc/uptime metrics, with pmdalinux's items in its uptime cluster.
 var (
-	uptimeUp   = engine.Metric("hostcache.kernel.all.uptime", clusterUptime, 0, cache.TypeDouble, cache.SemInstant, cache.UnitsSec, cache.InDomNone)
-	uptimeIdle = engine.Metric("hostcache.kernel.all.idletime", clusterUptime, 1, cache.TypeDouble, cache.SemInstant, cache.UnitsSec, cache.InDomNone)
+	uptimeUp = engine.Row{Name: "hostcache.kernel.all.uptime", Cluster: clusterUptime, Item: 0,
+		Type: cache.TypeDouble, Sem: cache.SemInstant, Units: cache.UnitsSec, InDom: cache.InDomNone}.Desc()
+	uptimeIdle = engine.Row{Name: "hostcache.kernel.all.idletime", Cluster: clusterUptime, Item: 1,
+		Type: cache.TypeDouble, Sem: cache.SemInstant, Units: cache.UnitsSec, InDom: cache.InDomNone}.Desc()
 )
 
 // uptimeCollector reads /proc/uptime, which procfs has no parser for.
@@ -25,7 +28,7 @@ type uptimeCollector struct {
 
 // NewUptimeCollector checks the /proc root below env.Proc.
 func NewUptimeCollector(env engine.Env) (engine.Collector, error) {
-	path, err := procFile(env, "uptime")
+	path, err := hostkit.ProcFile(env, "uptime")
 	if err != nil {
 		return nil, fmt.Errorf("uptime: %w", err)
 	}

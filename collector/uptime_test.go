@@ -16,14 +16,14 @@ import (
 // in proc-t1/stat).
 func TestUptimeValues(t *testing.T) {
 	h := newHarness(t, NewUptimeCollector, "proc-t0")
-	h.mustSample(t0)
-	h.wantFloat("kernel.all.uptime", cache.InstNone, 600)
-	h.wantFloat("kernel.all.idletime", cache.InstNone, 1000)
+	h.MustSample(t0)
+	h.WantFloat("kernel.all.uptime", cache.InstNone, 600)
+	h.WantFloat("kernel.all.idletime", cache.InstNone, 1000)
 
-	h.use("proc-t1")
-	h.mustSample(t1)
-	h.wantFloat("kernel.all.uptime", cache.InstNone, 602)
-	h.wantFloat("kernel.all.idletime", cache.InstNone, 1000.8)
+	h.Use("proc-t1")
+	h.MustSample(t1)
+	h.WantFloat("kernel.all.uptime", cache.InstNone, 602)
+	h.WantFloat("kernel.all.idletime", cache.InstNone, 1000.8)
 }
 
 func TestParseUptime(t *testing.T) {
@@ -40,19 +40,19 @@ func TestParseUptime(t *testing.T) {
 
 func TestUptimeEmptyRoot(t *testing.T) {
 	h := newHarness(t, NewUptimeCollector, "proc-empty")
-	if err := h.sample(t0); err == nil {
+	if err := h.Sample(t0); err == nil {
 		t.Fatal("sampling an empty /proc succeeded")
 	}
-	h.nothingPublished()
+	h.NothingPublished()
 }
 
 // testdata/proc-malformed/uptime has one field.
 func TestUptimeMalformed(t *testing.T) {
 	h := newHarness(t, NewUptimeCollector, "proc-malformed")
-	if err := h.sample(t0); err == nil {
+	if err := h.Sample(t0); err == nil {
 		t.Fatal("sampling a malformed uptime succeeded")
 	}
-	h.nothingPublished()
+	h.NothingPublished()
 }
 
 // A root that is missing, empty or a file fails at construction, for the

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/hostkit"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
@@ -14,25 +15,43 @@ import (
 // of /proc/locks, with pmdalinux's items. pmieconf's open-files rule
 // watches vfs.files.
 var (
-	vfsFilesCount  = engine.Metric("hostcache.vfs.files.count", clusterVFS, 0, cache.TypeI32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsFilesFree   = engine.Metric("hostcache.vfs.files.free", clusterVFS, 1, cache.TypeI32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsFilesMax    = engine.Metric("hostcache.vfs.files.max", clusterVFS, 2, cache.TypeI32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsInodesCount = engine.Metric("hostcache.vfs.inodes.count", clusterVFS, 3, cache.TypeI32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsInodesFree  = engine.Metric("hostcache.vfs.inodes.free", clusterVFS, 4, cache.TypeI32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsDentryCount = engine.Metric("hostcache.vfs.dentry.count", clusterVFS, 5, cache.TypeI32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsDentryFree  = engine.Metric("hostcache.vfs.dentry.free", clusterVFS, 6, cache.TypeI32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsAIOCount    = engine.Metric("hostcache.vfs.aio.count", clusterVFS, 7, cache.TypeI32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsAIOMax      = engine.Metric("hostcache.vfs.aio.max", clusterVFS, 8, cache.TypeI32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	vfsFilesCount = engine.Row{Name: "hostcache.vfs.files.count", Cluster: clusterVFS, Item: 0,
+		Type: cache.TypeI32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsFilesFree = engine.Row{Name: "hostcache.vfs.files.free", Cluster: clusterVFS, Item: 1,
+		Type: cache.TypeI32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsFilesMax = engine.Row{Name: "hostcache.vfs.files.max", Cluster: clusterVFS, Item: 2,
+		Type: cache.TypeI32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsInodesCount = engine.Row{Name: "hostcache.vfs.inodes.count", Cluster: clusterVFS, Item: 3,
+		Type: cache.TypeI32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsInodesFree = engine.Row{Name: "hostcache.vfs.inodes.free", Cluster: clusterVFS, Item: 4,
+		Type: cache.TypeI32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsDentryCount = engine.Row{Name: "hostcache.vfs.dentry.count", Cluster: clusterVFS, Item: 5,
+		Type: cache.TypeI32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsDentryFree = engine.Row{Name: "hostcache.vfs.dentry.free", Cluster: clusterVFS, Item: 6,
+		Type: cache.TypeI32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsAIOCount = engine.Row{Name: "hostcache.vfs.aio.count", Cluster: clusterVFS, Item: 7,
+		Type: cache.TypeI32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsAIOMax = engine.Row{Name: "hostcache.vfs.aio.max", Cluster: clusterVFS, Item: 8,
+		Type: cache.TypeI32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
 
-	vfsPosixRead  = engine.Metric("hostcache.vfs.locks.posix.read", clusterLocks, 0, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsPosixWrite = engine.Metric("hostcache.vfs.locks.posix.write", clusterLocks, 1, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsPosixCount = engine.Metric("hostcache.vfs.locks.posix.count", clusterLocks, 2, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsFlockRead  = engine.Metric("hostcache.vfs.locks.flock.read", clusterLocks, 3, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsFlockWrite = engine.Metric("hostcache.vfs.locks.flock.write", clusterLocks, 4, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsFlockCount = engine.Metric("hostcache.vfs.locks.flock.count", clusterLocks, 5, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsLeaseRead  = engine.Metric("hostcache.vfs.locks.lease.read", clusterLocks, 6, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsLeaseWrite = engine.Metric("hostcache.vfs.locks.lease.write", clusterLocks, 7, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
-	vfsLeaseCount = engine.Metric("hostcache.vfs.locks.lease.count", clusterLocks, 8, cache.TypeU32, cache.SemInstant, cache.UnitsNone, cache.InDomNone)
+	vfsPosixRead = engine.Row{Name: "hostcache.vfs.locks.posix.read", Cluster: clusterLocks, Item: 0,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsPosixWrite = engine.Row{Name: "hostcache.vfs.locks.posix.write", Cluster: clusterLocks, Item: 1,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsPosixCount = engine.Row{Name: "hostcache.vfs.locks.posix.count", Cluster: clusterLocks, Item: 2,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsFlockRead = engine.Row{Name: "hostcache.vfs.locks.flock.read", Cluster: clusterLocks, Item: 3,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsFlockWrite = engine.Row{Name: "hostcache.vfs.locks.flock.write", Cluster: clusterLocks, Item: 4,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsFlockCount = engine.Row{Name: "hostcache.vfs.locks.flock.count", Cluster: clusterLocks, Item: 5,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsLeaseRead = engine.Row{Name: "hostcache.vfs.locks.lease.read", Cluster: clusterLocks, Item: 6,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsLeaseWrite = engine.Row{Name: "hostcache.vfs.locks.lease.write", Cluster: clusterLocks, Item: 7,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
+	vfsLeaseCount = engine.Row{Name: "hostcache.vfs.locks.lease.count", Cluster: clusterLocks, Item: 8,
+		Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
 )
 
 // vfsTable is one /proc/sys/fs file and the metrics its leading numbers
@@ -54,7 +73,7 @@ type vfsCollector struct {
 
 // NewVFSCollector names the files below env.Proc.
 func NewVFSCollector(env engine.Env) (engine.Collector, error) {
-	fs, err := procFile(env, filepath.Join("sys", "fs"))
+	fs, err := hostkit.ProcFile(env, filepath.Join("sys", "fs"))
 	if err != nil {
 		return nil, fmt.Errorf("vfs: %w", err)
 	}

@@ -40,52 +40,52 @@ import (
 
 func TestVMStatValues(t *testing.T) {
 	h := newHostHarness(t, NewVMStatCollector, "t0", engine.Env{})
-	h.mustSample(t0)
+	h.MustSample(t0)
 	const n = cache.InstNone
-	h.wantU64("mem.vmstat.pgfault", n, 12110000)
-	h.wantU64("mem.vmstat.pgmajfault", n, 6300)
-	h.wantU64("mem.vmstat.pswpin", n, 1000)
-	h.wantU64("mem.vmstat.oom_kill", n, 1)
-	h.wantU64("mem.vmstat.nr_dirty", n, 3000)
-	h.wantU64("mem.vmstat.nr_writeback", n, 100)
-	h.wantU64("mem.vmstat.nr_free_pages", n, 790000)
-	h.wantU64("mem.vmstat.allocstall_normal", n, 12)
-	h.wantU64("mem.vmstat.pgdeactivate", n, 300)
+	h.WantU64("mem.vmstat.pgfault", n, 12110000)
+	h.WantU64("mem.vmstat.pgmajfault", n, 6300)
+	h.WantU64("mem.vmstat.pswpin", n, 1000)
+	h.WantU64("mem.vmstat.oom_kill", n, 1)
+	h.WantU64("mem.vmstat.nr_dirty", n, 3000)
+	h.WantU64("mem.vmstat.nr_writeback", n, 100)
+	h.WantU64("mem.vmstat.nr_free_pages", n, 790000)
+	h.WantU64("mem.vmstat.allocstall_normal", n, 12)
+	h.WantU64("mem.vmstat.pgdeactivate", n, 300)
 	// pmdalinux's sums over the fields it knows:
-	h.wantU64("mem.vmstat.pgscan_direct_total", n, 1010) // pgscan_direct 1000 + pgscan_direct_throttle 10
-	h.wantU64("mem.vmstat.pgscan_kswapd_total", n, 5000) // pgscan_kswapd only (pgscan_khugepaged unknown to it)
-	h.wantU64("mem.vmstat.pgsteal_total", n, 7800)       // kswapd 4000 + direct 800 + file 3000
+	h.WantU64("mem.vmstat.pgscan_direct_total", n, 1010) // pgscan_direct 1000 + pgscan_direct_throttle 10
+	h.WantU64("mem.vmstat.pgscan_kswapd_total", n, 5000) // pgscan_kswapd only (pgscan_khugepaged unknown to it)
+	h.WantU64("mem.vmstat.pgsteal_total", n, 7800)       // kswapd 4000 + direct 800 + file 3000
 	// Absent on this kernel: no value, not 0.
-	h.wantAbsent("mem.vmstat.allocstall", n)
-	if _, ok := h.store.Schema().Lookup(engine.Prefix + "rate.mem.vmstat.nr_dirty"); ok {
+	h.WantAbsent("mem.vmstat.allocstall", n)
+	if _, ok := h.Store.Schema().Lookup(engine.Prefix + "rate.mem.vmstat.nr_dirty"); ok {
 		t.Error("an instant metric has a rate")
 	}
 }
 
 func TestVMStatRates(t *testing.T) {
 	h := newHostHarness(t, NewVMStatCollector, "t0", engine.Env{})
-	h.mustSample(t0)
+	h.MustSample(t0)
 	useHostTree(h, "t1")
-	h.mustSample(t1)
+	h.MustSample(t1)
 	const n = cache.InstNone
-	h.wantFloat("rate.mem.vmstat.pgfault", n, 10000)     // 20000 / 2 s
-	h.wantFloat("rate.mem.vmstat.pgmajfault", n, 20)     // 40 / 2 s
-	h.wantFloat("rate.mem.vmstat.pgpgin", n, 2000)       // 4000 / 2 s
-	h.wantFloat("rate.mem.vmstat.pgpgout", n, 3000)      // 6000 / 2 s
-	h.wantFloat("rate.mem.vmstat.pswpin", n, 100)        // 200 / 2 s
-	h.wantFloat("rate.mem.vmstat.pswpout", n, 300)       // 600 / 2 s
-	h.wantFloat("rate.mem.vmstat.oom_kill", n, 0.5)      // 1 / 2 s
-	h.wantFloat("rate.mem.vmstat.thp_fault_alloc", n, 2) // 4 / 2 s
-	h.wantFloat("rate.mem.vmstat.allocstall_normal", n, 1)
-	h.wantFloat("rate.mem.vmstat.nr_dirtied", n, 500)         // 1000 / 2 s
-	h.wantFloat("rate.mem.vmstat.nr_written", n, 400)         // 800 / 2 s
-	h.wantFloat("rate.mem.vmstat.pgscan_direct_total", n, 50) // 1010 -> 1110
-	h.wantFloat("rate.mem.vmstat.pgscan_kswapd_total", n, 200)
-	h.wantFloat("rate.mem.vmstat.pgsteal_total", n, 330) // 7800 -> 8460 (4300 + 880 + 3280)
-	h.wantFloat("rate.mem.vmstat.pgdeactivate", n, 0)
-	h.wantU64("mem.vmstat.nr_dirty", n, 2500)
-	h.wantAbsent("rate.mem.vmstat.allocstall", n)
-	if r := h.resets(); r != 0 {
+	h.WantFloat("rate.mem.vmstat.pgfault", n, 10000)     // 20000 / 2 s
+	h.WantFloat("rate.mem.vmstat.pgmajfault", n, 20)     // 40 / 2 s
+	h.WantFloat("rate.mem.vmstat.pgpgin", n, 2000)       // 4000 / 2 s
+	h.WantFloat("rate.mem.vmstat.pgpgout", n, 3000)      // 6000 / 2 s
+	h.WantFloat("rate.mem.vmstat.pswpin", n, 100)        // 200 / 2 s
+	h.WantFloat("rate.mem.vmstat.pswpout", n, 300)       // 600 / 2 s
+	h.WantFloat("rate.mem.vmstat.oom_kill", n, 0.5)      // 1 / 2 s
+	h.WantFloat("rate.mem.vmstat.thp_fault_alloc", n, 2) // 4 / 2 s
+	h.WantFloat("rate.mem.vmstat.allocstall_normal", n, 1)
+	h.WantFloat("rate.mem.vmstat.nr_dirtied", n, 500)         // 1000 / 2 s
+	h.WantFloat("rate.mem.vmstat.nr_written", n, 400)         // 800 / 2 s
+	h.WantFloat("rate.mem.vmstat.pgscan_direct_total", n, 50) // 1010 -> 1110
+	h.WantFloat("rate.mem.vmstat.pgscan_kswapd_total", n, 200)
+	h.WantFloat("rate.mem.vmstat.pgsteal_total", n, 330) // 7800 -> 8460 (4300 + 880 + 3280)
+	h.WantFloat("rate.mem.vmstat.pgdeactivate", n, 0)
+	h.WantU64("mem.vmstat.nr_dirty", n, 2500)
+	h.WantAbsent("rate.mem.vmstat.allocstall", n)
+	if r := h.Resets(); r != 0 {
 		t.Errorf("Resets() = %d", r)
 	}
 }
@@ -95,32 +95,32 @@ func TestVMStatRates(t *testing.T) {
 // 7800 -> 6800): four counters backwards.
 func TestVMStatCounterReset(t *testing.T) {
 	h := newHostHarness(t, NewVMStatCollector, "t0", engine.Env{})
-	h.mustSample(t0)
+	h.MustSample(t0)
 	useHostTree(h, "reset")
-	h.mustSample(t1)
+	h.MustSample(t1)
 	const n = cache.InstNone
 	for _, name := range []string{"pgfault", "pswpin", "pgsteal_kswapd", "pgsteal_total"} {
-		h.wantAbsent("rate.mem.vmstat."+name, n)
+		h.WantAbsent("rate.mem.vmstat."+name, n)
 	}
-	h.wantU64("mem.vmstat.pgfault", n, 100000)
-	h.wantFloat("rate.mem.vmstat.pgmajfault", n, 0)
-	if r := h.resets(); r != 4 {
+	h.WantU64("mem.vmstat.pgfault", n, 100000)
+	h.WantFloat("rate.mem.vmstat.pgmajfault", n, 0)
+	if r := h.Resets(); r != 4 {
 		t.Errorf("Resets() = %d, want 4", r)
 	}
 	// Next interval from the new base: pgfault 100000 -> 12130000 over 2 s.
 	useHostTree(h, "t1")
-	h.mustSample(t1.Add(2 * time.Second))
-	h.wantFloat("rate.mem.vmstat.pgfault", n, 6015000)
+	h.MustSample(t1.Add(2 * time.Second))
+	h.WantFloat("rate.mem.vmstat.pgfault", n, 6015000)
 }
 
 func TestVMStatMissingAndMalformed(t *testing.T) {
 	for _, tree := range []string{"malformed", "empty"} {
 		t.Run(tree, func(t *testing.T) {
 			h := newHostHarness(t, NewVMStatCollector, tree, engine.Env{})
-			if err := h.sample(t0); err == nil {
+			if err := h.Sample(t0); err == nil {
 				t.Fatal("sample succeeded")
 			}
-			h.nothingPublished()
+			h.NothingPublished()
 		})
 	}
 }
@@ -147,13 +147,13 @@ func TestParseVMStat(t *testing.T) {
 // A vmstat with no reclaim fields still has the totals, at 0, as pmdalinux.
 func TestVMStatTotalsWithoutParts(t *testing.T) {
 	h := newHostHarness(t, NewVMStatCollector, "empty", engine.Env{})
-	if err := os.WriteFile(filepath.Join(h.proc, "vmstat"), []byte("pgfault 5\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(h.Proc, "vmstat"), []byte("pgfault 5\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h.mustSample(t0)
-	h.wantU64("mem.vmstat.pgsteal_total", cache.InstNone, 0)
-	h.wantU64("mem.vmstat.pgfault", cache.InstNone, 5)
-	h.wantAbsent("mem.vmstat.pgscan_kswapd", cache.InstNone)
+	h.MustSample(t0)
+	h.WantU64("mem.vmstat.pgsteal_total", cache.InstNone, 0)
+	h.WantU64("mem.vmstat.pgfault", cache.InstNone, 5)
+	h.WantAbsent("mem.vmstat.pgscan_kswapd", cache.InstNone)
 }
 
 // Each metric's name ends in the /proc/vmstat field it reads, as

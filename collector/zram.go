@@ -15,7 +15,8 @@ import (
 // clusters 87, 88 and 89, items from 0 each; they share our
 // clusterZramSys, so each file's items start at a multiple of ten (0,
 // 10, 20) plus pmdalinux's item.
-var zramCapacity = engine.Metric("hostcache.zram.capacity", clusterZram, 16, cache.TypeU64, cache.SemDiscrete, cache.UnitsKByte, indomZram)
+var zramCapacity = engine.Row{Name: "hostcache.zram.capacity", Cluster: clusterZram, Item: 16,
+	Type: cache.TypeU64, Sem: cache.SemDiscrete, Units: cache.UnitsKByte, InDom: indomZram}.Desc()
 
 // zramStat is one field of a zram statistics file: its metric and how its
 // raw value becomes the metric's.
@@ -37,33 +38,48 @@ const (
 // zramIOStat is io_stat: failed reads and writes, requests refused as out
 // of range or misaligned, and slots freed when swap lets go of them.
 var zramIOStat = []zramStat{
-	{engine.Metric("hostcache.zram.io_stat.failed.reads", clusterZramSys, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomZram), zramAsIs},
-	{engine.Metric("hostcache.zram.io_stat.failed.writes", clusterZramSys, 1, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomZram), zramAsIs},
-	{engine.Metric("hostcache.zram.io_stat.invalid", clusterZramSys, 2, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomZram), zramAsIs},
-	{engine.Metric("hostcache.zram.io_stat.notify_free", clusterZramSys, 3, cache.TypeU64, cache.SemCounter, cache.UnitsCount, indomZram), zramAsIs},
+	{engine.Row{Name: "hostcache.zram.io_stat.failed.reads", Cluster: clusterZramSys, Item: 0,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomZram}.Desc(), zramAsIs},
+	{engine.Row{Name: "hostcache.zram.io_stat.failed.writes", Cluster: clusterZramSys, Item: 1,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomZram}.Desc(), zramAsIs},
+	{engine.Row{Name: "hostcache.zram.io_stat.invalid", Cluster: clusterZramSys, Item: 2, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomZram}.Desc(), zramAsIs},
+	{engine.Row{Name: "hostcache.zram.io_stat.notify_free", Cluster: clusterZramSys, Item: 3,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomZram}.Desc(), zramAsIs},
 }
 
 // zramMMStat is mm_stat's first eight fields (a ninth, huge_pages_since,
 // pmdalinux does not export). pmdalinux declares the three page counts
 // counters although same_pages and huge_pages go down as pages are freed.
 var zramMMStat = []zramStat{
-	{engine.Metric("hostcache.zram.mm_stat.data_size.original", clusterZramSys, 10, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomZram), zramBytes},
-	{engine.Metric("hostcache.zram.mm_stat.data_size.compressed", clusterZramSys, 11, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomZram), zramBytes},
-	{engine.Metric("hostcache.zram.mm_stat.mem.used_total", clusterZramSys, 12, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomZram), zramBytes},
-	{engine.Metric("hostcache.zram.mm_stat.mem.limit", clusterZramSys, 13, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomZram), zramBytes},
-	{engine.Metric("hostcache.zram.mm_stat.mem.max_used", clusterZramSys, 14, cache.TypeU64, cache.SemInstant, cache.UnitsKByte, indomZram), zramBytes},
-	{engine.Metric("hostcache.zram.mm_stat.pages.same", clusterZramSys, 15, cache.TypeU64, cache.SemCounter, cache.UnitsKByte, indomZram), zramPages},
-	{engine.Metric("hostcache.zram.mm_stat.pages.compacted", clusterZramSys, 16, cache.TypeU64, cache.SemCounter, cache.UnitsKByte, indomZram), zramPages},
-	{engine.Metric("hostcache.zram.mm_stat.pages.huge", clusterZramSys, 17, cache.TypeU64, cache.SemCounter, cache.UnitsKByte, indomZram), zramPages},
+	{engine.Row{Name: "hostcache.zram.mm_stat.data_size.original", Cluster: clusterZramSys, Item: 10,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramBytes},
+	{engine.Row{Name: "hostcache.zram.mm_stat.data_size.compressed", Cluster: clusterZramSys, Item: 11,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramBytes},
+	{engine.Row{Name: "hostcache.zram.mm_stat.mem.used_total", Cluster: clusterZramSys, Item: 12,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramBytes},
+	{engine.Row{Name: "hostcache.zram.mm_stat.mem.limit", Cluster: clusterZramSys, Item: 13,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramBytes},
+	{engine.Row{Name: "hostcache.zram.mm_stat.mem.max_used", Cluster: clusterZramSys, Item: 14,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramBytes},
+	{engine.Row{Name: "hostcache.zram.mm_stat.pages.same", Cluster: clusterZramSys, Item: 15,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramPages},
+	{engine.Row{Name: "hostcache.zram.mm_stat.pages.compacted", Cluster: clusterZramSys, Item: 16,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramPages},
+	{engine.Row{Name: "hostcache.zram.mm_stat.pages.huge", Cluster: clusterZramSys, Item: 17,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramPages},
 }
 
 // zramBDStat is bd_stat, present when the kernel can write idle or
 // incompressible pages back to a backing device: what sits there, and
 // what was read from and written to it.
 var zramBDStat = []zramStat{
-	{engine.Metric("hostcache.zram.bd_stat.count", clusterZramSys, 20, cache.TypeU64, cache.SemCounter, cache.UnitsKByte, indomZram), zramFourKs},
-	{engine.Metric("hostcache.zram.bd_stat.reads", clusterZramSys, 21, cache.TypeU64, cache.SemCounter, cache.UnitsKByte, indomZram), zramFourKs},
-	{engine.Metric("hostcache.zram.bd_stat.writes", clusterZramSys, 22, cache.TypeU64, cache.SemCounter, cache.UnitsKByte, indomZram), zramFourKs},
+	{engine.Row{Name: "hostcache.zram.bd_stat.count", Cluster: clusterZramSys, Item: 20, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramFourKs},
+	{engine.Row{Name: "hostcache.zram.bd_stat.reads", Cluster: clusterZramSys, Item: 21, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramFourKs},
+	{engine.Row{Name: "hostcache.zram.bd_stat.writes", Cluster: clusterZramSys, Item: 22, Type: cache.TypeU64,
+		Sem: cache.SemCounter, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramFourKs},
 }
 
 // zramSysDescs are the metrics of the zram sysfs attributes, for the disk

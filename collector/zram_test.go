@@ -39,46 +39,24 @@ func newZramFixture(t *testing.T, tree string, env engine.Env) *diskFixture {
 var zramPageKB = zramPageSize() / 1024
 
 // Every zram metric and capacity the disk collector declares is
-// pmdalinux's, and every row of zramDescs is declared.
+// pmdalinux's, and every zram metric of pmdalinux's is declared.
 func TestZramDescriptors(t *testing.T) {
 	f := newZramFixture(t, "t0", engine.Env{})
-	rows := map[string]pmdalinuxDesc{}
-	for _, w := range diskDescs {
-		rows[w.name] = w
-	}
-	declared := map[string]bool{}
-	for _, d := range f.c.Source().Metrics {
-		name := strings.TrimPrefix(d.Name, engine.Prefix)
-		if !strings.HasPrefix(name, "zram.") && name != "disk.partitions.capacity" && name != "disk.dm.capacity" {
-			continue
-		}
-		declared[name] = true
-		w, ok := rows[name]
-		if !ok {
-			t.Errorf("%s: no row", name)
-			continue
-		}
-		checkDesc(t, d, w)
-	}
-	for _, w := range zramDescs {
-		if !declared[w.name] {
-			t.Errorf("%s: a row the collector does not declare", w.name)
-		}
-	}
-	if len(zramDescs) != 40 {
-		t.Errorf("%d zram rows, pmdalinux has 40", len(zramDescs))
-	}
+	descs := f.C.Source().Metrics
+	checkTwinFamily(t, descs, "zram.")
+	checkTwinFamily(t, descs, "disk.partitions.capacity")
+	checkTwinFamily(t, descs, "disk.dm.capacity")
 }
 
 // zram devices are their own instance domain, by kernel name, and never
 // disks: disk.all sums sda alone.
 func TestZramInstances(t *testing.T) {
 	f := newZramFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
+	f.MustSample(t0)
 	f.wantMembers(indomZram, map[string]uint32{"zram0": zram0, "zram1": zram1}, "zram0", "zram1")
 	f.wantMembers(indomDisk, map[string]uint32{"sda": 0}, "sda")
-	f.wantU64("disk.all.read", cache.InstNone, 100)
-	f.wantU64("hinv.ndisk", cache.InstNone, 1)
+	f.WantU64("disk.all.read", cache.InstNone, 100)
+	f.WantU64("hinv.ndisk", cache.InstNone, 1)
 	if labels := f.labelsOf(indomZram, "zram0"); len(labels) != 0 {
 		t.Errorf("zram0 has labels %v; pmdalinux gives none", labels)
 	}
@@ -87,7 +65,7 @@ func TestZramInstances(t *testing.T) {
 // The diskstats fields, exactly as pmdalinux derives them.
 func TestZramDiskstats(t *testing.T) {
 	f := newZramFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
+	f.MustSample(t0)
 	for name, want := range map[string]uint64{
 		"read": 4100, "write": 25000, "total": 29100,
 		"blkread": 32800, "blkwrite": 200000, "blktotal": 232800,
@@ -97,73 +75,73 @@ func TestZramDiskstats(t *testing.T) {
 		"discard": 300, "blkdiscard": 2400, "discard_bytes": 1200, "discard_merge": 0,
 		"discard_rawactive": 3, "flush": 0, "flush_rawactive": 0, "inflight": 1,
 	} {
-		f.wantU64("zram."+name, zram0, want)
+		f.WantU64("zram."+name, zram0, want)
 	}
-	f.wantU64("zram.read", zram1, 0)
+	f.WantU64("zram.read", zram1, 0)
 }
 
 // disksize and the statistics files, converted to pmdalinux's units.
 func TestZramSysfs(t *testing.T) {
 	f := newZramFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
-	f.wantU64("zram.capacity", zram0, 4194304) // 4294967296 / 1024
-	f.wantU64("zram.capacity", zram1, 0)       // not set up
-	f.wantU64("zram.io_stat.failed.reads", zram0, 1)
-	f.wantU64("zram.io_stat.failed.writes", zram0, 2)
-	f.wantU64("zram.io_stat.invalid", zram0, 3)
-	f.wantU64("zram.io_stat.notify_free", zram0, 250)
-	f.wantU64("zram.mm_stat.data_size.original", zram0, 102400)  // 104857600 / 1024
-	f.wantU64("zram.mm_stat.data_size.compressed", zram0, 25600) // 26214400 / 1024
-	f.wantU64("zram.mm_stat.mem.used_total", zram0, 28672)       // 29360128 / 1024
-	f.wantU64("zram.mm_stat.mem.limit", zram0, 0)
-	f.wantU64("zram.mm_stat.mem.max_used", zram0, 30720) // 31457280 / 1024
-	f.wantU64("zram.mm_stat.pages.same", zram0, 120*zramPageKB)
-	f.wantU64("zram.mm_stat.pages.compacted", zram0, 7*zramPageKB)
-	f.wantU64("zram.mm_stat.pages.huge", zram0, 15*zramPageKB)
-	f.wantU64("zram.bd_stat.count", zram0, 40) // 4 KiB units
-	f.wantU64("zram.bd_stat.reads", zram0, 16)
-	f.wantU64("zram.bd_stat.writes", zram0, 48)
+	f.MustSample(t0)
+	f.WantU64("zram.capacity", zram0, 4194304) // 4294967296 / 1024
+	f.WantU64("zram.capacity", zram1, 0)       // not set up
+	f.WantU64("zram.io_stat.failed.reads", zram0, 1)
+	f.WantU64("zram.io_stat.failed.writes", zram0, 2)
+	f.WantU64("zram.io_stat.invalid", zram0, 3)
+	f.WantU64("zram.io_stat.notify_free", zram0, 250)
+	f.WantU64("zram.mm_stat.data_size.original", zram0, 102400)  // 104857600 / 1024
+	f.WantU64("zram.mm_stat.data_size.compressed", zram0, 25600) // 26214400 / 1024
+	f.WantU64("zram.mm_stat.mem.used_total", zram0, 28672)       // 29360128 / 1024
+	f.WantU64("zram.mm_stat.mem.limit", zram0, 0)
+	f.WantU64("zram.mm_stat.mem.max_used", zram0, 30720) // 31457280 / 1024
+	f.WantU64("zram.mm_stat.pages.same", zram0, 120*zramPageKB)
+	f.WantU64("zram.mm_stat.pages.compacted", zram0, 7*zramPageKB)
+	f.WantU64("zram.mm_stat.pages.huge", zram0, 15*zramPageKB)
+	f.WantU64("zram.bd_stat.count", zram0, 40) // 4 KiB units
+	f.WantU64("zram.bd_stat.reads", zram0, 16)
+	f.WantU64("zram.bd_stat.writes", zram0, 48)
 	// zram1's mm_stat has seven fields: no huge pages; it has no bd_stat.
-	f.wantU64("zram.mm_stat.pages.compacted", zram1, 0)
-	f.wantAbsent("zram.mm_stat.pages.huge", zram1)
-	f.wantAbsent("zram.bd_stat.count", zram1)
+	f.WantU64("zram.mm_stat.pages.compacted", zram1, 0)
+	f.WantAbsent("zram.mm_stat.pages.huge", zram1)
+	f.WantAbsent("zram.bd_stat.count", zram1)
 }
 
 // Rates over t0 -> t1 (2 s), and the sysfs values of t1.
 func TestZramRates(t *testing.T) {
 	f := newZramFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
+	f.MustSample(t0)
 	f.load("t1")
-	f.mustSample(t1)
-	f.wantFloat("rate.zram.read", zram0, 100)        // 200 reads / 2 s
-	f.wantFloat("rate.zram.write_bytes", zram0, 800) // 3200 sectors = 1600 KB / 2 s
-	f.wantFloat("rate.zram.avactive", zram0, 0.01)   // 20 ms / 2 s
-	f.wantFloat("rate.zram.io_stat.notify_free", zram0, 10)
-	f.wantFloat("rate.zram.mm_stat.pages.same", zram0, float64(4*zramPageKB)/2)
-	f.wantFloat("rate.zram.read", zram1, 0)
-	f.wantU64("zram.mm_stat.data_size.original", zram0, 104448) // 106954752 / 1024
-	f.wantU64("zram.inflight", zram0, 0)
+	f.MustSample(t1)
+	f.WantFloat("rate.zram.read", zram0, 100)        // 200 reads / 2 s
+	f.WantFloat("rate.zram.write_bytes", zram0, 800) // 3200 sectors = 1600 KB / 2 s
+	f.WantFloat("rate.zram.avactive", zram0, 0.01)   // 20 ms / 2 s
+	f.WantFloat("rate.zram.io_stat.notify_free", zram0, 10)
+	f.WantFloat("rate.zram.mm_stat.pages.same", zram0, float64(4*zramPageKB)/2)
+	f.WantFloat("rate.zram.read", zram1, 0)
+	f.WantU64("zram.mm_stat.data_size.original", zram0, 104448) // 106954752 / 1024
+	f.WantU64("zram.inflight", zram0, 0)
 }
 
 // With /proc/diskstats unchanged the sample repeats, unless a zram
 // device's statistics moved: they are read every sample.
 func TestZramSysfsSeenWhenDiskstatsUnchanged(t *testing.T) {
 	f := newZramFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
-	f.mustSample(t0.Add(time.Second))
-	if !f.repeated("disk") {
+	f.MustSample(t0)
+	f.MustSample(t0.Add(time.Second))
+	if !f.Repeated("disk") {
 		t.Fatal("the same text and attributes did not repeat the sample")
 	}
 	mm := filepath.Join(f.root, "sys", "block", "zram0", "mm_stat")
 	if err := os.WriteFile(mm, []byte("2048 1024 4096 0 4096 0 0 0 0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.mustSample(t0.Add(2 * time.Second))
-	if f.repeated("disk") {
+	f.MustSample(t0.Add(2 * time.Second))
+	if f.Repeated("disk") {
 		t.Error("a changed mm_stat repeated the sample before")
 	}
-	f.wantU64("zram.mm_stat.data_size.original", zram0, 2)
-	f.wantU64("zram.read", zram0, 4100)
+	f.WantU64("zram.mm_stat.data_size.original", zram0, 2)
+	f.WantU64("zram.read", zram0, 4100)
 }
 
 // Damaged attributes leave only their own metrics without values: a
@@ -171,22 +149,22 @@ func TestZramSysfsSeenWhenDiskstatsUnchanged(t *testing.T) {
 // a word in mm_stat, an empty bd_stat, and zram1 with no sysfs directory.
 func TestZramDamagedSysfs(t *testing.T) {
 	f := newZramFixture(t, "odd", engine.Env{})
-	f.mustSample(t0)
-	f.wantU64("zram.read", zram0, 4100)
-	f.wantU64("zram.read", zram1, 0)
-	f.wantAbsent("zram.capacity", zram0)
-	f.wantU64("zram.io_stat.failed.reads", zram0, 1)
-	f.wantU64("zram.io_stat.failed.writes", zram0, 2)
-	f.wantAbsent("zram.io_stat.invalid", zram0)
+	f.MustSample(t0)
+	f.WantU64("zram.read", zram0, 4100)
+	f.WantU64("zram.read", zram1, 0)
+	f.WantAbsent("zram.capacity", zram0)
+	f.WantU64("zram.io_stat.failed.reads", zram0, 1)
+	f.WantU64("zram.io_stat.failed.writes", zram0, 2)
+	f.WantAbsent("zram.io_stat.invalid", zram0)
 	for _, s := range slicesOf(zramMMStat, zramBDStat) {
 		name := strings.TrimPrefix(s.desc.Name, engine.Prefix)
-		f.wantAbsent(name, zram0)
+		f.WantAbsent(name, zram0)
 	}
 	// 24 diskstats values per device and zram0's two io_stat fields.
-	if n := f.published("zram."); n != 2*24+2 {
+	if n := f.Published("zram."); n != 2*24+2 {
 		t.Errorf("%d zram values published, want 50", n)
 	}
-	f.wantAbsent("zram.capacity", zram1)
+	f.WantAbsent("zram.capacity", zram1)
 }
 
 func slicesOf(tables ...[]zramStat) []zramStat {
@@ -200,19 +178,19 @@ func slicesOf(tables ...[]zramStat) []zramStat {
 // A kernel before 4.18 writes 14 fields: no discard or flush values.
 func TestZramOldKernel(t *testing.T) {
 	f := newZramFixture(t, "old14", engine.Env{})
-	f.mustSample(t0)
-	f.wantU64("zram.aveq", zram0, 362)
-	f.wantAbsent("zram.discard", zram0)
-	f.wantAbsent("zram.flush", zram0)
-	f.wantU64("zram.capacity", zram0, 1048576)
-	f.wantAbsent("zram.io_stat.invalid", zram0) // no io_stat file
+	f.MustSample(t0)
+	f.WantU64("zram.aveq", zram0, 362)
+	f.WantAbsent("zram.discard", zram0)
+	f.WantAbsent("zram.flush", zram0)
+	f.WantU64("zram.capacity", zram0, 1048576)
+	f.WantAbsent("zram.io_stat.invalid", zram0) // no io_stat file
 }
 
 // A device that leaves /proc/diskstats leaves the instance domain and
 // its files are let go; back, it has its id again.
 func TestZramDeviceGoneAndBack(t *testing.T) {
 	f := newZramFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
+	f.MustSample(t0)
 	diskstats := filepath.Join(f.root, "proc", "diskstats")
 	text, err := os.ReadFile(diskstats)
 	if err != nil {
@@ -222,48 +200,48 @@ func TestZramDeviceGoneAndBack(t *testing.T) {
 	if err := os.WriteFile(diskstats, []byte(without), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.mustSample(t0.Add(time.Second))
+	f.MustSample(t0.Add(time.Second))
 	f.wantMembers(indomZram, map[string]uint32{"zram1": zram1}, "zram1")
-	f.wantAbsent("zram.capacity", zram0)
-	if _, ok := f.c.(*diskCollector).zram.devs["zram0"]; ok {
+	f.WantAbsent("zram.capacity", zram0)
+	if _, ok := f.C.(*diskCollector).zram.devs["zram0"]; ok {
 		t.Error("zram0's files are still kept")
 	}
 	if err := os.WriteFile(diskstats, text, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.mustSample(t0.Add(2 * time.Second))
+	f.MustSample(t0.Add(2 * time.Second))
 	f.wantMembers(indomZram, map[string]uint32{"zram0": zram0, "zram1": zram1}, "zram0", "zram1")
-	f.wantU64("zram.capacity", zram0, 4194304)
+	f.WantU64("zram.capacity", zram0, 4194304)
 }
 
 // The instances can be filtered under the name "zram".
 func TestZramFilter(t *testing.T) {
 	filter := engine.Filter{"zram": {Exclude: regexp.MustCompile("^zram1$")}}
 	f := newZramFixture(t, "t0", engine.Env{Filter: filter})
-	f.mustSample(t0)
+	f.MustSample(t0)
 	f.wantMembers(indomZram, map[string]uint32{"zram0": zram0}, "zram0")
 }
 
 // Partitions and dm devices have their size from /sys/class/block.
 func TestDiskPartitionAndDMCapacity(t *testing.T) {
 	f := newZramFixture(t, "t0", engine.Env{})
-	f.mustSample(t0)
-	f.wantU64("disk.partitions.capacity", 0, 1048576) // sda1: 2097152 sectors / 2
-	f.wantU64("disk.dm.capacity", 0, 20971520)        // vg0-root: 41943040 / 2
-	f.wantU64("disk.dev.capacity", 0, 2097152)        // sda, from /sys/block as before
+	f.MustSample(t0)
+	f.WantU64("disk.partitions.capacity", 0, 1048576) // sda1: 2097152 sectors / 2
+	f.WantU64("disk.dm.capacity", 0, 20971520)        // vg0-root: 41943040 / 2
+	f.WantU64("disk.dev.capacity", 0, 2097152)        // sda, from /sys/block as before
 	size := filepath.Join(f.root, "sys", "class", "block", "sda1", "size")
 	if err := os.WriteFile(size, []byte("4194304\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.mustSample(t0.Add(time.Second))
-	f.wantU64("disk.partitions.capacity", 0, 1048576) // read again a minute on
-	f.mustSample(t0.Add(diskAttrRefresh))
-	f.wantU64("disk.partitions.capacity", 0, 2097152)
+	f.MustSample(t0.Add(time.Second))
+	f.WantU64("disk.partitions.capacity", 0, 1048576) // read again a minute on
+	f.MustSample(t0.Add(diskAttrRefresh))
+	f.WantU64("disk.partitions.capacity", 0, 2097152)
 	if err := os.Remove(size); err != nil {
 		t.Fatal(err)
 	}
-	f.mustSample(t0.Add(2 * diskAttrRefresh))
-	f.wantAbsent("disk.partitions.capacity", 0)
+	f.MustSample(t0.Add(2 * diskAttrRefresh))
+	f.WantAbsent("disk.partitions.capacity", 0)
 }
 
 func TestZramScale(t *testing.T) {

@@ -1,10 +1,10 @@
-// Command genlinux writes standin/linux_table.go: every metric pmdalinux
+// Command genlinux writes internal/linuxtable/linux_table.go: every metric pmdalinux
 // (PMDA domain 60) serves, with its PMID, instance domain, type, semantics
 // and units, read from the running pmcd with pminfo. The stand-in mode
 // answers under these identities, so they come from the agent itself and
 // not from a transcription.
 //
-//	go run ./tools/genlinux -o standin/linux_table.go
+//	go run ./tools/genlinux -o internal/linuxtable/linux_table.go
 //
 // pminfo prints units through pmUnitsStr, which omits the scale of a
 // dimension that is zero; the table therefore holds those scales as 0.
@@ -19,10 +19,10 @@ import (
 )
 
 func main() {
-	out := flag.String("o", "", "the Go file to write (standin/linux_table.go)")
+	out := flag.String("o", "", "the Go file to write (internal/linuxtable/linux_table.go)")
 	flag.Parse()
 	if *out == "" || flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: genlinux -o standin/linux_table.go")
+		fmt.Fprintln(os.Stderr, "usage: genlinux -o internal/linuxtable/linux_table.go")
 		os.Exit(2)
 	}
 	if err := run(*out); err != nil {

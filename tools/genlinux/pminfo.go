@@ -29,7 +29,8 @@ func pminfo(strict bool, args ...string) (string, error) {
 		return "", fmt.Errorf("pminfo %s: %v: %s", strings.Join(head(args), " "), err, strings.TrimSpace(stderr.String()))
 	}
 	if stderr.Len() > 0 {
-		fmt.Fprintf(os.Stderr, "genlinux: warning: pminfo %s: %s\n", strings.Join(head(args), " "), strings.TrimSpace(stderr.String()))
+		fmt.Fprintf(os.Stderr, "genlinux: warning: pminfo %s: %s\n", strings.Join(head(args), " "),
+			strings.TrimSpace(stderr.String()))
 	}
 	return stdout.String(), nil
 }

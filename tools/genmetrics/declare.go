@@ -12,7 +12,7 @@ import (
 )
 
 // declaredIn are the packages whose files declare metrics.
-var declaredIn = []string{"collector", "engine"}
+var declaredIn = []string{"collector", "collector/network", "collector/mmvfiles", "collector/proc", "engine"}
 
 // declarations maps every metric name written out as a Go string literal
 // ("hostcache.…") in a non-test file of the declaring packages to the

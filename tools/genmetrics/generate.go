@@ -97,7 +97,8 @@ func withCollectorHelp(files metricTexts, root string) metricTexts {
 // buildSchema makes every registered collector and the engine around
 // them, as the agent does, and returns the schema of all they publish.
 func buildSchema(root string) (*cache.Schema, error) {
-	env := engine.Env{Proc: filepath.Join(root, "testdata", "proc-t0"), Sys: filepath.Join(root, "testdata", "sys-t0"), Filter: engine.Filter{}}
+	env := engine.Env{Proc: filepath.Join(root, "testdata", "proc-t0"), Sys: filepath.Join(root, "testdata", "sys-t0"),
+		Filter: engine.Filter{}}
 	var cs []engine.Collector
 	intervals := map[string]time.Duration{}
 	for _, reg := range collector.Registry() {
