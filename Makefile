@@ -49,10 +49,10 @@ unit:
 generate:
 	$(GO) run ./tools/genmetrics
 
-# pmdalinux's names and descriptors (standin/linux_table.go), read from
+# pmdalinux's names and descriptors (standin/linuxtable), read from
 # the running pmcd; go test ./standin then shows any drift.
 linux-table:
-	$(GO) run ./tools/genlinux -o internal/linuxtable/linux_table.go
+	$(GO) run ./tools/genlinux -o standin/linuxtable
 
 # Measures against pmdalinux in one run and writes docs/performance.md (root).
 bench:

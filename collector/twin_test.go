@@ -7,11 +7,11 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/collector/network"
-	"github.com/pmdahostcache/pmdahostcache/internal/linuxtable"
+	"github.com/pmdahostcache/pmdahostcache/standin/linuxtable"
 )
 
 // The twin tests check each metric against its pmdalinux twin in the one
-// generated table (internal/linuxtable, made by make linux-table from the
+// generated table (standin/linuxtable, made by make linux-table from the
 // running pmcd): type, semantics, units and instance domain. The PMIDs are
 // checked by tools/genmetrics against the committed pmns.
 

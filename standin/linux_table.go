@@ -1,12 +1,12 @@
 package standin
 
-import "github.com/pmdahostcache/pmdahostcache/internal/linuxtable"
+import "github.com/pmdahostcache/pmdahostcache/standin/linuxtable"
 
 // LinuxVersion is the PCP version whose pmcd served pmdalinux's table.
 const LinuxVersion = linuxtable.Version
 
 // LinuxTable returns every metric pmdalinux serves, sorted by name, from
-// the generated table in internal/linuxtable (the collectors' twin tests
+// the generated table in standin/linuxtable (the collectors' twin tests
 // read the same one).
 func LinuxTable() []LinuxMetric {
 	table := linuxtable.Table()

@@ -1,5 +1,5 @@
 // Package standin holds what hostcache needs to answer in pmdalinux's
-// place: pmdalinux's own identifiers (linux_table.go, generated from the
+// place: pmdalinux's own identifiers (standin/linuxtable, generated from the
 // running pmcd by tools/genlinux) and the mapping between hostcache's
 // internal metric and instance-domain ids and those wire identifiers.
 package standin

@@ -6,11 +6,11 @@ import (
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/engine"
-	"github.com/pmdahostcache/pmdahostcache/internal/linuxtable"
+	"github.com/pmdahostcache/pmdahostcache/standin/linuxtable"
 )
 
 // The twin checks compare a metric with its pmdalinux twin in the one
-// generated table (internal/linuxtable, made by make linux-table from the
+// generated table (standin/linuxtable, made by make linux-table from the
 // running pmcd): type, semantics, units and instance domain. The PMIDs are
 // checked by tools/genmetrics against the committed pmns.
 

@@ -28,13 +28,13 @@ var allowed = []struct {
 	// The collectors know /proc, /sys and the MMV files, never pmda: the
 	// collector package's registry lists each part's collectors.
 	{"collector", []string{"collector/network", "collector/mmvfiles", "collector/proc", "collector/hostkit",
-		"collector/collectortest", "engine", "kernel", "cache", "internal/linuxtable"}},
+		"collector/collectortest", "engine", "kernel", "cache", "standin/linuxtable"}},
 	{"collector/network", []string{"collector/hostkit", "collector/collectortest", "engine", "kernel", "cache"}},
 	{"collector/mmvfiles", []string{"collector/collectortest", "engine", "cache", "mmv", "mmv/mmvtest"}},
 	{"collector/proc", []string{"collector/hostkit", "collector/collectortest", "engine", "kernel", "cache"}},
 	// What the collector packages share: leaves below them.
 	{"collector/hostkit", []string{"engine", "cache"}},
-	{"collector/collectortest", []string{"engine", "cache", "internal/linuxtable"}},
+	{"collector/collectortest", []string{"engine", "cache", "standin/linuxtable"}},
 	{"engine", []string{"cache"}},
 	{"kernel", nil},
 	{"archive", []string{"internal/pcpenc"}},
@@ -44,7 +44,7 @@ var allowed = []struct {
 	{"pmda", []string{"cache", "internal/pcpenc"}},
 	{"config", []string{"cache", "internal/regularfile"}},
 	{"help", []string{"cache", "internal/regularfile"}},
-	{"standin", []string{"cache", "internal/linuxtable"}},
+	{"standin", []string{"cache", "standin/linuxtable"}},
 	{"mmv/mmvtest", nil},
 	{"mmv", []string{"mmv/mmvtest"}},
 	{"tools/", []string{"*"}},
@@ -54,7 +54,7 @@ var allowed = []struct {
 	{"internal/pcpenc", nil},
 	{"internal/testenv", nil},
 	// pmdalinux's generated table: the stand-in and the twin tests read it.
-	{"internal/linuxtable", []string{"cache"}},
+	{"standin/linuxtable", []string{"cache"}},
 	{"internal/", []string{"*"}},
 }
 

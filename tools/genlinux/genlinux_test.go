@@ -96,13 +96,15 @@ func TestRenderIsSortedAndStable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(a) != string(b) {
-		t.Errorf("the order pminfo answers in changes the table:\n%s\n%s", a, b)
+	if joined(a) != joined(b) {
+		t.Errorf("the order pminfo answers in changes the table:\n%s\n%s", joined(a), joined(b))
 	}
-	src := string(a)
-	if !strings.HasPrefix(src, "// Code generated ") || !strings.Contains(src, "DO NOT EDIT.") {
-		t.Errorf("no generated-code header:\n%s", src)
+	for _, f := range a {
+		if !strings.HasPrefix(string(f.Src), "// Code generated ") || !strings.Contains(string(f.Src), "DO NOT EDIT.") {
+			t.Errorf("%s has no generated-code header", f.Name)
+		}
 	}
+	src := joined(a)
 	hz, load := strings.Index(src, `"kernel.all.hz"`), strings.Index(src, `"kernel.all.load"`)
 	if hz < 0 || load < 0 || hz > load {
 		t.Errorf("rows not sorted by name:\n%s", src)
@@ -110,4 +112,13 @@ func TestRenderIsSortedAndStable(t *testing.T) {
 	if _, err := render("6.0.3", []metric{ms[0], ms[0]}); err == nil {
 		t.Error("a name described twice renders")
 	}
+}
+
+// joined is the table's files, one after another.
+func joined(files []genFile) string {
+	var b strings.Builder
+	for _, f := range files {
+		b.WriteString("// file " + f.Name + "\n" + string(f.Src))
+	}
+	return b.String()
 }
