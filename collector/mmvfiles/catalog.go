@@ -244,31 +244,3 @@ func (m *mmvFiles) source() cache.Source {
 	v := m.cat.load()
 	return cache.Source{Name: "mmv", Metrics: slices.Clone(v.descs), InDoms: slices.Clone(v.indoms)}
 }
-
-// text is the help the file gives metric name: its one-line help, or
-// its long help when long is set.
-func (m *mmvFiles) text(name string, long bool) (string, bool) {
-	mt, ok := m.cat.load().metricHelp[name]
-	if !ok {
-		return "", false
-	}
-	return mmvHelp(mt.ShortHelp, mt.LongHelp, long)
-}
-
-// indomText is the help the file gives domain id.
-func (m *mmvFiles) indomText(id cache.InDomID, long bool) (string, bool) {
-	d, ok := m.cat.load().indomHelp[id]
-	if !ok {
-		return "", false
-	}
-	return mmvHelp(d.ShortHelp, d.LongHelp, long)
-}
-
-// mmvHelp picks one of the texts; an empty one is none, as pmdammv
-// answers a help offset of 0.
-func mmvHelp(short, long string, wantLong bool) (string, bool) {
-	if wantLong {
-		return long, long != ""
-	}
-	return short, short != ""
-}

@@ -99,19 +99,17 @@ func checkAllTypesValues(t *testing.T, s *mmvSample) {
 
 func checkAllTypesHelp(t *testing.T, r *mmvRig) {
 	t.Helper()
-	if s, ok := r.files.text("hostcache.mmv.app.u32", false); !ok || s != "a u32" {
-		t.Errorf("u32 one-line help %q, %v", s, ok)
+	help := r.files.cat.load().metricHelp
+	if h, ok := help["hostcache.mmv.app.u32"]; !ok || h.ShortHelp != "a u32" || h.LongHelp != "A 32-bit counter." {
+		t.Errorf("u32 help %+v, %v", h, ok)
 	}
-	if s, ok := r.files.text("hostcache.mmv.app.u32", true); !ok || s != "A 32-bit counter." {
-		t.Errorf("u32 help %q, %v", s, ok)
+	if h, ok := help["hostcache.mmv.app.i32"]; ok && (h.ShortHelp != "" || h.LongHelp != "") {
+		t.Errorf("i32 has no help, got %+v", h)
 	}
-	if s, ok := r.files.text("hostcache.mmv.app.i32", false); ok {
-		t.Errorf("i32 has no help, got %q", s)
+	if d, ok := r.files.cat.load().indomHelp[things]; !ok || d.LongHelp != "Three things, one per line." {
+		t.Errorf("domain help %+v, %v", d, ok)
 	}
-	if s, ok := r.files.indomText(things, true); !ok || s != "Three things, one per line." {
-		t.Errorf("domain help %q, %v", s, ok)
-	}
-	if _, ok := r.files.text("hostcache.mmv.app.nothing", false); ok {
+	if _, ok := help["hostcache.mmv.app.nothing"]; ok {
 		t.Error("help for a metric no file has")
 	}
 }
@@ -226,7 +224,7 @@ func TestMMVViewIsReadWhileScanning(t *testing.T) {
 				done <- err
 				return
 			}
-			r.files.text("hostcache.mmv.app.u32", true)
+			_ = r.files.cat.load().metricHelp["hostcache.mmv.app.u32"]
 		}
 	}()
 	for i := 0; i < 50; i++ {

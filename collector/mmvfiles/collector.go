@@ -1,7 +1,6 @@
 package mmvfiles
 
 import (
-	"strings"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -88,33 +87,22 @@ func (c *mmvCollector) Sample(b *cache.Builder, now time.Time) error {
 	return nil
 }
 
-// MetricText is the help of an MMV metric, from its file (or the control
-// metrics' own), or of its rate or peak.
-func (c *mmvCollector) MetricText(name string, long bool) (string, bool) {
-	if text, ok := mmvControlText(name, long); ok {
-		return text, true
+// MetricHelp is the help a file gives metric name, as the file gives it:
+// help.MMV makes the served text of it, the control metrics' and the
+// computed figures' (help.CollectorTexts finds the collector by it).
+func (c *mmvCollector) MetricHelp(name string) (oneLine, long string, ok bool) {
+	mt, ok := c.files.cat.load().metricHelp[name]
+	if !ok {
+		return "", "", false
 	}
-	if text, ok := c.files.text(name, long); ok {
-		return text, true
-	}
-	for _, w := range []struct{ prefix, what string }{
-		{engine.Prefix + "rate.", "rate per second of "},
-		{engine.Prefix + "max.", "highest in each client's interval of "},
-		{engine.Prefix + "min.", "lowest in each client's interval of "},
-	} {
-		if base, ok := strings.CutPrefix(name, w.prefix); ok {
-			if text, ok := c.files.text(engine.Prefix+base, false); ok {
-				return w.what + engine.Prefix + base + ": " + text, true
-			}
-			if text, ok := c.MetricText(engine.Prefix+base, false); ok {
-				return w.what + text, true
-			}
-		}
-	}
-	return "", false
+	return mt.ShortHelp, mt.LongHelp, true
 }
 
-// InDomText is the help of an MMV file's instance domain.
-func (c *mmvCollector) InDomText(id cache.InDomID, long bool) (string, bool) {
-	return c.files.indomText(id, long)
+// InDomHelp is the help a file gives its instance domain id.
+func (c *mmvCollector) InDomHelp(id cache.InDomID) (oneLine, long string, ok bool) {
+	d, ok := c.files.cat.load().indomHelp[id]
+	if !ok {
+		return "", "", false
+	}
+	return d.ShortHelp, d.LongHelp, true
 }

@@ -36,38 +36,6 @@ func mmvControlDescs() []cache.Desc {
 	return []cache.Desc{mmvControlFiles, mmvControlMetrics, mmvControlChanges}
 }
 
-// mmvControlHelp is the control metrics' help: its one line, then the
-// rest. It is served as the MMV files' help is, not from the help files:
-// Install's newhelp takes every name below a dynamic root for the root
-// itself (396.*.*) and complains of duplicates.
-var mmvControlHelp = map[string][2]string{
-	mmvControlFiles.Name: {"MMV files whose metrics the agent serves",
-		"How many MMV files of the MMV directory (mmv_dir) have their metrics\n" +
-			"served below hostcache.mmv, as pmdammv's mmv.control.files counts its.\n" +
-			"The hostcache.mmv.control names are there with no file at all, so\n" +
-			"every dynamic root of the MMV metrics has names below it."},
-	mmvControlMetrics.Name: {"metrics of the MMV files the agent serves",
-		"How many metrics the MMV files give below hostcache.mmv, the control\n" +
-			"metrics left out."},
-	mmvControlChanges.Name: {"changes of the MMV metrics",
-		"How many times the MMV files' metrics changed since the agent started:\n" +
-			"a file came, went, or was parsed again with other metrics. Each change\n" +
-			"tells every pmcd client that the names changed. Changes are paced: 2 s\n" +
-			"apart, up to 64 s while they come fast."},
-}
-
-// mmvControlText is the help of a control metric.
-func mmvControlText(name string, long bool) (string, bool) {
-	h, ok := mmvControlHelp[name]
-	if !ok {
-		return "", false
-	}
-	if long {
-		return h[1], true
-	}
-	return h[0], true
-}
-
 // mmvControl counts what the control metrics report.
 type mmvControl struct {
 	changes atomic.Uint64

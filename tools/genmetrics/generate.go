@@ -59,39 +59,20 @@ type metricTexts interface {
 	MetricText(name string, long bool) (string, bool)
 }
 
-// collectorHelp is the help files' text, else the collectors' own (the
-// names below a dynamic root, which the help files leave out).
-type collectorHelp struct {
-	files      metricTexts
-	collectors []metricTexts
-}
-
-func (h collectorHelp) MetricText(name string, long bool) (string, bool) {
-	if text, ok := h.files.MetricText(name, long); ok {
-		return text, true
-	}
-	for _, c := range h.collectors {
-		if text, ok := c.MetricText(name, long); ok {
-			return text, true
-		}
-	}
-	return "", false
-}
-
-// withCollectorHelp adds to files the help of the collectors that give
-// some, made as buildSchema makes them.
-func withCollectorHelp(files metricTexts, root string) metricTexts {
-	h := collectorHelp{files: files}
+// withCollectorHelp is the help files' text, then the collectors' own (the
+// names below a dynamic root, which the help files leave out), chained as
+// the agent chains them, with the collectors made as buildSchema makes
+// them.
+func withCollectorHelp(files help.TextSource, root string) metricTexts {
 	env := engine.Env{Proc: filepath.Join(root, "testdata", "proc-t0"), Sys: filepath.Join(root, "testdata", "sys-t0"),
 		Filter: engine.Filter{}}
+	var cs []engine.Collector
 	for _, reg := range collector.Registry() {
 		if c, err := reg.Factory(env); err == nil {
-			if t, ok := c.(metricTexts); ok {
-				h.collectors = append(h.collectors, t)
-			}
+			cs = append(cs, c)
 		}
 	}
-	return h
+	return help.Chain(files, help.CollectorTexts(cs))
 }
 
 // buildSchema makes every registered collector and the engine around
