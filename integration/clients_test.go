@@ -142,6 +142,11 @@ func testTwins(t *testing.T) {
 		}
 	}
 	od, td := descs(t, ours), descs(t, twins)
+	both := make([]string, 0, 2*len(ours))
+	for i, n := range ours {
+		both = append(both, n, twins[i])
+	}
+	vals := valuesOf(t, both...)
 	compared, matched := 0, 0
 	for i, n := range ours {
 		o, ok1 := od[n]
@@ -158,7 +163,7 @@ func testTwins(t *testing.T) {
 		}
 		// A derived twin (the iostat figures) has no values on a first fetch:
 		// compare instances only where both have values.
-		if ov, tv := values(t, n), values(t, twins[i]); !nullO && len(ov) > 0 && len(tv) > 0 && !sameInstances(ov, tv) {
+		if ov, tv := vals[n], vals[twins[i]]; !nullO && len(ov) > 0 && len(tv) > 0 && !sameInstances(ov, tv) {
 			t.Errorf("%s instances differ from %s: %v against %v", n, twins[i], ov, tv)
 			continue
 		}
@@ -189,6 +194,31 @@ func testTwins(t *testing.T) {
 		t.Error("no counter values compared")
 	}
 	t.Logf("compared %d counter values (metric x instance) with pmdalinux's, %d between its two readings", vc, vm)
+}
+
+// valuesOf fetches many metrics in one pminfo -f, each beside the next:
+// metric to instance name ("" for a singular metric) to the printed value,
+// as values gives them one at a time.
+func valuesOf(t *testing.T, names ...string) map[string]map[string]string {
+	t.Helper()
+	return parseValues(mustRun(t, 2*time.Minute, "pminfo", append([]string{"-f"}, names...)...))
+}
+
+// parseValues reads pminfo -f's output of many metrics.
+func parseValues(out string) map[string]map[string]string {
+	vals := map[string]map[string]string{}
+	var cur map[string]string
+	for _, line := range strings.Split(out, "\n") {
+		if line != "" && !strings.HasPrefix(line, " ") && !strings.Contains(line, "No value") {
+			cur = map[string]string{}
+			vals[strings.TrimSpace(line)] = cur
+			continue
+		}
+		if m := valueLine.FindStringSubmatch(line); m != nil && cur != nil {
+			cur[m[2]] = m[3]
+		}
+	}
+	return vals
 }
 
 func sameInstances(a, b map[string]string) bool {
