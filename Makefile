@@ -34,11 +34,13 @@ vet:
 # a message when either is missing. The other packages run beside them:
 # the integration suite opens with the Debian package (a build and
 # lintian), which compares no figures, and the unit tests end within it.
-# The status is the worse of the two.
+# The status is the worse of the two. INTEGRATION_FLAGS=-v shows each
+# integration test's time.
+INTEGRATION_FLAGS ?=
 test:
 	scripts/test-deps.sh
 	@$(MAKE) --no-print-directory vet
-	@$(GO) test -race -count=1 -timeout 30m ./integration & integration=$$!; \
+	@$(GO) test -race -count=1 -timeout 30m $(INTEGRATION_FLAGS) ./integration & integration=$$!; \
 	$(GO) test -race -count=1 $$($(GO) list $(PKGS) | grep -v /integration$$); unit=$$?; \
 	wait $$integration; integration=$$?; \
 	echo "make test: unit tests exit $$unit, integration tests exit $$integration"; \
