@@ -34,9 +34,8 @@ func testMMVFiles(t *testing.T, mmvDir string, first *mmvWriter) {
 }
 
 // testMMVRemoved: the first file goes once its program is killed and the
-// file removed. The flap test before this one removes it as its flaps
-// end, so that both changes wait for the same gap of the agent's pace
-// (mmvSettle); stop is then a no-op.
+// file removed. The change may wait for the agent's pace (mmvSettle):
+// the flap test before this one left it at its longest gap.
 func testMMVRemoved(t *testing.T, first *mmvWriter) {
 	first.stop()
 	waitFor(t, "a removed file to go", mmvSettle, func() bool { return !mmvListed(t, first.name) })
