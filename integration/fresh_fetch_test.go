@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/testenv"
 )
 
 // TestFreshFetch checks that every periodic reader, whatever its phase,
@@ -260,7 +262,7 @@ func ffBuildClient(t *testing.T) string {
 	out, err := run(t, time.Minute, "cc", "-O2", "-Wall", "-o", bin,
 		filepath.Join(repoRoot, "integration", "testdata", "phasefetch.c"), "-lpcp")
 	if err != nil {
-		skipOutsideCI(t, fmt.Sprintf("cannot build the phase client (cc and libpcp's headers, libpcp3-dev): %v\n%s", err, out))
+		testenv.SkipOutsideCI(t, fmt.Sprintf("cannot build the phase client (cc and libpcp's headers, libpcp3-dev): %v\n%s", err, out))
 	}
 	return bin
 }

@@ -33,8 +33,8 @@ func TestFreshInstall(t *testing.T) {
 		t.Errorf("a fresh Install warns: %q", check)
 	}
 
-	// A second for the collectors' second samples, so rates have values.
-	time.Sleep(2 * time.Second)
+	// The collectors' second samples, so rates have values.
+	waitForSamples(t, 2, time.Second)
 	out, err := run(t, 2*time.Minute, "pminfo", "-f", "hostcache")
 	if err != nil {
 		t.Errorf("pminfo -f hostcache: %v", err)

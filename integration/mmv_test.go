@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/testenv"
 )
 
 // systemPython is the python3 whose path has PCP's modules: an earlier
@@ -38,7 +40,7 @@ func TestMMV(t *testing.T) {
 	requireTools(t, "pmrep", "pmdumplog", "pmstore")
 	requireMMVWriter(t)
 	if out, err := run(t, 10*time.Second, "pminfo", "mmv.control.files"); err != nil {
-		skipOutsideCI(t, "pmdammv does not run in pmcd (Debian's pmcd.conf has it): "+out)
+		testenv.SkipOutsideCI(t, "pmdammv does not run in pmcd (Debian's pmcd.conf has it): "+out)
 	}
 	records := installWithConfig(t, buildPMDA(t))
 	waitFor(t, "the mmv collector's first sample", 30*time.Second, func() bool {
@@ -83,10 +85,10 @@ func testMMVLog(t *testing.T) {
 func requireMMVWriter(t *testing.T) {
 	t.Helper()
 	if !fileExists(systemPython) {
-		skipOutsideCI(t, systemPython+" is not installed")
+		testenv.SkipOutsideCI(t, systemPython+" is not installed")
 	}
 	if out, err := exec.Command(systemPython, "-c", "import cmmv, pcp.mmv").CombinedOutput(); err != nil {
-		skipOutsideCI(t, "PCP's Python MMV module is not installed (python3-pcp): "+string(out))
+		testenv.SkipOutsideCI(t, "PCP's Python MMV module is not installed (python3-pcp): "+string(out))
 	}
 }
 

@@ -62,7 +62,7 @@ func TestShortClients(t *testing.T) {
 			out, _ := run(t, 10*time.Second, "pgrep", "-a", "pmdahostcache")
 			return strings.Contains(out, "-S linux") && len(values(t, "kernel.all.cpu.idle")) == 1
 		})
-		time.Sleep(3 * time.Second) // a few samples of every collector
+		waitForSamples(t, 3, time.Second) // a few samples of every collector
 		scJudge(t, client, scNames("kernel.all.cpu."), "kernel.all.cpu.")
 		afAsOfTheFetch(t, "network.tcp.insegs", "Tcp", "InSegs")
 		afAsOfTheFetch(t, "network.ip.inreceives", "Ip", "InReceives")

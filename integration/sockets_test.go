@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,9 +21,13 @@ func TestSocketModes(t *testing.T) {
 	// A free port, not a fixed one: any client's connection (pmlogger's
 	// to pmcd, say) may hold a fixed port as its local one.
 	port := strconv.Itoa(freePort(t))
-	cases := map[string]struct{ flags, open string }{
-		"unix": {"-u " + filepath.Join(dir, "hostcache.sock"), "open socket unix " + filepath.Join(dir, "hostcache.sock")},
-		"inet": {"-i " + port, "open socket inet " + port},
+	sock := filepath.Join(dir, "hostcache.sock")
+	cases := map[string]struct {
+		flags, open string
+		listening   func() bool
+	}{
+		"unix": {"-u " + sock, "open socket unix " + sock, func() bool { return unixListening(sock) }},
+		"inet": {"-i " + port, "open socket inet " + port, func() bool { return tcpListening(port) }},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -35,7 +40,8 @@ func TestSocketModes(t *testing.T) {
 			exited := make(chan error, 1)
 			go func() { exited <- agent.Wait() }()
 			t.Cleanup(func() { agent.Process.Kill() })
-			time.Sleep(500 * time.Millisecond) // let it listen, as pmcd waits before connecting
+			// dbpmda connects once: wait until the agent listens.
+			waitFor(t, "the agent to listen on its "+name+" socket", 10*time.Second, c.listening)
 			out := runIn(t, repoRoot, c.open+"\ndesc hostcache.kernel.all.load\nfetch hostcache.kernel.all.load\nclose\n",
 				"dbpmda", "-n", "root", "-e")
 			if !strings.Contains(out, "Data Type: float") || !strings.Contains(out, "numval: 3") {
@@ -55,4 +61,34 @@ func TestSocketModes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// unixListening says a socket listens at path (/proc/net/unix: flags
+// 00010000 is __SO_ACCEPTCON, set by listen).
+func unixListening(path string) bool {
+	data, _ := os.ReadFile("/proc/net/unix")
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 8 && f[len(f)-1] == path && f[3] == "00010000" {
+			return true
+		}
+	}
+	return false
+}
+
+// tcpListening says a TCP socket listens on port (/proc/net/tcp and tcp6:
+// state 0A is LISTEN, the local port in hex).
+func tcpListening(port string) bool {
+	n, _ := strconv.Atoi(port)
+	local := fmt.Sprintf(":%04X", n)
+	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, _ := os.ReadFile(table)
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Fields(line)
+			if len(f) >= 4 && strings.HasSuffix(f[1], local) && f[3] == "0A" {
+				return true
+			}
+		}
+	}
+	return false
 }

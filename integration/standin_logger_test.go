@@ -99,6 +99,11 @@ func compareLoggers(t *testing.T, before, after clientRun) {
 	for _, name := range lost {
 		why, ok := deliberatelyNoValue[name]
 		switch {
+		case strings.HasPrefix(name, "pmcd.pmie."):
+			// pmcd's own, of the pmie processes running at the fetch: this
+			// test's pmie starts beside the logger, before or after its first
+			// record. The switch of domain 60 does not touch them.
+			t.Logf("%s: values in pmdalinux's archive, none in the stand-in's: pmcd's, not the switch's", name)
 		case ok && strings.Contains(string(readme), name):
 			t.Logf("%s: values in pmdalinux's archive, none in the stand-in's on purpose: %s", name, why)
 		case ok:

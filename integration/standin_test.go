@@ -51,7 +51,7 @@ func TestStandIn(t *testing.T) {
 	if out := mustRun(t, 10*time.Second, "pgrep", "-a", "pmdahostcache"); !strings.Contains(out, "-S linux") {
 		t.Errorf("no pmdahostcache -S linux runs:\n%s", out)
 	}
-	time.Sleep(3 * time.Second) // rates need two samples of every collector
+	waitForSamples(t, 2, time.Second) // rates need two samples
 	after := listMetrics(t, names)
 	compareStandIn(t, before, after, twinNames(t))
 	t.Run("PCP QA 003 and 767", func(t *testing.T) { checkQAAnswers(t, qaBefore, readQAAnswers(t, "")) })

@@ -3,6 +3,7 @@
 package integration
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -94,15 +95,23 @@ func sharedDir(t *testing.T) string {
 // values when the clients start.
 func waitForCollectors(t *testing.T) {
 	t.Helper()
-	waitFor(t, "three samples of every collector", 30*time.Second, func() bool {
+	waitForSamples(t, 3, 59*time.Second)
+}
+
+// waitForSamples waits until every collector that samples at least every
+// upTo has n samples, and every other collector one.
+func waitForSamples(t *testing.T, n int, upTo time.Duration) {
+	t.Helper()
+	what := fmt.Sprintf("%d samples of every collector sampling every %v or more often", n, upTo)
+	waitFor(t, what, 30*time.Second, func() bool {
 		samples := values(t, "hostcache.control.collector.samples")
 		intervals := values(t, "hostcache.control.collector.interval")
 		for inst, v := range samples {
-			want := 3
-			if ms, _ := strconv.Atoi(intervals[inst]); ms >= 60000 {
+			want := n
+			if ms, _ := strconv.Atoi(intervals[inst]); time.Duration(ms)*time.Millisecond > upTo {
 				want = 1
 			}
-			if n, err := strconv.Atoi(v); err != nil || n < want {
+			if got, err := strconv.Atoi(v); err != nil || got < want {
 				return false
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/testenv"
 )
 
 // pmrepView is one view of $PCP_SYSCONF_DIR/pmrep/*.conf.
@@ -180,7 +182,7 @@ func statTools(t *testing.T) []statTool {
 		if strings.HasPrefix(name, "pcp-") {
 			path = filepath.Join(binadm, name)
 			if !fileExists(path) {
-				skipOutsideCI(t, path+" is not installed (it comes with PCP's pcp package)")
+				testenv.SkipOutsideCI(t, path+" is not installed (it comes with PCP's pcp package)")
 			}
 		}
 		return statTool{command: clientJob{name: name, args: append([]string{path}, args...)}, row: regexp.MustCompile(statRows[name])}
