@@ -3,6 +3,7 @@
 package integration
 
 import (
+	"github.com/pmdahostcache/pmdahostcache/internal/testenv"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,7 +32,7 @@ func TestSwitchKeepsPrimaryLogger(t *testing.T) {
 	requireTools(t, "pmlogger", "pmlogextract", "pmlogcheck", "pmdumplog")
 	initScript := "/etc/init.d/pmlogger"
 	if !fileExists(initScript) {
-		skipOutsideCI(t, "PCP's pmlogger init script is not installed")
+		testenv.SkipOutsideCI(t, "PCP's pmlogger init script is not installed")
 	}
 	bin := buildPMDA(t)
 	pmdaDir := filepath.Join(pcpVar(t, "PCP_PMDAS_DIR"), "hostcache")
@@ -127,7 +128,7 @@ func TestSwitchKeepsPrimaryLogger(t *testing.T) {
 func primaryLogger(t *testing.T, initScript string) string {
 	t.Helper()
 	if out, _ := run(t, 10*time.Second, "pgrep", "-x", "pmlogger"); strings.TrimSpace(out) != "" {
-		skipOutsideCI(t, "a pmlogger runs already: "+strings.TrimSpace(out))
+		testenv.SkipOutsideCI(t, "a pmlogger runs already: "+strings.TrimSpace(out))
 	}
 	control := filepath.Join(pcpVar(t, "PCP_SYSCONF_DIR"), "pmlogger", "control.d", "local")
 	saved, err := os.ReadFile(control)
