@@ -8,7 +8,9 @@ import (
 )
 
 // agentPath is the pmdahostcache binary built once for this package's
-// tests, which run it on pipes exactly as pmcd would.
+// tests, which run it on pipes exactly as pmcd would. Its name is not
+// pmdahostcache: PCP's Install and Remove (pmdaproc.sh) stop every
+// process of that name, and the integration tests run them meanwhile.
 var agentPath string
 
 func TestMain(m *testing.M) {
@@ -16,7 +18,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	agentPath = filepath.Join(dir, "pmdahostcache")
+	agentPath = filepath.Join(dir, "hostcache-agent-under-test")
 	args := []string{"build", "-o", agentPath}
 	if raceEnabled {
 		args = append(args, "-race")
