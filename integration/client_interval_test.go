@@ -4,6 +4,7 @@ package integration
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -21,16 +22,16 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/pmdahostcache/pmdahostcache/internal/testenv"
 )
 
 // testClientIntervals checks, as an administrator would with PCP's own
 // tools, that every computed figure is true over the asking client's own
 // interval. Two pmloggers run at once, at 1 s and 10 s, each logging
 // hostcache's rates, peaks and iostat figures next to pmdalinux's raw
-// counters, while the host works: one CPU busy, a bounded loop of TCP
-// transfers over loopback, a steady trickle of direct writes and one dd
-// burst inside one 10 s interval, all on the disk that backs the test's
-// directory. Then, from the archives:
+// counters, while the host carries the load of testUnderLoad, its dd
+// burst inside one 10 s interval. Then, from the archives:
 //
 //   - each hostcache.rate.X agrees with pmdalinux's X converted to a rate
 //     over the same two records (as pmval converts a counter: the delta
@@ -50,47 +51,32 @@ import (
 // INTERVAL_KEEP=dir keeps the archives (dir/one.*, dir/ten.*, dir/disk);
 // TestIntervalReport prints the same tables from such a directory, for an
 // archive pair recorded with another build (HOSTCACHE_TEST_AGENT).
-func testClientIntervals(t *testing.T) {
+func testClientIntervals(t *testing.T, load *underLoad) {
 	dir := os.Getenv("INTERVAL_KEEP")
 	if dir == "" {
 		dir = t.TempDir()
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	diskDir, dev := ciDiskDir(t)
-	os.WriteFile(filepath.Join(dir, "disk"), []byte(dev+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "disk"), []byte(load.dev+"\n"), 0o644)
 	cfg := filepath.Join(dir, "config")
 	if err := os.WriteFile(cfg, []byte(ciLoggerConfig()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fetcher := ciBuildAlignedFetch(t)
-
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	ciLoadCPU(stop, &wg)
-	sent, err := ciLoadLoopback(stop, &wg)
-	if err != nil {
-		t.Fatalf("loopback load: %v", err)
-	}
-	written, err := ciLoadDisk(stop, &wg, diskDir)
-	if err != nil {
-		t.Fatalf("disk load: %v", err)
-	}
-	defer func() {
-		select {
-		case <-stop:
-		default:
-			close(stop)
+	fetcher := load.alignedFetch
+	if load.alignedFetchErr != nil {
+		msg := "cannot build the aligned-fetch client (cc and libpcp's headers, libpcp3-dev): " + load.alignedFetchErr.Error()
+		if testenv.InCI() {
+			t.Error(msg)
+		} else {
+			t.Log("skipping the aligned-fetch check: " + msg)
 		}
-		wg.Wait()
-	}()
-	time.Sleep(2 * time.Second) // the loads settle before the first record
+	}
 
 	// Both loggers start together just after a whole second, as clients
 	// on a wall-clock grid do; the agent's grid follows them once it has
 	// learnt their fetches, half a second later before.
-	t0 := time.Now().Truncate(time.Second).Add(time.Second + 50*time.Millisecond)
-	time.Sleep(time.Until(t0))
+	load.waitT0(t)
 	arch1, arch10 := filepath.Join(dir, "one"), filepath.Join(dir, "ten")
 	for _, a := range []string{arch1, arch10} {
 		for _, ext := range []string{".0", ".index", ".meta", ".log"} {
@@ -102,6 +88,7 @@ func testClientIntervals(t *testing.T) {
 
 	var aligned []ciAligned
 	var alignedErr error
+	var wg sync.WaitGroup
 	if fetcher != "" {
 		wg.Add(1)
 		go func() {
@@ -109,24 +96,20 @@ func testClientIntervals(t *testing.T) {
 			aligned, alignedErr = ciAlignedFetches(fetcher, 20, "hostcache.kernel.all.intr")
 		}()
 	}
-
-	// The burst starts 30.7 s in: after the 10 s logger's record at 30 s
-	// and the agent's sample at 30.5 s, so it lies inside the 10 s record
-	// at 40 s for both hostcache's interval and pmdalinux's.
-	time.Sleep(time.Until(t0.Add(30700 * time.Millisecond)))
-	burst := ciDDBurst(t, diskDir)
+	// The burst (ciBurstAt) lies inside the 10 s record at 40 s for both
+	// hostcache's interval and pmdalinux's.
+	burst := load.waitBurst(t)
 	for _, c := range []*exec.Cmd{l1, l10} {
 		if err := c.Wait(); err != nil {
 			t.Errorf("%s: %v", strings.Join(c.Args, " "), err)
 		}
 	}
-	close(stop)
 	wg.Wait()
-	t.Logf("load: %s on %s; %.0f MB over loopback; %.0f MB of 32 KB direct writes", burst, dev,
-		float64(sent.n)/1e6, float64(written.n)/1e6)
+	t.Logf("load: %s on %s; %.0f MB over loopback; %.0f MB of 32 KB direct writes so far", burst, load.dev,
+		float64(load.sent.get())/1e6, float64(load.written.get())/1e6)
 
 	one, ten := ciReadArchive(t, arch1), ciReadArchive(t, arch10)
-	rep := ciAnalyse(t, one, ten, dev)
+	rep := ciAnalyse(t, one, ten, load.dev)
 	if fetcher != "" {
 		rep.aligned(aligned, alignedErr)
 	}
@@ -248,6 +231,8 @@ type ciCount struct {
 
 func (c *ciCount) add(n int) { c.mu.Lock(); c.n += int64(n); c.mu.Unlock() }
 
+func (c *ciCount) get() int64 { c.mu.Lock(); defer c.mu.Unlock(); return c.n }
+
 // ciLoadCPU keeps one CPU busy in user mode.
 func ciLoadCPU(stop chan struct{}, wg *sync.WaitGroup) {
 	wg.Add(1)
@@ -362,24 +347,24 @@ func ciLoadDisk(stop chan struct{}, wg *sync.WaitGroup, dir string) (*ciCount, e
 }
 
 // ciDDBurst writes 192 MB with dd, direct (or synced where direct I/O is
-// refused), in the given directory.
-func ciDDBurst(t *testing.T, dir string) string {
-	t.Helper()
+// refused), in the given directory, and says how and when.
+func ciDDBurst(dir string) (string, error) {
 	of := filepath.Join(dir, "burst")
 	defer os.Remove(of)
-	start := time.Now()
-	mode := "oflag=direct"
-	out, err := run(t, time.Minute, "dd", "if=/dev/zero", "of="+of, "bs=1M", "count=192", mode)
-	if err != nil {
-		mode = "conv=fsync"
-		start = time.Now()
-		out, err = run(t, time.Minute, "dd", "if=/dev/zero", "of="+of, "bs=1M", "count=192", mode)
+	var err error
+	for _, mode := range []string{"oflag=direct", "conv=fsync"} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		start := time.Now()
+		var out []byte
+		out, err = exec.CommandContext(ctx, "dd", "if=/dev/zero", "of="+of, "bs=1M", "count=192", mode).CombinedOutput()
+		cancel()
+		if err == nil {
+			return fmt.Sprintf("dd 192 MB %s at %s in %v", mode, start.Format("15:04:05.000"),
+				time.Since(start).Round(time.Millisecond)), nil
+		}
+		err = fmt.Errorf("dd %s: %v\n%s", mode, err, out)
 	}
-	if err != nil {
-		t.Fatalf("dd: %v\n%s", err, out)
-	}
-	return fmt.Sprintf("dd 192 MB %s at %s in %v", mode, start.Format("15:04:05.000"),
-		time.Since(start).Round(time.Millisecond))
+	return "", err
 }
 
 func ciStartLogger(t *testing.T, cfg, interval string, samples int, archive string) *exec.Cmd {
@@ -396,25 +381,6 @@ func ciStartLogger(t *testing.T, cfg, interval string, samples int, archive stri
 		}
 	})
 	return c
-}
-
-// ciBuildAlignedFetch compiles testdata/alignedfetch.c against libpcp; ""
-// when no compiler or headers are here (outside CI the check is skipped).
-func ciBuildAlignedFetch(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "alignedfetch")
-	out, err := run(t, time.Minute, "cc", "-O2", "-Wall", "-o", bin,
-		filepath.Join(repoRoot, "integration", "testdata", "alignedfetch.c"), "-lpcp")
-	if err == nil {
-		return bin
-	}
-	msg := fmt.Sprintf("cannot build the aligned-fetch client (cc and libpcp's headers, libpcp3-dev): %v\n%s", err, out)
-	if os.Getenv("CI") == "true" {
-		t.Error(msg)
-	} else {
-		t.Log("skipping the aligned-fetch check: " + msg)
-	}
-	return ""
 }
 
 type ciAligned struct {

@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -30,7 +31,10 @@ func TestDebianPackage(t *testing.T) {
 		t.Fatalf("make deb printed no package:\n%s", out)
 	}
 	deb := filepath.Join(repoRoot, m[1])
-	checkLintian(t, deb)
+	// lintian reads only the file: it runs while the package installs.
+	lintian := make(chan lintianRun, 1)
+	go func() { lintian <- runLintian(deb) }()
+	defer func() { checkLintian(t, <-lintian) }()
 	contents := mustRun(t, time.Minute, "dpkg-deb", "-c", deb)
 	for _, f := range []string{"./var/lib/pcp/pmdas/hostcache/pmdahostcache", "./var/lib/pcp/pmdas/hostcache/Install",
 		"./var/lib/pcp/pmdas/hostcache/pmlogconf/summary", "./var/lib/pcp/pmdas/hostcache/pmieconf/cpu_saturation",
@@ -111,26 +115,39 @@ func checkPackageInstall(t *testing.T, deb string) {
 // error, W warning, O overridden) and its tag.
 var lintianTag = regexp.MustCompile(`(?m)^([EWO]): pmdahostcache[^:]*: (\S+)`)
 
+// lintianRun is what lintian printed about the package, and how it ended.
+type lintianRun struct {
+	out string
+	err error
+}
+
+// runLintian runs lintian on the package.
+func runLintian(deb string) lintianRun {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "lintian", "--show-overrides", deb).CombinedOutput()
+	return lintianRun{string(out), err}
+}
+
 // checkLintian: lintian finds no error and no warning in the package, and
 // overrides only the tag packaging/debian/lintian-overrides names.
-func checkLintian(t *testing.T, deb string) {
+func checkLintian(t *testing.T, r lintianRun) {
 	t.Helper()
-	out, err := run(t, 5*time.Minute, "lintian", "--show-overrides", deb)
 	var reported, overridden []string
-	for _, m := range lintianTag.FindAllStringSubmatch(out, -1) {
+	for _, m := range lintianTag.FindAllStringSubmatch(r.out, -1) {
 		if m[1] == "O" {
 			overridden = append(overridden, m[2])
 		} else {
 			reported = append(reported, m[1]+": "+m[2])
 		}
 	}
-	if err != nil || len(reported) > 0 {
-		t.Errorf("lintian reports %v (%v):\n%s", reported, err, out)
+	if r.err != nil || len(reported) > 0 {
+		t.Errorf("lintian reports %v (%v):\n%s", reported, r.err, r.out)
 	}
 	if !slices.Equal(overridden, []string{"initial-upload-closes-no-bugs"}) {
-		t.Errorf("lintian overrides %v, want only initial-upload-closes-no-bugs:\n%s", overridden, out)
+		t.Errorf("lintian overrides %v, want only initial-upload-closes-no-bugs:\n%s", overridden, r.out)
 	}
-	t.Logf("lintian --show-overrides: %q", out)
+	t.Logf("lintian --show-overrides: %q", r.out)
 }
 
 func checkPackageRemove(t *testing.T) {

@@ -3,25 +3,24 @@
 package integration
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/internal/testenv"
 )
 
-// TestFreshFetch checks that every periodic reader, whatever its phase,
+// testFreshFetch checks that every periodic reader, whatever its phase,
 // is served a sample taken just before its fetch. Libpcp clients fetch
 // through the real pmcd, all at once, while the host carries the bursty
-// load of testClientIntervals (one CPU busy, loopback transfers, a
-// trickle of direct writes and one dd burst): six at 1 s, 0, 250, 480,
-// 500, 520 and 750 ms past each second, and one at 10 s, 420 ms past.
+// load of testUnderLoad: six at 1 s, 0, 250, 480, 500, 520 and 750 ms
+// past each second, and one at 10 s, 420 ms past.
 // Each fetch reads, in one pmFetch, hostcache's 1 s counter, pmdalinux's
 // twin and the age of the cpu collector's served sample. For each client,
 // after its first three fetches (a reader's period is learned from its
@@ -33,33 +32,15 @@ import (
 //     is not), each in at most 1% of the 1 s intervals;
 //   - at 10 s, hostcache.rate of intr and pswitch against pmdalinux's
 //     counters over the client's own fetches: median relative error ≤ 1%.
-func TestFreshFetch(t *testing.T) {
-	requirePCP(t)
-	client := ffBuildClient(t)
-	installWithConfig(t, buildPMDA(t))
-	waitFor(t, "three samples of the cpu collector", 30*time.Second, func() bool {
-		n, err := strconv.Atoi(values(t, "hostcache.control.collector.samples")["cpu"])
-		return err == nil && n >= 3
-	})
-	diskDir, _ := ciDiskDir(t)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	defer func() { close(stop); wg.Wait() }()
-	ciLoadCPU(stop, &wg)
-	if _, err := ciLoadLoopback(stop, &wg); err != nil {
-		t.Fatalf("loopback load: %v", err)
+func testFreshFetch(t *testing.T, load *underLoad) {
+	if load.phaseFetchErr != nil {
+		testenv.SkipOutsideCI(t, "cannot build the phase client (cc and libpcp's headers, libpcp3-dev): "+load.phaseFetchErr.Error())
 	}
-	if _, err := ciLoadDisk(stop, &wg, diskDir); err != nil {
-		t.Fatalf("disk load: %v", err)
-	}
-	time.Sleep(2 * time.Second) // the loads settle before the first fetch
-
-	start := time.Now()
-	runs := ffStart(client, ffClients)
-	// The burst lies inside the 10 s client's fifth interval, one it is
-	// judged on.
-	time.Sleep(time.Until(start.Truncate(time.Second).Add(36700 * time.Millisecond)))
-	t.Logf("load: %s", ciDDBurst(t, diskDir))
+	load.waitT0(t)
+	runs := ffStart(load.phaseFetch, ffClients)
+	// The burst (ciBurstAt) lies inside the 10 s client's fourth
+	// interval, one it is judged on.
+	t.Logf("load: %s", load.waitBurst(t))
 	r := &ciReport{t: t}
 	r.logf("%-10s %7s %12s %9s %9s %9s", "phase", "fetches", "age median", "age p99", "repeats", "doubles")
 	for i, c := range ffClients {
@@ -258,11 +239,22 @@ func ffJudgeRates(r *ciReport, label string, fetches []ffFetch) {
 // compiler or libpcp's headers the test skips, except in CI.
 func ffBuildClient(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "phasefetch")
-	out, err := run(t, time.Minute, "cc", "-O2", "-Wall", "-o", bin,
-		filepath.Join(repoRoot, "integration", "testdata", "phasefetch.c"), "-lpcp")
+	bin, err := ccBuild(t.TempDir(), "phasefetch")
 	if err != nil {
-		testenv.SkipOutsideCI(t, fmt.Sprintf("cannot build the phase client (cc and libpcp's headers, libpcp3-dev): %v\n%s", err, out))
+		testenv.SkipOutsideCI(t, "cannot build the phase client (cc and libpcp's headers, libpcp3-dev): "+err.Error())
 	}
 	return bin
+}
+
+// ccBuild builds testdata/name.c against libpcp into dir.
+func ccBuild(dir, name string) (string, error) {
+	bin := filepath.Join(dir, name)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "cc", "-O2", "-Wall", "-o", bin,
+		filepath.Join(repoRoot, "integration", "testdata", name+".c"), "-lpcp").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("%v\n%s", err, out)
+	}
+	return bin, nil
 }

@@ -32,16 +32,3 @@ func testMMVFiles(t *testing.T, mmvDir string, first *mmvWriter) {
 	}
 	os.Remove(second.file)
 }
-
-// testMMVRemoved: the first file goes once its program is killed and the
-// file removed. The change may wait for the agent's pace (mmvSettle):
-// the flap test before this one left it at its longest gap.
-func testMMVRemoved(t *testing.T, first *mmvWriter) {
-	first.stop()
-	waitFor(t, "a removed file to go", mmvSettle, func() bool { return !mmvListed(t, first.name) })
-	// An agent that stopped answering would list nothing too.
-	if len(values(t, "hostcache.control.interval")) != 1 {
-		t.Error("the agent does not answer after the files went")
-	}
-	t.Logf("pminfo hostcache.mmv with none: %s", mmvListing(t))
-}

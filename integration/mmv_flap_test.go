@@ -2,7 +2,6 @@ package integration
 
 import (
 	"encoding/binary"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,14 +22,21 @@ const mmvSettle = 80 * time.Second
 // pmdammv serves the two apart.
 const mmvFlapCluster = 99
 
-// testMMVFlap: while another file (a copy of hctest's, so a valid one)
-// appears and goes every 1.25 s (most of the agent's 1 s scans find it
-// changed), pmrep at 10 s sees hctest's 10 s rates as in a quiet minute:
-// within 1% of the writer's rate, as pmdammv's are, in every interval.
-// The agent applies few of the flaps: the names change a handful of
-// times in the minute, not some fifty, and the last change applies once
-// its wait ends.
-func testMMVFlap(t *testing.T, mmvDir string, w *mmvWriter) {
+// mmvFlapper makes another file, a copy of hctest's under another cluster
+// (so a valid one), appear and go every 1.25 s: most of the agent's 1 s
+// scans find the files changed.
+type mmvFlapper struct {
+	image   []byte
+	path    string
+	logPath string
+	logFrom int64 // the agent's log before the first flap
+	flaps   int
+	err     error
+}
+
+// newMMVFlapper readies the flapping copy of w's file.
+func newMMVFlapper(t *testing.T, mmvDir string, w *mmvWriter) *mmvFlapper {
+	t.Helper()
 	image, err := os.ReadFile(w.file)
 	if err != nil {
 		t.Fatal(err)
@@ -39,59 +45,56 @@ func testMMVFlap(t *testing.T, mmvDir string, w *mmvWriter) {
 		t.Fatalf("%s has %d bytes, no MMV header", w.file, len(image))
 	}
 	binary.LittleEndian.PutUint32(image[36:40], mmvFlapCluster) // the header's cluster
-	flap := filepath.Join(mmvDir, "hcflap")
-	t.Cleanup(func() { os.Remove(flap) })
-	logPath := filepath.Join(pcpVar(t, "PCP_LOG_DIR"), "pmcd", "hostcache.log")
-	before := logSize(t, logPath)
-	rows, out := runMMVPmrep(t, func() {
-		end := time.Now().Add(65 * time.Second)
-		for time.Now().Before(end) {
-			writeAtomically(t, flap, image)
-			time.Sleep(1250 * time.Millisecond)
-			os.Remove(flap)
-			time.Sleep(1250 * time.Millisecond)
+	f := &mmvFlapper{image: image, path: filepath.Join(mmvDir, "hcflap")}
+	f.logPath = filepath.Join(pcpVar(t, "PCP_LOG_DIR"), "pmcd", "hostcache.log")
+	f.logFrom = logSize(t, f.logPath)
+	t.Cleanup(func() { os.Remove(f.path) })
+	return f
+}
+
+// run flaps the file for d and leaves it gone.
+func (f *mmvFlapper) run(d time.Duration) {
+	tmp := filepath.Join(filepath.Dir(f.path), ".hcflap")
+	for end := time.Now().Add(d); time.Now().Before(end); f.flaps++ {
+		if err := os.WriteFile(tmp, f.image, 0o644); err != nil {
+			f.err = err
+			return
 		}
-	})
-	t.Logf("pmrep -t 10sec while a file flaps:\n%s", out)
-	if len(rows) != 7 {
-		t.Fatalf("pmrep printed %d rows, want 7", len(rows))
+		if err := os.Rename(tmp, f.path); err != nil {
+			f.err = err
+			return
+		}
+		time.Sleep(1250 * time.Millisecond)
+		os.Remove(f.path)
+		time.Sleep(1250 * time.Millisecond)
 	}
-	for _, r := range rows[1:] {
-		if !r.complete() {
-			t.Errorf("%s: a value is missing: %v", r.at, r.values)
-			continue
-		}
-		for _, c := range []string{"rate", "mmv"} {
-			if math.Abs(r.get(c)-mmvRate) > 0.01*mmvRate {
-				t.Errorf("%s: %s is %v a second, the writer's %v", r.at, c, r.get(c), mmvRate)
-			}
-		}
-	}
-	// The last flap's change applies once the gap it waits for ends.
-	waitFor(t, "the flapping file to leave hostcache.mmv", mmvSettle, func() bool {
-		return !strings.Contains(mmvListing(t), "hostcache.mmv.hcflap.")
+}
+
+// testMMVSettled: the agent applies few of the flaps. Once the flapping
+// has stopped and hctest's file is removed too, the last change applies
+// when its wait ends (mmvSettle), both files leave hostcache.mmv, and
+// the names changed a handful of times, not some fifty.
+func testMMVSettled(t *testing.T, f *mmvFlapper, w *mmvWriter) {
+	w.stop()
+	waitFor(t, "the flapping and the removed file to leave hostcache.mmv", mmvSettle, func() bool {
+		l := mmvListing(t)
+		return !strings.Contains(l, "hostcache.mmv.hcflap.") && !strings.Contains(l, "hostcache.mmv."+w.name+".")
 	})
-	logged := logSince(t, logPath, before)
+	// An agent that stopped answering would list nothing too.
+	if len(values(t, "hostcache.control.interval")) != 1 {
+		t.Error("the agent does not answer after the files went")
+	}
+	t.Logf("pminfo hostcache.mmv with none: %s", mmvListing(t))
+	logged := logSince(t, f.logPath, f.logFrom)
 	if !strings.Contains(logged, "changes are held back") {
 		t.Error("the agent's log does not say that it held changes back")
 	}
 	changes := strings.Count(logged, mmvChangedLine)
-	t.Logf("the MMV metrics changed %d times while the file came and went 52 times", changes)
-	if changes == 0 || changes > 8 {
-		t.Errorf("the MMV metrics changed %d times while a file came and went 52 times, want 1 to 8", changes)
-	}
-}
-
-// writeAtomically writes data to path through a hidden name, so the
-// agent never reads a file half written.
-func writeAtomically(t *testing.T, path string, data []byte) {
-	t.Helper()
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path))
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		t.Fatal(err)
+	t.Logf("the MMV metrics changed %d times while the file came and went %d times", changes, f.flaps)
+	// The flaps' last change and the removal apply together, or one after
+	// the other.
+	if changes == 0 || changes > 9 {
+		t.Errorf("the MMV metrics changed %d times while a file came and went %d times, want 1 to 9", changes, f.flaps)
 	}
 }
 

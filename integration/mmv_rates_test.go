@@ -37,14 +37,17 @@ var mmvColumns = []struct{ label, spec string }{
 // holds for that second.
 const mmvRate, mmvBurst, mmvBurstDepth = 100, 5000, 900
 
-// testMMVRates: pmrep at 10 s for 60 s; 45 s in, the writer makes a burst,
-// in an interval whose both fetches come after the agent learned pmrep's
-// period (its first three fetches), so both are served fresh samples.
-// Every interval, hostcache's 10 s rates equal pmrep's rates of pmdammv's
-// counters within 1%; in the burst's interval both show the average, far
-// below the burst, which max.rate shows (thousands a second), as
-// max.depth shows the burst's queue depth.
-func testMMVRates(t *testing.T, w *mmvWriter) {
+// testMMVRates: pmrep at 10 s for 60 s, while another file (a copy of
+// hctest's, so a valid one, see mmvFlapper) appears and goes every 1.25 s.
+// 45 s in, the writer makes a burst, in an interval whose both fetches
+// come after the agent learned pmrep's period (its first three fetches),
+// so both are served fresh samples. Every interval, hostcache's 10 s rates
+// equal pmrep's rates of pmdammv's counters within 1%, as in a quiet
+// minute: the flapping file costs them nothing. In the steady intervals
+// both are the writer's rate. In the burst's interval both show the
+// average, far below the burst, which max.rate shows (thousands a
+// second), as max.depth shows the burst's queue depth.
+func testMMVRates(t *testing.T, w *mmvWriter, flap *mmvFlapper) {
 	// Samples of the held file would count in the first interval.
 	resumed := mmvSamples(t)
 	waitFor(t, "three samples since the writer resumed", 15*time.Second, func() bool {
@@ -52,13 +55,19 @@ func testMMVRates(t *testing.T, w *mmvWriter) {
 	})
 	start := time.Now()
 	rows, out := runMMVPmrep(t, func() {
+		flapped := make(chan struct{})
+		go func() { defer close(flapped); flap.run(65 * time.Second) }()
 		time.Sleep(time.Until(start.Add(45 * time.Second)))
 		w.signal(t, "burst")
 		waitFor(t, "the writer's burst", 10*time.Second, func() bool {
 			return !fileExists(filepath.Join(w.control, "burst"))
 		})
+		<-flapped
 	})
-	t.Logf("pmrep -t 10sec:\n%s", out)
+	t.Logf("pmrep -t 10sec while a file flaps:\n%s", out)
+	if flap.err != nil {
+		t.Fatalf("the flapping file: %v", flap.err)
+	}
 	if len(rows) != 7 {
 		t.Fatalf("pmrep printed %d rows, want 7", len(rows))
 	}
@@ -72,25 +81,45 @@ func testMMVRates(t *testing.T, w *mmvWriter) {
 		within(t, r, "rate", "mmv", 0.01)
 		within(t, r, "rate.south", "mmv.south", 0.01)
 		if r.get("mmv") < 3*mmvRate {
-			if r.get("max.rate") > 3*r.get("mmv") || r.get("min.rate") < r.get("mmv")/3 || r.get("min.rate") > r.get("max.rate") {
-				t.Errorf("%s: a steady interval's peaks are max.rate %v, min.rate %v at %v a second", r.at, r.get("max.rate"), r.get("min.rate"), r.get("mmv"))
-			}
+			checkMMVSteady(t, r)
 			continue
 		}
 		bursts++
-		if r.get("max.rate") < mmvBurst*0.9 || r.get("max.rate") < 5*r.get("rate") {
-			t.Errorf("%s: the burst's interval has max.rate %v, rate %v", r.at, r.get("max.rate"), r.get("rate"))
-		}
-		// Over 10 s, pmdammv's counter gives the burst's average only.
-		if avg := mmvBurst/10.0 + mmvRate; math.Abs(r.get("mmv")-avg) > 0.05*avg {
-			t.Errorf("%s: pmdammv's counter rose %v a second over the burst's interval, want about %v", r.at, r.get("mmv"), avg)
-		}
-		if r.get("max.depth") != mmvBurstDepth {
-			t.Errorf("%s: the burst's interval has max.depth %v, want %v", r.at, r.get("max.depth"), mmvBurstDepth)
-		}
+		checkMMVBurst(t, r)
 	}
 	if bursts != 1 {
 		t.Errorf("the burst shows in %d intervals of pmdammv's counter, want 1", bursts)
+	}
+}
+
+// checkMMVSteady: a steady interval's rates are the writer's, and its
+// peaks lie near them.
+func checkMMVSteady(t *testing.T, r pmrepRow) {
+	t.Helper()
+	for _, c := range []string{"rate", "mmv"} {
+		if math.Abs(r.get(c)-mmvRate) > 0.01*mmvRate {
+			t.Errorf("%s: %s is %v a second, the writer's %v", r.at, c, r.get(c), mmvRate)
+		}
+	}
+	if r.get("max.rate") > 3*r.get("mmv") || r.get("min.rate") < r.get("mmv")/3 || r.get("min.rate") > r.get("max.rate") {
+		t.Errorf("%s: a steady interval's peaks are max.rate %v, min.rate %v at %v a second",
+			r.at, r.get("max.rate"), r.get("min.rate"), r.get("mmv"))
+	}
+}
+
+// checkMMVBurst: the burst's interval shows the burst in its peaks and
+// only its average in the 10 s rates.
+func checkMMVBurst(t *testing.T, r pmrepRow) {
+	t.Helper()
+	if r.get("max.rate") < mmvBurst*0.9 || r.get("max.rate") < 5*r.get("rate") {
+		t.Errorf("%s: the burst's interval has max.rate %v, rate %v", r.at, r.get("max.rate"), r.get("rate"))
+	}
+	// Over 10 s, pmdammv's counter gives the burst's average only.
+	if avg := mmvBurst/10.0 + mmvRate; math.Abs(r.get("mmv")-avg) > 0.05*avg {
+		t.Errorf("%s: pmdammv's counter rose %v a second over the burst's interval, want about %v", r.at, r.get("mmv"), avg)
+	}
+	if r.get("max.depth") != mmvBurstDepth {
+		t.Errorf("%s: the burst's interval has max.depth %v, want %v", r.at, r.get("max.depth"), mmvBurstDepth)
 	}
 }
 

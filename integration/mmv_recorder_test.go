@@ -19,18 +19,10 @@ type mmvRecorded struct {
 // 60 s writes an archive that has every metric of the file and the
 // counter at 1 s, the burst one step of thousands between two records a
 // second apart, the steps beside it the steady rate.
-func testMMVRecorder(t *testing.T, records string) {
-	before := values(t, "hostcache.control.record.archives")[""]
-	mustRun(t, 20*time.Second, "pmstore", "hostcache.control.record.seconds", "60")
-	waitFor(t, "the flight recorder's archive", time.Minute, func() bool {
-		return values(t, "hostcache.control.record.archives")[""] != before &&
-			values(t, "hostcache.control.record.busy")[""] == "0"
+func testMMVRecorder(t *testing.T, load *underLoad) {
+	archive := load.record(t, "60", func(args ...string) {
+		mustRun(t, 20*time.Second, "setpriv", pcpMemberAs(t, 4244, args...)...)
 	})
-	archive := strings.Trim(values(t, "hostcache.control.record.last")[""], `"`)
-	if !strings.HasPrefix(archive, records) {
-		t.Fatalf("the archive %q is not in the record_dir %s (last_error %s)", archive, records,
-			values(t, "hostcache.control.record.last_error")[""])
-	}
 	mustRun(t, time.Minute, "pmlogcheck", archive)
 	descs := mustRun(t, time.Minute, "pmdumplog", "-d", archive)
 	for _, name := range []string{"requests", "queue.depth", "region.requests", "region.latency", "version"} {

@@ -17,7 +17,7 @@ import (
 // python3 on PATH (pyenv's on these machines) has none.
 const systemPython = "/usr/bin/python3"
 
-// TestMMV runs a small program that writes a live MMV file through PCP's
+// testMMV runs a small program that writes a live MMV file through PCP's
 // own pcp.mmv (testdata/mmv_writer.py) and checks hostcache's view of it
 // through pmcd beside pmdammv's, which reads the same file:
 //
@@ -25,24 +25,22 @@ const systemPython = "/usr/bin/python3"
 //     with pmdammv's names, descriptors, help, instances and, held
 //     still, values; counters have rate, max.rate and min.rate twins and
 //     numeric instants max and min twins;
-//   - a 10 s pmrep: hostcache's rate equals pmdammv's counter's rate over
-//     pmrep's own records within 1%, and a burst of 5000 in one step shows
-//     in max.rate while the 10 s rates show the average;
-//   - the flight recorder's archive holds the counter at 1 s with the
-//     burst as a single-second step;
 //   - a file whose program exits (MMV_FLAG_PROCESS) leaves
 //     hostcache.mmv;
-//   - a file that appears and goes every 1.25 s costs the other file's
-//     10 s rates nothing, and changes the names a few times only;
-//   - a removed file leaves hostcache.mmv.
-func TestMMV(t *testing.T) {
-	requirePCP(t)
+//   - a 10 s pmrep while another file appears and goes every 1.25 s:
+//     hostcache's rate equals pmdammv's counter's rate over pmrep's own
+//     records within 1%, and a burst of 5000 in one step shows in
+//     max.rate while the 10 s rates show the average;
+//   - the flight recorder's archive holds the counter at 1 s with the
+//     burst as a single-second step;
+//   - the flaps change the names a few times only, and the flapping file
+//     and a removed one leave hostcache.mmv.
+func testMMV(t *testing.T, load *underLoad) {
 	requireTools(t, "pmrep", "pmdumplog", "pmstore")
 	requireMMVWriter(t)
 	if out, err := run(t, 10*time.Second, "pminfo", "mmv.control.files"); err != nil {
 		testenv.SkipOutsideCI(t, "pmdammv does not run in pmcd (Debian's pmcd.conf has it): "+out)
 	}
-	records := installWithConfig(t, buildPMDA(t))
 	waitFor(t, "the mmv collector's first sample", 30*time.Second, func() bool {
 		return mmvSamples(t) >= 1
 	})
@@ -53,11 +51,12 @@ func TestMMV(t *testing.T) {
 		return strings.Contains(mmvListing(t), "hostcache.mmv.hctest.requests\n")
 	})
 	t.Run("as pmdammv serves it", func(t *testing.T) { testMMVAsPmdammv(t, w) })
-	t.Run("10 s rates and a burst", func(t *testing.T) { testMMVRates(t, w) })
-	t.Run("flight recorder", func(t *testing.T) { testMMVRecorder(t, records) })
+	// On a quiet agent, before the flaps slow its pace.
 	t.Run("files come and go", func(t *testing.T) { testMMVFiles(t, mmvDir, w) })
-	t.Run("another file flaps", func(t *testing.T) { testMMVFlap(t, mmvDir, w) })
-	t.Run("a removed file goes", func(t *testing.T) { testMMVRemoved(t, w) })
+	flap := newMMVFlapper(t, mmvDir, w)
+	t.Run("10 s rates and a burst while a file flaps", func(t *testing.T) { testMMVRates(t, w, flap) })
+	t.Run("flight recorder", func(t *testing.T) { testMMVRecorder(t, load) })
+	t.Run("the files settle", func(t *testing.T) { testMMVSettled(t, flap, w) })
 	t.Run("log clean", func(t *testing.T) { testMMVLog(t) })
 }
 

@@ -147,8 +147,9 @@ func values(t *testing.T, metric string) map[string]string {
 }
 
 // TestPCP installs the PMDA with our Install, drives it with PCP's clients
-// and removes it again. The steps share one installation, so they run in
-// order as subtests; a previous installation is put back afterwards.
+// and removes it again. The steps share one installation and run in
+// order, but for the checks over real seconds, which run side by side
+// (testUnderLoad). A previous installation is put back afterwards.
 func TestPCP(t *testing.T) {
 	requirePCP(t)
 	bin := buildPMDA(t)
@@ -193,22 +194,18 @@ func TestPCP(t *testing.T) {
 		return len(vals) > 0
 	})
 
-	t.Run("pminfo", func(t *testing.T) { testPminfo(t) })
-	t.Run("pmdalinux twins", func(t *testing.T) { testTwins(t) })
-	t.Run("labels as pmdalinux's", func(t *testing.T) { testTwinLabels(t) })
-	t.Run("what PCP's tools use", func(t *testing.T) { testToolCoverage(t) })
 	t.Run("pmstore", func(t *testing.T) { testPmstore(t) })
-	t.Run("pmval", func(t *testing.T) { testPmval(t) })
-	t.Run("dbpmda", func(t *testing.T) { testDbpmda(t, pmdaDir) })
-	t.Run("pmlogger", func(t *testing.T) { testPmlogger(t) })
-	t.Run("figures over each client's interval", func(t *testing.T) { testClientIntervals(t) })
-	t.Run("pmlogconf", func(t *testing.T) { testPmlogconf(t) })
-	t.Run("pmieconf", func(t *testing.T) { testPmieconf(t) })
-	t.Run("pmrep views", func(t *testing.T) { testPmrepViews(t) })
-	t.Run("flight recorder", func(t *testing.T) { testFlightRecorder(t) })
+	// Before the load: the network counters must not move between the
+	// kernel's readings and the fetch (afAsOfTheFetch).
+	t.Run("short clients", func(t *testing.T) {
+		testShortClients(t, "hostcache.kernel.all.cpu.", "kernel.all.cpu.")
+		afAsOfTheFetch(t, "hostcache.network.tcp.insegs", "Tcp", "InSegs")
+	})
+	t.Run("PCP's clients", func(t *testing.T) { testClients(t, pmdaDir) })
+	// PCP's clients stay apart from the load: fetching everything costs
+	// CPU that would move the figures judged under it.
+	t.Run("under load", func(t *testing.T) { testUnderLoad(t) })
 	t.Run("pmie asks for a recording", func(t *testing.T) { testPmieRecords(t) })
-	t.Run("fleet: pmseries and pmproxy", func(t *testing.T) { testFleet(t) })
-	t.Run("man page", func(t *testing.T) { testManPage(t) })
 	t.Run("example configuration", func(t *testing.T) { testExampleConfig(t, pmdaDir) })
 	t.Run("restart keeps instance ids", func(t *testing.T) { testRestartIDs(t, bin) })
 	t.Run("logs clean", func(t *testing.T) { testLogs(t, logDir, pmcdLogStart) })
@@ -219,6 +216,22 @@ func TestPCP(t *testing.T) {
 		removed = true
 		testRemove(t)
 	})
+}
+
+// testClients reads the agent with PCP's clients, one after another.
+func testClients(t *testing.T, pmdaDir string) {
+	t.Run("pminfo", func(t *testing.T) { testPminfo(t) })
+	t.Run("pmdalinux twins", func(t *testing.T) { testTwins(t) })
+	t.Run("labels as pmdalinux's", func(t *testing.T) { testTwinLabels(t) })
+	t.Run("what PCP's tools use", func(t *testing.T) { testToolCoverage(t) })
+	t.Run("pmval", func(t *testing.T) { testPmval(t) })
+	t.Run("dbpmda", func(t *testing.T) { testDbpmda(t, pmdaDir) })
+	t.Run("pmlogger", func(t *testing.T) { testPmlogger(t) })
+	t.Run("pmlogconf", func(t *testing.T) { testPmlogconf(t) })
+	t.Run("pmieconf", func(t *testing.T) { testPmieconf(t) })
+	t.Run("pmrep views", func(t *testing.T) { testPmrepViews(t) })
+	t.Run("fleet: pmseries and pmproxy", func(t *testing.T) { testFleet(t) })
+	t.Run("man page", func(t *testing.T) { testManPage(t) })
 }
 
 func fileSize(p string) int64 {

@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -36,16 +35,11 @@ var recorderPairs = []struct {
 // and replayed by pmval at intervals the records do not fall on (0.7 s,
 // 2.5 s, 15 s) gives the values pmval gives from pmlogger's archive, as does
 // a derived metric of two counters.
-func testFlightRecorder(t *testing.T) {
+func testFlightRecorder(t *testing.T, load *underLoad) {
 	dir := t.TempDir()
-	diskDir, _ := ciDiskDir(t)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	ciLoadCPU(stop, &wg)
-	if _, err := ciLoadDisk(stop, &wg, diskDir); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { close(stop); wg.Wait() }()
+	// After the burst: a sharp step of writes between two loggers' fetches
+	// is not what this compares.
+	load.waitBurst(t)
 
 	cfg := filepath.Join(dir, "config")
 	var names []string
@@ -56,13 +50,7 @@ func testFlightRecorder(t *testing.T) {
 	theirs := filepath.Join(dir, "pmlogger")
 	mustRun(t, 2*time.Minute, "pmlogger", "-c", cfg, "-t", "1sec", "-s", "41", "-l", theirs+".log", theirs)
 
-	before := values(t, "hostcache.control.record.archives")[""]
-	mustRun(t, 20*time.Second, "setpriv", pcpMember(t, "pmstore", "hostcache.control.record.seconds", "50")...)
-	waitFor(t, "the flight recorder's archive", time.Minute, func() bool {
-		return values(t, "hostcache.control.record.archives")[""] != before &&
-			values(t, "hostcache.control.record.busy")[""] == "0"
-	})
-	ours := strings.Trim(values(t, "hostcache.control.record.last")[""], `"`)
+	ours := load.record(t, "50", func(args ...string) { mustRun(t, 20*time.Second, "setpriv", pcpMember(t, args...)...) })
 	t.Logf("archive %s: %s records, %s bytes", ours, values(t, "hostcache.control.record.records")[""],
 		values(t, "hostcache.control.record.bytes")[""])
 	if fi, err := os.Stat(ours + ".meta"); err != nil || fi.Mode().Perm() != 0o644 {
@@ -94,11 +82,18 @@ func testFlightRecorder(t *testing.T) {
 // record_min_gap for root's or pmie's (the pcp user's) requests after it.
 func pcpMember(t *testing.T, args ...string) []string {
 	t.Helper()
+	return pcpMemberAs(t, 4243, args...)
+}
+
+// pcpMemberAs is pcpMember as the given uid: each check that records
+// under testUnderLoad has a user of its own.
+func pcpMemberAs(t *testing.T, uid int, args ...string) []string {
+	t.Helper()
 	g, err := user.LookupGroup("pcp")
 	if err != nil {
 		t.Fatalf("the pcp group: %v", err)
 	}
-	return append([]string{"--reuid=4243", "--regid=" + g.Gid, "--clear-groups"}, args...)
+	return append([]string{"--reuid=" + strconv.Itoa(uid), "--regid=" + g.Gid, "--clear-groups"}, args...)
 }
 
 // checkRecordedMetadata compares the archive's descriptors, instances,

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -30,43 +29,24 @@ const (
 	scOff     = 0.15 // an interval's CPU total further off than this is wrong
 )
 
-// TestShortClients holds the agent to pmdalinux's freshness for clients
+// testShortClients holds the agent to pmdalinux's freshness for clients
 // that have just connected: pmstat, pmrep, pcp-dstat or a grafana panel
 // rate the counters over pmcd's time of each fetch, so each fetch must be
 // served a sample as of that fetch, from the first on. Sixteen clients at
-// random phases read hostcache's CPU times beside pmdalinux's in one
-// fetch, and pmrep prints hostcache's own rates; then the same standing
-// in for pmdalinux, with pmdalinux's names. Every interval's CPU total
-// must be within 15% of the CPUs' whole second, unless pmdalinux's own
-// was off in the same interval (the machine stalled the client). And each
-// fetch of a network counter lies between the kernel's readings around it.
-func TestShortClients(t *testing.T) {
-	requirePCP(t)
+// random phases read the CPU times below prefix, and pmrep prints them;
+// beside pmdalinux, each fetch reads pmdalinux's CPU times too
+// (reference). Every interval's CPU total must be within 15% of the CPUs'
+// whole second, unless pmdalinux's own was off in the same interval (the
+// machine stalled the client). TestPCP runs it beside pmdalinux,
+// TestStandIn in its place; both then check that each fetch of a network
+// counter lies between the kernel's readings around it (afAsOfTheFetch).
+func testShortClients(t *testing.T, prefix, reference string) {
 	client := ffBuildClient(t)
-	bin := buildPMDA(t)
-	installWithConfig(t, bin)
-	waitFor(t, "three samples of the cpu collector", 30*time.Second, func() bool {
-		n, err := strconv.Atoi(values(t, "hostcache.control.collector.samples")["cpu"])
-		return err == nil && n >= 3
-	})
-	t.Run("beside", func(t *testing.T) {
-		names := append(scNames("hostcache.kernel.all.cpu."), scNames("kernel.all.cpu.")...)
-		scJudge(t, client, names, "hostcache.kernel.all.cpu.")
-		afAsOfTheFetch(t, "hostcache.network.tcp.insegs", "Tcp", "InSegs")
-	})
-	t.Run("standing_in", func(t *testing.T) {
-		pmdaDir := filepath.Join(pcpVar(t, "PCP_PMDAS_DIR"), "hostcache")
-		restoreBeside(t, pmdaDir)
-		mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin, "-S", "linux")
-		waitFor(t, "the stand-in's kernel.all.cpu.idle", 30*time.Second, func() bool {
-			out, _ := run(t, 10*time.Second, "pgrep", "-a", "pmdahostcache")
-			return strings.Contains(out, "-S linux") && len(values(t, "kernel.all.cpu.idle")) == 1
-		})
-		waitForSamples(t, 3, time.Second) // a few samples of every collector
-		scJudge(t, client, scNames("kernel.all.cpu."), "kernel.all.cpu.")
-		afAsOfTheFetch(t, "network.tcp.insegs", "Tcp", "InSegs")
-		afAsOfTheFetch(t, "network.ip.inreceives", "Ip", "InReceives")
-	})
+	names := scNames(prefix)
+	if reference != "" {
+		names = append(names, scNames(reference)...)
+	}
+	scJudge(t, client, names, prefix)
 }
 
 // scNames are the CPU time metrics below prefix.
