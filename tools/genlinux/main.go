@@ -53,7 +53,8 @@ func run(out string) error {
 	if err := writeTable(out, files); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "genlinux: %d pmdalinux metrics from pmcd %s written to %s\n", len(metrics), version, out)
+	fmt.Fprintf(os.Stderr, "genlinux: %d pmdalinux metrics from pmcd %s written to %s\n",
+		len(metrics), version, out)
 	return nil
 }
 

@@ -26,7 +26,8 @@ func pminfo(strict bool, args ...string) (string, error) {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if err != nil || (strict && stderr.Len() > 0) {
-		return "", fmt.Errorf("pminfo %s: %v: %s", strings.Join(head(args), " "), err, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("pminfo %s: %v: %s",
+			strings.Join(head(args), " "), err, strings.TrimSpace(stderr.String()))
 	}
 	if stderr.Len() > 0 {
 		fmt.Fprintf(os.Stderr, "genlinux: warning: pminfo %s: %s\n", strings.Join(head(args), " "),

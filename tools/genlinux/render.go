@@ -50,7 +50,8 @@ func render(version string, ms []metric) ([]genFile, error) {
 	}
 	files := []genFile{{Name: "linux_table.go", Src: renderHead(version, len(sorted), len(parts))}}
 	for i, part := range parts {
-		files = append(files, genFile{Name: fmt.Sprintf("linux_table_part%d.go", i+1), Src: renderPart(i+1, part)})
+		name := fmt.Sprintf("linux_table_part%d.go", i+1)
+		files = append(files, genFile{Name: name, Src: renderPart(i+1, part)})
 	}
 	for i := range files {
 		src, err := format.Source(files[i].Src)
@@ -87,9 +88,11 @@ func renderPart(i int, rows []metric) []byte {
 	fmt.Fprintf(&b, "import \"github.com/pmdahostcache/pmdahostcache/cache\"\n\n")
 	fmt.Fprintf(&b, "// tablePart%d returns rows %q to %q.\n", i, rows[0].name, rows[len(rows)-1].name)
 	fmt.Fprintf(&b, "func tablePart%d() []Metric {\n\treturn []Metric{\n", i)
+	// Each row takes two lines, identity then descriptor, so that no line
+	// of the table is over 120 columns (tabs at 8).
 	for _, m := range rows {
-		fmt.Fprintf(&b, "\t\t{%q, %d, %d, %s, %s, %s, %s},\n", m.name, m.cluster, m.item,
-			indomLit(m.indom), typeConsts[m.typ], semConsts[m.sem], unitsLit(m.units))
+		fmt.Fprintf(&b, "\t\t{%q, %d, %d, %s,\n", m.name, m.cluster, m.item, indomLit(m.indom))
+		fmt.Fprintf(&b, "\t\t\t%s, %s, %s},\n", typeConsts[m.typ], semConsts[m.sem], unitsLit(m.units))
 	}
 	fmt.Fprintf(&b, "\t}\n}\n")
 	return b.Bytes()
