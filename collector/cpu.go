@@ -25,13 +25,13 @@ var cpuTimes = []struct {
 }{
 	{engine.Row{Name: "hostcache.kernel.all.cpu.user", Cluster: clusterStat, Item: 0, Type: cache.TypeU64,
 		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
-		engine.Row{Name: "hostcache.kernel.percpu.cpu.user", Cluster: clusterStat, Item: 20, Type: cache.TypeU64,
-			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.user", Cluster: clusterStat, Item: 20,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.User }},
 	{engine.Row{Name: "hostcache.kernel.all.cpu.nice", Cluster: clusterStat, Item: 1, Type: cache.TypeU64,
 		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
-		engine.Row{Name: "hostcache.kernel.percpu.cpu.nice", Cluster: clusterStat, Item: 21, Type: cache.TypeU64,
-			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.nice", Cluster: clusterStat, Item: 21,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.Nice }},
 	{engine.Row{Name: "hostcache.kernel.all.cpu.sys", Cluster: clusterStat, Item: 2, Type: cache.TypeU64,
 		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
@@ -40,13 +40,13 @@ var cpuTimes = []struct {
 		func(t *kernel.CPUTicks) uint64 { return t.System }},
 	{engine.Row{Name: "hostcache.kernel.all.cpu.idle", Cluster: clusterStat, Item: 3, Type: cache.TypeU64,
 		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
-		engine.Row{Name: "hostcache.kernel.percpu.cpu.idle", Cluster: clusterStat, Item: 23, Type: cache.TypeU64,
-			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.idle", Cluster: clusterStat, Item: 23,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.Idle }},
 	{engine.Row{Name: "hostcache.kernel.all.cpu.intr", Cluster: clusterStat, Item: 4, Type: cache.TypeU64,
 		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
-		engine.Row{Name: "hostcache.kernel.percpu.cpu.intr", Cluster: clusterStat, Item: 24, Type: cache.TypeU64,
-			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.intr", Cluster: clusterStat, Item: 24,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return addTicks(t.IRQ, t.SoftIRQ) }},
 	{engine.Row{Name: "hostcache.kernel.all.cpu.wait.total", Cluster: clusterStat, Item: 5, Type: cache.TypeU64,
 		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
@@ -65,13 +65,13 @@ var cpuTimes = []struct {
 		func(t *kernel.CPUTicks) uint64 { return t.SoftIRQ }},
 	{engine.Row{Name: "hostcache.kernel.all.cpu.steal", Cluster: clusterStat, Item: 8, Type: cache.TypeU64,
 		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
-		engine.Row{Name: "hostcache.kernel.percpu.cpu.steal", Cluster: clusterStat, Item: 28, Type: cache.TypeU64,
-			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.steal", Cluster: clusterStat, Item: 28,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.Steal }},
 	{engine.Row{Name: "hostcache.kernel.all.cpu.guest", Cluster: clusterStat, Item: 9, Type: cache.TypeU64,
 		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
-		engine.Row{Name: "hostcache.kernel.percpu.cpu.guest", Cluster: clusterStat, Item: 29, Type: cache.TypeU64,
-			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.guest", Cluster: clusterStat, Item: 29,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return t.Guest }},
 	{engine.Row{Name: "hostcache.kernel.all.cpu.guest_nice", Cluster: clusterStat, Item: 10,
 		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
@@ -80,13 +80,13 @@ var cpuTimes = []struct {
 		func(t *kernel.CPUTicks) uint64 { return t.GuestNice }},
 	{engine.Row{Name: "hostcache.kernel.all.cpu.vuser", Cluster: clusterStat, Item: 11, Type: cache.TypeU64,
 		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
-		engine.Row{Name: "hostcache.kernel.percpu.cpu.vuser", Cluster: clusterStat, Item: 31, Type: cache.TypeU64,
-			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.vuser", Cluster: clusterStat, Item: 31,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return clampedTicks(t.User, t.Guest) }},
 	{engine.Row{Name: "hostcache.kernel.all.cpu.vnice", Cluster: clusterStat, Item: 12, Type: cache.TypeU64,
 		Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: cache.InDomNone}.Desc(),
-		engine.Row{Name: "hostcache.kernel.percpu.cpu.vnice", Cluster: clusterStat, Item: 32, Type: cache.TypeU64,
-			Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
+		engine.Row{Name: "hostcache.kernel.percpu.cpu.vnice", Cluster: clusterStat, Item: 32,
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsMSec, InDom: indomCPU}.Desc(),
 		func(t *kernel.CPUTicks) uint64 { return clampedTicks(t.Nice, t.GuestNice) }},
 }
 
@@ -157,7 +157,8 @@ var (
 	statNCPU = engine.Row{Name: "hostcache.hinv.ncpu", Cluster: clusterStat, Item: 46, Type: cache.TypeU32,
 		Sem: cache.SemDiscrete, InDom: cache.InDomNone}.Desc()
 	statHZ = engine.Row{Name: "hostcache.kernel.all.hz", Cluster: clusterStat, Item: 47,
-		Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsCountPerSec, InDom: cache.InDomNone}.Desc()
+		Type: cache.TypeU32, Sem: cache.SemDiscrete, Units: cache.UnitsCountPerSec,
+		InDom: cache.InDomNone}.Desc()
 )
 
 // cpuCollector reads /proc/stat: CPU time, all and per CPU, and kernel activity.
@@ -181,8 +182,8 @@ func NewCPUCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("cpu: %w", err)
 	}
 	path := filepath.Join(env.Proc, "stat")
-	c := &cpuCollector{path: path, file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), buf: make([]byte, 0, 16*1024),
-		nodes: loadCPUNodes(env.Sys)}
+	c := &cpuCollector{path: path, file: kernel.NewFileKept(env.Proc, path, env.KeepFiles),
+		buf: make([]byte, 0, 16*1024), nodes: loadCPUNodes(env.Sys)}
 	for _, t := range cpuTimes {
 		// pmdalinux labels the host-wide CPU times, which have no indom
 		// to carry it, with the device they measure.
@@ -210,7 +211,8 @@ func (c *cpuCollector) Source() cache.Source {
 		Metrics: descs,
 		InDoms: []cache.InDomDesc{
 			{ID: indomCPU, Name: "cpu", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"},
-			{ID: indomNode, Name: "node", Labels: hostkit.IndomLabels(`"numa_node"`, "per numa_node"), IDLabel: "numa_node"},
+			{ID: indomNode, Name: "node", Labels: hostkit.IndomLabels(`"numa_node"`, "per numa_node"),
+				IDLabel: "numa_node"},
 		},
 	}
 }

@@ -25,8 +25,8 @@ var (
 	cpuFreqCount = engine.Row{Name: "hostcache.hinv.cpu.frequency_scaling.count", Cluster: clusterCPUFreq,
 		Item: 6, Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCPUSys}.Desc()
 	cpuFreqTime = engine.Row{Name: "hostcache.hinv.cpu.frequency_scaling.time", Cluster: clusterCPUFreq,
-		Item: 7, Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0),
-		InDom: indomCPUSys}.Desc()
+		Item: 7, Type: cache.TypeU64, Sem: cache.SemCounter,
+		Units: cache.MakeUnits(0, 1, 0, 0, cache.TimeUSec, 0), InDom: indomCPUSys}.Desc()
 	cpuFreqMax = engine.Row{Name: "hostcache.hinv.cpu.frequency_scaling.max", Cluster: clusterCPUFreq,
 		Item: 8, Type: cache.TypeU32, Sem: cache.SemInstant,
 		Units: cache.MakeUnits(0, -1, 0, 0, cache.TimeUSec, 0), InDom: indomCPUSys}.Desc()

@@ -62,8 +62,8 @@ func (c *cpuinfoCollector) Source() cache.Source {
 		Name: c.Name(),
 		Metrics: []cache.Desc{cpuinfoClock, cpuinfoVendor, cpuinfoModel, cpuinfoStepping, cpuinfoCache,
 			cpuinfoBogomips, cpuinfoModelName, cpuinfoFlags, cpuinfoAlign},
-		InDoms: []cache.InDomDesc{{ID: indomCPUInfo, Name: "cpuinfo", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"),
-			IDLabel: "cpu"}},
+		InDoms: []cache.InDomDesc{{ID: indomCPUInfo, Name: "cpuinfo",
+			Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"}},
 	}
 }
 

@@ -24,8 +24,8 @@ var (
 	cpuCoreThrCount = engine.Row{Name: "hostcache.hinv.cpu.thermal_throttle.core.count", Cluster: clusterCPUSys,
 		Item: 2, Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCPUSys}.Desc()
 	cpuCoreThrTime = engine.Row{Name: "hostcache.hinv.cpu.thermal_throttle.core.time", Cluster: clusterCPUSys,
-		Item: 3, Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.MakeUnits(0, 1, 0, 0, cache.TimeMSec, 0),
-		InDom: indomCPUSys}.Desc()
+		Item: 3, Type: cache.TypeU64, Sem: cache.SemCounter,
+		Units: cache.MakeUnits(0, 1, 0, 0, cache.TimeMSec, 0), InDom: indomCPUSys}.Desc()
 	cpuPkgThrCount = engine.Row{Name: "hostcache.hinv.cpu.thermal_throttle.package.count",
 		Cluster: clusterCPUSys, Item: 4, Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
 		InDom: indomCPUSys}.Desc()
@@ -83,11 +83,11 @@ func (c *cpusysCollector) Name() string { return "cpusys" }
 func (c *cpusysCollector) Source() cache.Source {
 	return cache.Source{
 		Name: c.Name(),
-		Metrics: []cache.Desc{cpuOnline, cpuCoreThrCount, cpuCoreThrTime, cpuPkgThrCount, cpuPkgThrTime, cpuMapNum,
-			cpuMapNode,
+		Metrics: []cache.Desc{cpuOnline, cpuCoreThrCount, cpuCoreThrTime, cpuPkgThrCount, cpuPkgThrTime,
+			cpuMapNum, cpuMapNode,
 			cpuFreqCount, cpuFreqTime, cpuFreqMax, cpuFreqMin},
-		InDoms: []cache.InDomDesc{{ID: indomCPUSys, Name: "cpusys", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"),
-			IDLabel: "cpu"}},
+		InDoms: []cache.InDomDesc{{ID: indomCPUSys, Name: "cpusys",
+			Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"}},
 	}
 }
 
@@ -163,7 +163,8 @@ func (c *cpusysCollector) openCPU(_ int, name string) *cpuSysFiles {
 	f := &cpuSysFiles{online: kernel.NewFile(c.sys, filepath.Join(c.dir, name, "online"))}
 	if st, err := os.Stat(filepath.Join(c.dir, name, "thermal_throttle")); err == nil && st.IsDir() {
 		for _, tf := range cpuThrottleFiles {
-			f.throttle = append(f.throttle, kernel.NewFile(c.sys, filepath.Join(c.dir, name, "thermal_throttle", tf.name)))
+			f.throttle = append(f.throttle,
+				kernel.NewFile(c.sys, filepath.Join(c.dir, name, "thermal_throttle", tf.name)))
 		}
 	}
 	f.freq = c.openCPUFreq(name)

@@ -131,8 +131,10 @@ func (c *diskCollector) Source() cache.Source {
 		Name:    c.Name(),
 		Metrics: descs,
 		InDoms: []cache.InDomDesc{
-			{ID: indomDisk, Name: "disk", Labels: hostkit.IndomLabels(`"block"`, "per disk"), NameLabel: "device_name"},
-			{ID: indomPartitions, Name: "partitions", Labels: hostkit.IndomLabels(`"block"`, "per partition")},
+			{ID: indomDisk, Name: "disk", Labels: hostkit.IndomLabels(`"block"`, "per disk"),
+				NameLabel: "device_name"},
+			{ID: indomPartitions, Name: "partitions",
+				Labels: hostkit.IndomLabels(`"block"`, "per partition")},
 			{ID: indomDM, Name: "dm", Labels: hostkit.IndomLabels(`"block"`, "per dm device")},
 			{ID: indomMD, Name: "md", Labels: hostkit.IndomLabels(`"block"`, "per md device")},
 			{ID: indomWWID, Name: "wwid"}, // pmdalinux's 60.42 has no labels

@@ -27,19 +27,20 @@ type iostatFigure struct {
 var iostatFigures = []iostatFigure{
 	// await = delta(total_rawactive) / delta(total), and so on: the mean
 	// milliseconds a completed request spent queued and in service.
-	{"hostcache.disk.dev.await", "hostcache.disk.dm.await", "hostcache.disk.md.await", "hostcache.disk.wwid.await", 110,
-		40, iostatUnitsAwait, iostatPerRequest([]int{dfTotalRaw}, []int{dfTotal}), false},
+	{"hostcache.disk.dev.await", "hostcache.disk.dm.await", "hostcache.disk.md.await", "hostcache.disk.wwid.await",
+		110, 40, iostatUnitsAwait, iostatPerRequest([]int{dfTotalRaw}, []int{dfTotal}), false},
 	{"hostcache.disk.dev.r_await", "hostcache.disk.dm.r_await", "hostcache.disk.md.r_await",
-		"hostcache.disk.wwid.r_await", 111, 41, iostatUnitsAwait, iostatPerRequest([]int{dfReadRaw}, []int{dfRead}), false},
+		"hostcache.disk.wwid.r_await", 111, 41, iostatUnitsAwait,
+		iostatPerRequest([]int{dfReadRaw}, []int{dfRead}), false},
 	{"hostcache.disk.dev.w_await", "hostcache.disk.dm.w_await", "hostcache.disk.md.w_await",
-		"hostcache.disk.wwid.w_await", 112, 42, iostatUnitsAwait, iostatPerRequest([]int{dfWriteRaw}, []int{dfWrite}),
-		false},
+		"hostcache.disk.wwid.w_await", 112, 42, iostatUnitsAwait,
+		iostatPerRequest([]int{dfWriteRaw}, []int{dfWrite}), false},
 	{"hostcache.disk.dev.d_await", "hostcache.disk.dm.d_await", "hostcache.disk.md.d_await",
-		"hostcache.disk.wwid.d_await", 113, 43, iostatUnitsAwait, iostatPerRequest([]int{dfDiscardRaw}, []int{dfDiscard}),
-		false},
+		"hostcache.disk.wwid.d_await", 113, 43, iostatUnitsAwait,
+		iostatPerRequest([]int{dfDiscardRaw}, []int{dfDiscard}), false},
 	{"hostcache.disk.dev.f_await", "hostcache.disk.dm.f_await", "hostcache.disk.md.f_await",
-		"hostcache.disk.wwid.f_await", 114, 44, iostatUnitsAwait, iostatPerRequest([]int{dfFlushRaw}, []int{dfFlush}),
-		false},
+		"hostcache.disk.wwid.f_await", 114, 44, iostatUnitsAwait,
+		iostatPerRequest([]int{dfFlushRaw}, []int{dfFlush}), false},
 	// avg_qlen = rate(read_rawactive) + rate(write_rawactive): PCP's rate()
 	// of a millisecond counter is in seconds per second.
 	{"hostcache.disk.dev.avg_qlen", "hostcache.disk.dm.avg_qlen", "hostcache.disk.md.avg_qlen",
@@ -51,18 +52,18 @@ var iostatFigures = []iostatFigure{
 		"hostcache.disk.wwid.avg_rqsz", 116, 46, iostatUnitsSize,
 		iostatPerRequest([]int{dfReadBytes, dfWriteBytes}, []int{dfRead, dfWrite}), false},
 	{"hostcache.disk.dev.r_avg_rqsz", "hostcache.disk.dm.r_avg_rqsz", "hostcache.disk.md.r_avg_rqsz",
-		"hostcache.disk.wwid.r_avg_rqsz", 117, 47, iostatUnitsSize, iostatPerRequest([]int{dfReadBytes}, []int{dfRead}),
-		false},
+		"hostcache.disk.wwid.r_avg_rqsz", 117, 47, iostatUnitsSize,
+		iostatPerRequest([]int{dfReadBytes}, []int{dfRead}), false},
 	{"hostcache.disk.dev.w_avg_rqsz", "hostcache.disk.dm.w_avg_rqsz", "hostcache.disk.md.w_avg_rqsz",
-		"hostcache.disk.wwid.w_avg_rqsz", 118, 48, iostatUnitsSize, iostatPerRequest([]int{dfWriteBytes}, []int{dfWrite}),
-		false},
+		"hostcache.disk.wwid.w_avg_rqsz", 118, 48, iostatUnitsSize,
+		iostatPerRequest([]int{dfWriteBytes}, []int{dfWrite}), false},
 	{"hostcache.disk.dev.d_avg_rqsz", "hostcache.disk.dm.d_avg_rqsz", "hostcache.disk.md.d_avg_rqsz",
 		"hostcache.disk.wwid.d_avg_rqsz", 119, 49, iostatUnitsSize,
 		iostatPerRequest([]int{dfDiscardBytes}, []int{dfDiscard}), false},
 	// util = 100 * rate(avactive): the percentage of the interval during
 	// which the device had at least one request in progress.
-	{"hostcache.disk.dev.util", "hostcache.disk.dm.util", "hostcache.disk.md.util", "hostcache.disk.wwid.util", 120, 50,
-		cache.UnitsNone, iostatBusy(100, dfAvactive), true},
+	{"hostcache.disk.dev.util", "hostcache.disk.dm.util", "hostcache.disk.md.util", "hostcache.disk.wwid.util", 120,
+		50, cache.UnitsNone, iostatBusy(100, dfAvactive), true},
 }
 
 // diskDeltas gives one instance's counter growth over a client's window.

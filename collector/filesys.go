@@ -139,7 +139,8 @@ func (c *filesysCollector) publishInstances(b *cache.Builder, mounts []mount) []
 	ids := make([]uint32, len(mounts))
 	for i, m := range mounts {
 		ids[i] = c.ids.ID(m.device)
-		list[i] = cache.Instance{ID: ids[i], Name: m.device, Labels: []cache.Label{cache.StringLabel("fstype", m.fstype)}}
+		list[i] = cache.Instance{ID: ids[i], Name: m.device,
+			Labels: []cache.Label{cache.StringLabel("fstype", m.fstype)}}
 	}
 	if c.insts == nil || !hostkit.SameHostInstances(c.insts.All(), list) {
 		c.insts = cache.NewInstances(list)

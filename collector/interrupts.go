@@ -98,12 +98,14 @@ func (c *interruptsCollector) Name() string { return "interrupts" }
 func (c *interruptsCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: intrSources, InDoms: []cache.InDomDesc{
 		{ID: indomIRQ, Name: "interrupts", Labels: hostkit.IndomLabels(`"irq"`, "per irq")},
-		{ID: indomIRQCPU, Name: "interrupts per cpu", Labels: hostkit.IndomLabels(`["irq","cpu"]`, "per cpu, per irq"),
-			Derive: perCPULabels("irq")},
-		{ID: indomSoftirq, Name: "softirqs", Labels: []cache.Label{cache.StringLabel("indom_name", "per softirq")}},
-		{ID: indomSoftirqCPU, Name: "softirqs per cpu", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu, per softirq"),
-			Derive: perCPULabels("softirq")},
-		{ID: indomIRQCPUs, Name: "interrupt cpus", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"},
+		{ID: indomIRQCPU, Name: "interrupts per cpu",
+			Labels: hostkit.IndomLabels(`["irq","cpu"]`, "per cpu, per irq"), Derive: perCPULabels("irq")},
+		{ID: indomSoftirq, Name: "softirqs",
+			Labels: []cache.Label{cache.StringLabel("indom_name", "per softirq")}},
+		{ID: indomSoftirqCPU, Name: "softirqs per cpu",
+			Labels: hostkit.IndomLabels(`"cpu"`, "per cpu, per softirq"), Derive: perCPULabels("softirq")},
+		{ID: indomIRQCPUs, Name: "interrupt cpus", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"),
+			IDLabel: "cpu"},
 	}}
 }
 

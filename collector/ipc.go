@@ -77,8 +77,9 @@ func NewIPCCollector(env engine.Env) (engine.Collector, error) {
 			sums: []cache.Desc{ipcMsgTotMsg, ipcMsgTotBytes}, each: newIPCObjects(&ipcMsgKind, env)},
 		{file: file("sem"), table: table(&ipcSemKind, "nsems"), objects: ipcSemUsedSem,
 			sums: []cache.Desc{ipcSemTotSem}, each: newIPCObjects(&ipcSemKind, env)},
-		{file: file("shm"), table: table(&ipcShmKind, "size", "rss", "swap").RoundUp(0, page), objects: ipcShmUsedIDs,
-			sums: []cache.Desc{ipcShmTot, ipcShmRSS, ipcShmSwp}, each: newIPCObjects(&ipcShmKind, env)},
+		{file: file("shm"), table: table(&ipcShmKind, "size", "rss", "swap").RoundUp(0, page),
+			objects: ipcShmUsedIDs, sums: []cache.Desc{ipcShmTot, ipcShmRSS, ipcShmSwp},
+			each: newIPCObjects(&ipcShmKind, env)},
 	}}, nil
 }
 

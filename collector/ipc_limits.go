@@ -114,8 +114,8 @@ func (c *ipcLimitsCollector) Sample(b *cache.Builder, _ time.Time) error {
 			d cache.Desc
 			n int32
 		}{{ipcSemMaxSemmap, s.Map}, {ipcSemMaxSemid, s.Mni}, {ipcSemMaxSem, s.Mns}, {ipcSemNumUndo, s.Mnu},
-			{ipcSemMaxPerid, s.Msl}, {ipcSemMaxOps, s.Opm}, {ipcSemMaxUndoent, s.Ume}, {ipcSemSzSemundo, s.Usz},
-			{ipcSemMaxSemval, s.Vmx}, {ipcSemMaxExit, s.Aem}} {
+			{ipcSemMaxPerid, s.Msl}, {ipcSemMaxOps, s.Opm}, {ipcSemMaxUndoent, s.Ume},
+			{ipcSemSzSemundo, s.Usz}, {ipcSemMaxSemval, s.Vmx}, {ipcSemMaxExit, s.Aem}} {
 			b.SetU64(v.d.ID, cache.InstNone, uint64(uint32(v.n)))
 		}
 	}
@@ -125,7 +125,8 @@ func (c *ipcLimitsCollector) Sample(b *cache.Builder, _ time.Time) error {
 			d cache.Desc
 			n int32
 		}{{ipcMsgSzPool, m.Pool}, {ipcMsgMapent, m.Map}, {ipcMsgMaxMsgsz, m.Max}, {ipcMsgMaxDefmsgq, m.Mnb},
-			{ipcMsgMaxMsgqid, m.Mni}, {ipcMsgMaxMsgseg, m.Ssz}, {ipcMsgNumSmsghdr, m.Tql}, {ipcMsgMaxSeg, int32(m.Seg)}} {
+			{ipcMsgMaxMsgqid, m.Mni}, {ipcMsgMaxMsgseg, m.Ssz}, {ipcMsgNumSmsghdr, m.Tql},
+			{ipcMsgMaxSeg, int32(m.Seg)}} {
 			b.SetU64(v.d.ID, cache.InstNone, uint64(uint32(v.n)))
 		}
 	}

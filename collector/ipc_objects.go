@@ -91,10 +91,12 @@ type ipcNumber struct {
 var (
 	ipcShmKind = ipcKind{cache.InDomDesc{ID: indomIPCShm, Name: "SysV shared memory segments"}, "shmid",
 		ipcShmKey, ipcShmOwner, ipcShmPerms, ipcShmStatus,
-		[]ipcNumber{{"size", ipcShmSegsz}, {"nattch", ipcShmNattch}, {"cpid", ipcShmCPID}, {"lpid", ipcShmLPID}}}
+		[]ipcNumber{{"size", ipcShmSegsz}, {"nattch", ipcShmNattch}, {"cpid", ipcShmCPID},
+			{"lpid", ipcShmLPID}}}
 	ipcMsgKind = ipcKind{cache.InDomDesc{ID: indomIPCMsg, Name: "SysV message queues"}, "msqid",
 		ipcMsgKey, ipcMsgOwner, ipcMsgPerms, cache.Desc{},
-		[]ipcNumber{{"cbytes", ipcMsgMsgsz}, {"qnum", ipcMsgCount}, {"lspid", ipcMsgSendPID}, {"lrpid", ipcMsgRecvPID}}}
+		[]ipcNumber{{"cbytes", ipcMsgMsgsz}, {"qnum", ipcMsgCount}, {"lspid", ipcMsgSendPID},
+			{"lrpid", ipcMsgRecvPID}}}
 	ipcSemKind = ipcKind{cache.InDomDesc{ID: indomIPCSem, Name: "SysV semaphore sets"}, "semid",
 		ipcSemKey, ipcSemOwner, ipcSemPerms, cache.Desc{},
 		[]ipcNumber{{"nsems", ipcSemNsems}}}

@@ -51,8 +51,8 @@ func NewKSMCollector(env engine.Env) (engine.Collector, error) {
 	}
 	c := &ksmCollector{}
 	for _, a := range ksmAttrs {
-		c.files = append(c.files, kernel.NewFileKept(env.Sys, filepath.Join(env.Sys, "kernel", "mm", "ksm", a.file),
-			env.KeepFiles))
+		path := filepath.Join(env.Sys, "kernel", "mm", "ksm", a.file)
+		c.files = append(c.files, kernel.NewFileKept(env.Sys, path, env.KeepFiles))
 	}
 	return c, nil
 }

@@ -228,7 +228,8 @@ func (c *numaCollector) Sample(b *cache.Builder, now time.Time) error {
 func (c *numaCollector) sampleNode(b *cache.Builder, node uint32, f *numaFiles) error {
 	var errMem, errStat error
 	if c.buf, errMem = f.meminfo.Read(c.buf); errMem == nil {
-		if bad := kernel.ParseNodeMeminfo(c.buf, func(name []byte, v uint64) { c.setMem(b, node, name, v) }); bad > 0 {
+		if bad := kernel.ParseNodeMeminfo(c.buf,
+			func(name []byte, v uint64) { c.setMem(b, node, name, v) }); bad > 0 {
 			errMem = fmt.Errorf("%s: %d lines not read", f.meminfo.Path, bad)
 		}
 	}

@@ -76,12 +76,14 @@ func (w *numaBandwidth) publish(b *cache.Builder, now time.Time, nodes []int) {
 // wins and a figure of 0 is none.
 func (w *numaBandwidth) values(nodes []int) iter.Seq2[int, float64] {
 	return func(yield func(int, float64) bool) {
-		known := slices.IndexFunc(w.entries, func(e bandwidthEntry) bool { return !slices.Contains(nodes, e.node) })
+		known := slices.IndexFunc(w.entries,
+			func(e bandwidthEntry) bool { return !slices.Contains(nodes, e.node) })
 		if known < 0 {
 			known = len(w.entries)
 		}
 		for i, e := range w.entries[:known] {
-			later := slices.ContainsFunc(w.entries[i+1:known], func(l bandwidthEntry) bool { return l.node == e.node })
+			later := slices.ContainsFunc(w.entries[i+1:known],
+				func(l bandwidthEntry) bool { return l.node == e.node })
 			if e.mbps > 0 && !later && !yield(e.node, e.mbps) {
 				return
 			}
@@ -127,7 +129,8 @@ func parseBandwidth(data []byte) []bandwidthEntry {
 			continue
 		case strings.Contains(line, "Version"):
 			name, v, ok := strings.Cut(line, ":")
-			if !ok || !strings.HasPrefix(name, "Version") || !strings.HasPrefix(strings.TrimLeft(v, " \t"), "1.0") {
+			if !ok || !strings.HasPrefix(name, "Version") ||
+				!strings.HasPrefix(strings.TrimLeft(v, " \t"), "1.0") {
 				return entries
 			}
 			version = true

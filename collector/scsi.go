@@ -55,7 +55,8 @@ func (c *scsiCollector) Name() string { return "scsi" }
 func (c *scsiCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{scsiMap},
 		// pmdalinux labels its 60.11 as a disk domain, its instances not.
-		InDoms: []cache.InDomDesc{{ID: indomSCSI, Name: "scsi", Labels: hostkit.IndomLabels(`"block"`, "per disk")}}}
+		InDoms: []cache.InDomDesc{{ID: indomSCSI, Name: "scsi",
+			Labels: hostkit.IndomLabels(`"block"`, "per disk")}}}
 }
 
 // Sample lists the devices. A host without the SCSI bus has none: an

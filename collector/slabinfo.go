@@ -65,7 +65,8 @@ func (c *slabinfoCollector) Name() string { return "slabinfo" }
 func (c *slabinfoCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{slabObjectsActive, slabObjectsTotal, slabObjectSize,
 		slabSlabsActive, slabSlabsTotal, slabPagesPerSlab, slabObjsPerSlab, slabTotalSize},
-		InDoms: []cache.InDomDesc{{ID: indomSlab, Name: "slab caches", Labels: hostkit.IndomLabels(`"memory"`, "per slab")}}}
+		InDoms: []cache.InDomDesc{{ID: indomSlab, Name: "slab caches",
+			Labels: hostkit.IndomLabels(`"memory"`, "per slab")}}}
 }
 
 // Sample reads the file once.

@@ -19,7 +19,10 @@ type slabRow struct {
 // slabinfoHeads are the first lines of the formats read: version 2.0 and
 // 2.1 (every kernel since 2.6), whose lines are
 //
-//	name active_objs num_objs objsize objperslab pagesperslab : tunables l b s : slabdata active_slabs num_slabs shared
+//	name active_objs num_objs objsize objperslab pagesperslab \
+//	    : tunables l b s : slabdata active_slabs num_slabs shared
+//
+// (one line, wrapped here).
 //
 // The 1.x formats of Linux 2.2 and 2.4 predate any kernel Go runs on.
 var slabinfoHeads = [][]byte{[]byte("slabinfo - version: 2.0"), []byte("slabinfo - version: 2.1")}

@@ -75,8 +75,8 @@ func NewTTYCollector(env engine.Env) (engine.Collector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tty: %w", err)
 	}
-	c := &ttyCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), table: named{ids: env.IDMap(indomTTY)},
-		warn: env.Warn}
+	c := &ttyCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles),
+		table: named{ids: env.IDMap(indomTTY)}, warn: env.Warn}
 	// A file that cannot be read now fails each sample instead.
 	c.buf, _ = c.file.Read(c.buf)
 	return c, nil
@@ -89,7 +89,8 @@ func (c *ttyCollector) Source() cache.Source {
 	for i, f := range ttyFields {
 		metrics[i] = f.m
 	}
-	return cache.Source{Name: c.Name(), Metrics: metrics, InDoms: []cache.InDomDesc{{ID: indomTTY, Name: "serial ports"}}}
+	return cache.Source{Name: c.Name(), Metrics: metrics,
+		InDoms: []cache.InDomDesc{{ID: indomTTY, Name: "serial ports"}}}
 }
 
 // Sample reads the file once. A host whose ports have no UART has no

@@ -393,7 +393,8 @@ var vmstatTotalParts = map[string][]string{
 	vmstatScanKswapdTotal: {"pgscan_kswapd", "pgscan_kswapd_dma", "pgscan_kswapd_dma32", "pgscan_kswapd_high",
 		"pgscan_kswapd_movable", "pgscan_kswapd_normal"},
 	vmstatStealTotal: {"pgsteal_direct", "pgsteal_direct_dma", "pgsteal_direct_dma32", "pgsteal_direct_movable",
-		"pgsteal_direct_normal", "pgsteal_dma", "pgsteal_dma32", "pgsteal_file", "pgsteal_high", "pgsteal_kswapd",
+		"pgsteal_direct_normal", "pgsteal_dma", "pgsteal_dma32", "pgsteal_file", "pgsteal_high",
+		"pgsteal_kswapd",
 		"pgsteal_kswapd_dma", "pgsteal_kswapd_dma32", "pgsteal_kswapd_movable", "pgsteal_kswapd_normal",
 		"pgsteal_movable", "pgsteal_normal"},
 }

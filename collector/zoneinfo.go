@@ -196,7 +196,8 @@ func NewZoneinfoCollector(env engine.Env) (engine.Collector, error) {
 		return nil, fmt.Errorf("zoneinfo: %w", err)
 	}
 	c := &zoneinfoCollector{file: kernel.NewFileKept(env.Proc, path, env.KeepFiles), keys: map[string]int{},
-		pageKB: uint64(os.Getpagesize() / 1024), zoneIDs: env.IDMap(indomZone), protID: env.IDMap(indomZoneProt)}
+		pageKB: uint64(os.Getpagesize() / 1024), zoneIDs: env.IDMap(indomZone),
+		protID: env.IDMap(indomZoneProt)}
 	for i, d := range zoneinfoMetrics {
 		c.keys[strings.TrimPrefix(d.Name, "hostcache.mem.zoneinfo.")] = i
 	}
@@ -212,7 +213,8 @@ func (c *zoneinfoCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(),
 		Metrics: append(zoneinfoMetrics[:len(zoneinfoMetrics):len(zoneinfoMetrics)], zoneProtection),
 		InDoms: []cache.InDomDesc{
-			{ID: indomZone, Name: "zones", Labels: hostkit.IndomLabels(`["memory","numa_node"]`, "per zone per numa_node"),
+			{ID: indomZone, Name: "zones",
+				Labels: hostkit.IndomLabels(`["memory","numa_node"]`, "per zone per numa_node"),
 				Derive: zoneLabels},
 			{ID: indomZoneProt, Name: "zone protection", Derive: zoneLabels},
 		}}
@@ -374,7 +376,8 @@ func zoneLabels(x cache.Instance) []cache.Label {
 		case strings.HasPrefix(part, "node"):
 			out = append(out, cache.Label{Name: "numa_node", Value: strings.TrimPrefix(part, "node")})
 		case strings.HasPrefix(part, "lowmem_reserved"):
-			out = append(out, cache.Label{Name: "lowmem_reserved", Value: strings.TrimPrefix(part, "lowmem_reserved")})
+			reserved := strings.TrimPrefix(part, "lowmem_reserved")
+			out = append(out, cache.Label{Name: "lowmem_reserved", Value: reserved})
 		default:
 			out = append(out, cache.StringLabel("zone", part))
 		}

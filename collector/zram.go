@@ -39,13 +39,16 @@ const (
 // of range or misaligned, and slots freed when swap lets go of them.
 var zramIOStat = []zramStat{
 	{engine.Row{Name: "hostcache.zram.io_stat.failed.reads", Cluster: clusterZramSys, Item: 0,
-		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomZram}.Desc(), zramAsIs},
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomZram}.Desc(),
+		zramAsIs},
 	{engine.Row{Name: "hostcache.zram.io_stat.failed.writes", Cluster: clusterZramSys, Item: 1,
-		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomZram}.Desc(), zramAsIs},
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomZram}.Desc(),
+		zramAsIs},
 	{engine.Row{Name: "hostcache.zram.io_stat.invalid", Cluster: clusterZramSys, Item: 2, Type: cache.TypeU64,
 		Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomZram}.Desc(), zramAsIs},
 	{engine.Row{Name: "hostcache.zram.io_stat.notify_free", Cluster: clusterZramSys, Item: 3,
-		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomZram}.Desc(), zramAsIs},
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomZram}.Desc(),
+		zramAsIs},
 }
 
 // zramMMStat is mm_stat's first eight fields (a ninth, huge_pages_since,
@@ -53,21 +56,29 @@ var zramIOStat = []zramStat{
 // counters although same_pages and huge_pages go down as pages are freed.
 var zramMMStat = []zramStat{
 	{engine.Row{Name: "hostcache.zram.mm_stat.data_size.original", Cluster: clusterZramSys, Item: 10,
-		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramBytes},
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(),
+		zramBytes},
 	{engine.Row{Name: "hostcache.zram.mm_stat.data_size.compressed", Cluster: clusterZramSys, Item: 11,
-		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramBytes},
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(),
+		zramBytes},
 	{engine.Row{Name: "hostcache.zram.mm_stat.mem.used_total", Cluster: clusterZramSys, Item: 12,
-		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramBytes},
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(),
+		zramBytes},
 	{engine.Row{Name: "hostcache.zram.mm_stat.mem.limit", Cluster: clusterZramSys, Item: 13,
-		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramBytes},
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(),
+		zramBytes},
 	{engine.Row{Name: "hostcache.zram.mm_stat.mem.max_used", Cluster: clusterZramSys, Item: 14,
-		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramBytes},
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomZram}.Desc(),
+		zramBytes},
 	{engine.Row{Name: "hostcache.zram.mm_stat.pages.same", Cluster: clusterZramSys, Item: 15,
-		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramPages},
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsKByte, InDom: indomZram}.Desc(),
+		zramPages},
 	{engine.Row{Name: "hostcache.zram.mm_stat.pages.compacted", Cluster: clusterZramSys, Item: 16,
-		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramPages},
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsKByte, InDom: indomZram}.Desc(),
+		zramPages},
 	{engine.Row{Name: "hostcache.zram.mm_stat.pages.huge", Cluster: clusterZramSys, Item: 17,
-		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsKByte, InDom: indomZram}.Desc(), zramPages},
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsKByte, InDom: indomZram}.Desc(),
+		zramPages},
 }
 
 // zramBDStat is bd_stat, present when the kernel can write idle or

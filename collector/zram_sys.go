@@ -115,7 +115,8 @@ func (z *zramDevs) same() bool {
 	for _, d := range z.devs {
 		for i := range d.files {
 			var ok bool
-			if z.scratch, ok = d.read(i, z.scratch); ok != d.ok[i] || (ok && !bytes.Equal(z.scratch, d.texts[i])) {
+			if z.scratch, ok = d.read(i, z.scratch); ok != d.ok[i] ||
+				(ok && !bytes.Equal(z.scratch, d.texts[i])) {
 				return false
 			}
 		}

@@ -25,7 +25,8 @@ func ParseBuddyinfo(data []byte, out []BuddyZone) ([]BuddyZone, int) {
 		if n == 0 {
 			continue
 		}
-		if n < 5 || n > 4+16 || string(f[0]) != "Node" || string(f[2]) != "zone" || len(f[1]) < 2 || f[1][len(f[1])-1] != ',' {
+		if n < 5 || n > 4+16 || string(f[0]) != "Node" || string(f[2]) != "zone" || len(f[1]) < 2 ||
+			f[1][len(f[1])-1] != ',' {
 			bad++
 			continue
 		}

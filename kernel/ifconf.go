@@ -44,7 +44,8 @@ func IPv4Addrs() ([]IfAddr, error) {
 	for n := 32; ; n *= 2 {
 		reqs := make([]ifreq, n)
 		conf := ifconf{len: int32(n * int(unsafe.Sizeof(ifreq{}))), buf: uintptr(unsafe.Pointer(&reqs[0]))}
-		_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), siocgifconf, uintptr(unsafe.Pointer(&conf)))
+		_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), siocgifconf,
+			uintptr(unsafe.Pointer(&conf)))
 		if errno != 0 {
 			return nil, errno
 		}

@@ -133,7 +133,8 @@ func RateUnitsOf(u cache.Units) (cache.Units, bool) {
 	case u.DimTime() == 1 && u.DimSpace() == 0 && u.DimCount() == 0:
 		return cache.UnitsNone, true
 	case u.DimTime() == 0:
-		return cache.MakeUnits(u.DimSpace(), -1, u.DimCount(), u.ScaleSpace(), cache.TimeSec, u.ScaleCount()), true
+		return cache.MakeUnits(u.DimSpace(), -1, u.DimCount(),
+			u.ScaleSpace(), cache.TimeSec, u.ScaleCount()), true
 	}
 	return 0, false
 }

@@ -146,12 +146,14 @@ func mmvViewOf(parts []mmvPart) *mmvView {
 // newMMVPart is what f's plan publishes of the names still free.
 func newMMVPart(f *mmvFile, names *mmvNames, problems *[]error) mmvPart {
 	p := f.plan
-	part := mmvPart{file: f, cluster: p.cluster, reader: f.reader, layout: p.layout, tables: p.tables, indoms: p.indoms}
+	part := mmvPart{file: f, cluster: p.cluster, reader: f.reader, layout: p.layout, tables: p.tables,
+		indoms: p.indoms}
 	for i := range p.metrics {
 		mp := &p.metrics[i]
 		if why := names.add(mp.desc.Name); why != "" {
 			if !p.noted[mp.desc.Name] {
-				*problems = append(*problems, fmt.Errorf("mmv file %s: metric %s: %s, not served", f.name, mp.metric.Name, why))
+				*problems = append(*problems, fmt.Errorf("mmv file %s: metric %s: %s, not served",
+					f.name, mp.metric.Name, why))
 			}
 			p.noted[mp.desc.Name] = true
 			continue

@@ -23,7 +23,8 @@ func (t *mmvClusterTable) assign(name string, asked uint32) (cluster uint32, not
 		if t.held[asked] == "" {
 			i, ok = int(asked), true
 		} else {
-			note = fmt.Sprintf("asks for cluster %d (%d here), which file %s holds", asked, clusterMMVFirst+asked, t.held[asked])
+			note = fmt.Sprintf("asks for cluster %d (%d here), which file %s holds", asked,
+				clusterMMVFirst+asked, t.held[asked])
 		}
 	}
 	if !ok {

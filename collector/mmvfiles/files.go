@@ -179,7 +179,8 @@ func (m *mmvFiles) admit(problems []error) []error {
 		if inUse >= m.lim.files || bytes+f.size > mmvTotalBytes {
 			if !f.waiting {
 				problems = append(problems,
-					fmt.Errorf("mmv file %s: waits: %d files of %d bytes in all are in use, the limits %d files and %d bytes",
+					fmt.Errorf("mmv file %s: waits: %d files of %d bytes in "+
+						"all are in use, the limits %d files and %d bytes",
 						f.name, inUse, bytes, m.lim.files, int64(mmvTotalBytes)))
 			}
 			f.waiting = true

@@ -71,7 +71,8 @@ func (m *mmvFiles) tellListing(err error, capped bool, problems []error) []error
 	case err != nil:
 		text = fmt.Sprintf("mmv directory %s: %v", m.dir, err)
 	case capped:
-		text = fmt.Sprintf("mmv directory %s: %d entries looked at, the limit; any others are not, but for the files in use",
+		text = fmt.Sprintf("mmv directory %s: %d entries looked at, the "+
+			"limit; any others are not, but for the files in use",
 			m.dir, m.lim.entries)
 	}
 	if text != "" && text != m.listFail {
@@ -106,7 +107,8 @@ func (m *mmvFiles) candidates(entries []os.DirEntry, problems []error) ([]string
 	}
 	if unnamed && !m.unnamed {
 		problems = append(problems,
-			fmt.Errorf("mmv directory %s: more than %d entries are not regular files or have no PMNS name; "+
+			fmt.Errorf("mmv directory %s: more than %d entries "+
+				"are not regular files or have no PMNS name; "+
 				"the others are ignored unnamed",
 				m.dir, mmvNamedRefusals))
 	}
@@ -161,7 +163,8 @@ func (m *mmvFiles) choose(names []string, problems []error) ([]string, []error) 
 	crowded := len(names) > limit
 	if crowded && !m.crowded {
 		problems = append(problems,
-			fmt.Errorf("mmv directory %s: more than %d files; a scan looks at %d: the files in use, and the others in turn",
+			fmt.Errorf("mmv directory %s: more than %d files; a scan "+
+				"looks at %d: the files in use, and the others in turn",
 				m.dir, limit, limit))
 	}
 	m.crowded = crowded

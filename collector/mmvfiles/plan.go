@@ -64,7 +64,8 @@ func newMMVPlan(f *mmvFile) (*mmvPlan, []error) {
 		d, why := mmvDesc(mmvName(f.name, f.layout.Flags, m.Name), f.cluster, m, domains)
 		switch {
 		case why != "":
-			problems = append(problems, fmt.Errorf("mmv file %s: metric %s: %s, not served", f.name, m.Name, why))
+			problems = append(problems,
+				fmt.Errorf("mmv file %s: metric %s: %s, not served", f.name, m.Name, why))
 		case m.Type != mmv.TypeNoSupport:
 			d.Labels = labels.item(m.Item)
 			index[i] = len(p.metrics)
@@ -82,8 +83,8 @@ func (p *mmvPlan) planInDoms(file string, labels mmvLabels) []error {
 	for i := range p.layout.Indoms {
 		d := &p.layout.Indoms[i]
 		if why := mmvInDomRefusal(d); why != "" {
-			problems = append(problems, fmt.Errorf("mmv file %s: indom %d: %s, not served with its metrics", file, d.Serial,
-				why))
+			problems = append(problems, fmt.Errorf("mmv file %s: indom %d: %s, not served with its metrics",
+				file, d.Serial, why))
 			continue
 		}
 		id := mmvInDomID(p.cluster, d.Serial)
@@ -91,7 +92,8 @@ func (p *mmvPlan) planInDoms(file string, labels mmvLabels) []error {
 			Labels: labels.indoms[d.Serial]})
 		list := make([]cache.Instance, len(d.Instances))
 		for k, x := range d.Instances {
-			list[k] = cache.Instance{ID: uint32(x.ID), Name: x.Name, Labels: labels.instances[mmvInstKey{d.Serial, x.ID}]}
+			list[k] = cache.Instance{ID: uint32(x.ID), Name: x.Name,
+				Labels: labels.instances[mmvInstKey{d.Serial, x.ID}]}
 		}
 		p.tables = append(p.tables, mmvTable{id: id, in: cache.NewInstances(list), indom: d})
 	}
@@ -144,7 +146,8 @@ func mmvName(file string, flags mmv.Flags, metric string) string {
 // the metric cannot be served.
 func mmvDesc(name string, cluster uint32, m *mmv.Metric, domains map[uint32]cache.InDomID) (d cache.Desc, why string) {
 	if m.Item >= engine.RateItemOffset {
-		return d, fmt.Sprintf("item %d is %d or above, which leaves its rate no item", m.Item, engine.RateItemOffset)
+		return d, fmt.Sprintf("item %d is %d or above, which leaves its rate no item",
+			m.Item, engine.RateItemOffset)
 	}
 	indom := cache.InDomNone
 	if m.Indom != mmv.NoIndom {

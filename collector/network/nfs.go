@@ -67,7 +67,8 @@ func (c *nfsCollector) Source() cache.Source {
 	}
 	return cache.Source{Name: c.Name(), Metrics: metrics, InDoms: []cache.InDomDesc{
 		{ID: indomNFSClient, Name: "nfs operations"}, {ID: indomNFS3, Name: "nfs3 operations"},
-		{ID: indomNFS4Client, Name: "nfs4 client operations"}, {ID: indomNFS4Server, Name: "nfs4 server operations"},
+		{ID: indomNFS4Client, Name: "nfs4 client operations"},
+		{ID: indomNFS4Server, Name: "nfs4 server operations"},
 	}}
 }
 
@@ -229,7 +230,8 @@ func (c *nfsCollector) publishThreads(b *cache.Builder) error {
 		return fmt.Errorf("%s: no pool", c.pools.Path)
 	}
 	b.SetU64(nfsThreadsPools.ID, cache.InstNone, pools)
-	for i, d := range []cache.Desc{nfsThreadsRequests, nfsThreadsEnqueued, nfsThreadsProcessed, nfsThreadsTimedout} {
+	for i, d := range []cache.Desc{nfsThreadsRequests, nfsThreadsEnqueued, nfsThreadsProcessed,
+		nfsThreadsTimedout} {
 		b.SetU64(d.ID, cache.InstNone, sums[i])
 	}
 	return nil

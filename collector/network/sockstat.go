@@ -102,7 +102,8 @@ func (c *sockstatCollector) Name() string { return "sockstat" }
 
 func (c *sockstatCollector) Source() cache.Source {
 	return cache.Source{Name: c.Name(), Metrics: []cache.Desc{sockTotal, sockTCPInuse, sockTCPOrphan, sockTCPTW,
-		sockTCPAlloc, sockTCPMem, sockUDPInuse, sockUDPMem, sockUDPLite, sockRawInuse, sockFragInuse, sockFragMemory,
+		sockTCPAlloc, sockTCPMem, sockUDPInuse, sockUDPMem, sockUDPLite, sockRawInuse, sockFragInuse,
+		sockFragMemory,
 		sockTCP6Inuse, sockUDP6Inuse, sockUDPLite6, sockRaw6Inuse, sockFrag6Inuse, sockFrag6Memory}}
 }
 

@@ -19,34 +19,46 @@ import (
 var (
 	softnetProcessed = softnetMetric{
 		engine.Row{Name: "hostcache.network.softnet.processed", Cluster: clusterSoftnet, Item: 0,
-			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(),
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+			InDom: cache.InDomNone}.Desc(),
 		engine.Row{Name: "hostcache.network.softnet.percpu.processed", Cluster: clusterSoftnet, Item: 6,
-			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftnetCPU}.Desc()}
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+			InDom: indomSoftnetCPU}.Desc()}
 	softnetDropped = softnetMetric{
 		engine.Row{Name: "hostcache.network.softnet.dropped", Cluster: clusterSoftnet, Item: 1,
-			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(),
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+			InDom: cache.InDomNone}.Desc(),
 		engine.Row{Name: "hostcache.network.softnet.percpu.dropped", Cluster: clusterSoftnet, Item: 7,
-			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftnetCPU}.Desc()}
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+			InDom: indomSoftnetCPU}.Desc()}
 	softnetTimeSqueeze = softnetMetric{
 		engine.Row{Name: "hostcache.network.softnet.time_squeeze", Cluster: clusterSoftnet, Item: 2,
-			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(),
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+			InDom: cache.InDomNone}.Desc(),
 		engine.Row{Name: "hostcache.network.softnet.percpu.time_squeeze", Cluster: clusterSoftnet, Item: 8,
-			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftnetCPU}.Desc()}
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+			InDom: indomSoftnetCPU}.Desc()}
 	softnetCPUCollision = softnetMetric{
 		engine.Row{Name: "hostcache.network.softnet.cpu_collision", Cluster: clusterSoftnet, Item: 3,
-			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(),
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+			InDom: cache.InDomNone}.Desc(),
 		engine.Row{Name: "hostcache.network.softnet.percpu.cpu_collision", Cluster: clusterSoftnet, Item: 9,
-			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftnetCPU}.Desc()}
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+			InDom: indomSoftnetCPU}.Desc()}
 	softnetReceivedRPS = softnetMetric{
 		engine.Row{Name: "hostcache.network.softnet.received_rps", Cluster: clusterSoftnet, Item: 4,
-			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(),
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+			InDom: cache.InDomNone}.Desc(),
 		engine.Row{Name: "hostcache.network.softnet.percpu.received_rps", Cluster: clusterSoftnet, Item: 10,
-			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftnetCPU}.Desc()}
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+			InDom: indomSoftnetCPU}.Desc()}
 	softnetFlowLimit = softnetMetric{
 		engine.Row{Name: "hostcache.network.softnet.flow_limit_count", Cluster: clusterSoftnet, Item: 5,
-			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: cache.InDomNone}.Desc(),
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+			InDom: cache.InDomNone}.Desc(),
 		engine.Row{Name: "hostcache.network.softnet.percpu.flow_limit_count", Cluster: clusterSoftnet, Item: 11,
-			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomSoftnetCPU}.Desc()}
+			Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount,
+			InDom: indomSoftnetCPU}.Desc()}
 )
 
 // softnetMetric is a total over the CPUs and its per-CPU twin.
@@ -80,7 +92,8 @@ func (c *softnetCollector) Source() cache.Source {
 		metrics = append(metrics, m.all, m.percpu)
 	}
 	return cache.Source{Name: c.Name(), Metrics: metrics, InDoms: []cache.InDomDesc{
-		{ID: indomSoftnetCPU, Name: "softnet cpus", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"), IDLabel: "cpu"}}}
+		{ID: indomSoftnetCPU, Name: "softnet cpus", Labels: hostkit.IndomLabels(`"cpu"`, "per cpu"),
+			IDLabel: "cpu"}}}
 }
 
 // Sample reads the file once.
@@ -105,7 +118,8 @@ func (c *softnetCollector) Sample(b *cache.Builder, _ time.Time) error {
 			m softnetMetric
 			v uint64
 		}{{softnetProcessed, r.Processed}, {softnetDropped, r.Dropped}, {softnetTimeSqueeze, r.TimeSqueeze},
-			{softnetCPUCollision, r.CPUCollision}, {softnetReceivedRPS, r.ReceivedRPS}, {softnetFlowLimit, r.FlowLimits}} {
+			{softnetCPUCollision, r.CPUCollision}, {softnetReceivedRPS, r.ReceivedRPS},
+			{softnetFlowLimit, r.FlowLimits}} {
 			b.SetU64(p.m.percpu.ID, cpu, p.v)
 		}
 		sum.Processed += r.Processed
