@@ -53,7 +53,8 @@ func runCollectors(agent, before string, rounds int, idle time.Duration, nowConf
 		return "", err
 	}
 	fmt.Fprintf(&b, "\n## Background CPU per second, idle, on pipes as pmcd runs the agent\n\n"+
-		"%d alternating runs of %s each; medians.\n\n| agent | idle CPU per s |\n|---|---|\n| before (%s) | %s |\n| now (%s%s) | %s |\n",
+		"%d alternating runs of %s each; medians.\n\n| agent | idle CPU per s |\n|---|---|\n"+
+		"| before (%s) | %s |\n| now (%s%s) | %s |\n",
 		rounds, idle, before, us(a), agent, confLabel(nowConf), us(o))
 	return b.String(), nil
 }
@@ -233,7 +234,8 @@ func planOf(costs []collectorCost) []planEntry {
 
 // idleAlternating measures the idle CPU per second of two agents, rounds
 // times each, alternately, and returns the medians.
-func idleAlternating(before, now string, rounds int, idle time.Duration, nowConf string) (time.Duration, time.Duration, error) {
+func idleAlternating(before, now string, rounds int, idle time.Duration,
+	nowConf string) (time.Duration, time.Duration, error) {
 	var a, o []time.Duration
 	for i := 0; i < rounds; i++ {
 		for _, p := range []struct {

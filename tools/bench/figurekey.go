@@ -20,11 +20,13 @@ func figureKey(idle fmt.Stringer) string {
 		"  CPU per fetch subtracts it.\n"+
 		"  It holds the samples of the 1 s and 5 s collectors.\n"+
 		"  It holds a 10 s collector's sample only in some runs, and a minute's work seldom.\n"+
-		"  So it can fall below the collectors' own work, when a dear 10 s collector misses its window.\n", idle, idle)
+		"  So it can fall below the collectors' own work, when a dear 10 s collector misses its window.\n",
+		idle, idle)
 	b.WriteString("- **The collectors' own work** (Each collector's cost per sample, the `all` row): each\n" +
 		"  collector's CPU per sample, in process, spread over its default interval and summed.\n" +
 		"  It leaves out waking, the Go runtime and publishing.\n" +
-		"- **This host's background at default intervals** (Readers at distinct phases, the `no reader` row):\n" +
+		"- **This host's background at default intervals** " +
+		"(Readers at distinct phases, the `no reader` row):\n" +
 		"  the agent with its defaults on pipes, nobody fetching, in its first minute.\n" +
 		"  It holds every collector of up to 10 s, waking, the runtime and publishing.\n" +
 		"- **The background at scale** (Background CPU at scale): the agent on generated hosts, nobody\n" +

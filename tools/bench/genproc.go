@@ -40,7 +40,9 @@ func generateTree(dir string, s treeSize) error {
 	w.file("proc/net/softnet_stat", softnetFile(s.cpus))
 	w.file("proc/swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n")
 	for _, res := range []string{"cpu", "memory", "io"} {
-		w.file("proc/pressure/"+res, "some avg10=0.10 avg60=0.20 avg300=0.30 total=12345\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=678\n")
+		w.file("proc/pressure/"+res,
+			"some avg10=0.10 avg60=0.20 avg300=0.30 total=12345\n"+
+				"full avg10=0.00 avg60=0.00 avg300=0.00 total=678\n")
 	}
 	for _, f := range []string{"meminfo", "vmstat", "net/snmp", "net/netstat", "net/snmp6", "net/sockstat"} {
 		w.copy("/proc/"+f, "proc/"+f)
@@ -124,11 +126,13 @@ func (w *treeWriter) copy(from, rel string) {
 
 func statFile(cpus int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "cpu  %d %d %d %d %d %d %d 0 0 0\n", 1000*cpus, 10*cpus, 500*cpus, 9000*cpus, 20*cpus, 5*cpus, 7*cpus)
+	fmt.Fprintf(&b, "cpu  %d %d %d %d %d %d %d 0 0 0\n", 1000*cpus, 10*cpus, 500*cpus, 9000*cpus, 20*cpus, 5*cpus,
+		7*cpus)
 	for i := 0; i < cpus; i++ {
 		fmt.Fprintf(&b, "cpu%d 1000 10 500 9000 20 5 7 0 0 0\n", i)
 	}
-	b.WriteString("intr 123456 0 0\nctxt 987654\nbtime 1795320000\nprocesses 4242\nprocs_running 3\nprocs_blocked 0\nsoftirq 5555 0 0 0 0 0 0 0 0 0 0\n")
+	b.WriteString("intr 123456 0 0\nctxt 987654\nbtime 1795320000\nprocesses 4242\nprocs_running 3\n" +
+		"procs_blocked 0\nsoftirq 5555 0 0 0 0 0 0 0 0 0 0\n")
 	return b.String()
 }
 
@@ -169,7 +173,8 @@ func softirqsFile(cpus int) string {
 		fmt.Fprintf(&b, "%-11s", fmt.Sprintf("CPU%d", c))
 	}
 	b.WriteString("\n")
-	for i, k := range []string{"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU"} {
+	for i, k := range []string{"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
+		"HRTIMER", "RCU"} {
 		fmt.Fprintf(&b, "%12s", k+":")
 		for c := 0; c < cpus; c++ {
 			fmt.Fprintf(&b, " %10d", (i*7919+c*104729)%1000003)
@@ -183,7 +188,9 @@ func softirqsFile(cpus int) string {
 func softnetFile(cpus int) string {
 	var b strings.Builder
 	for c := 0; c < cpus; c++ {
-		fmt.Fprintf(&b, "%08x 00000000 00000001 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 %08x 00000000 00000000\n", c*1000, c)
+		fmt.Fprintf(&b,
+			"%08x 00000000 00000001 00000000 00000000 00000000 00000000 "+
+				"00000000 00000000 00000000 00000000 00000000 %08x 00000000 00000000\n", c*1000, c)
 	}
 	return b.String()
 }
@@ -210,7 +217,8 @@ func diskstats(disks int) string {
 func netdev(ifaces int) string {
 	var b strings.Builder
 	b.WriteString("Inter-|   Receive                                                |  Transmit\n")
-	b.WriteString(" face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n")
+	b.WriteString(" face |bytes    packets errs drop fifo frame compressed " +
+		"multicast|bytes    packets errs drop fifo colls carrier compressed\n")
 	for i := 0; i < ifaces; i++ {
 		fmt.Fprintf(&b, "%6s: 1000000 1000 0 0 0 0 0 10 2000000 2000 0 0 0 0 0 0\n", fmt.Sprintf("eth%d", i))
 	}

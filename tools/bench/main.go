@@ -35,22 +35,28 @@ func main() {
 	linux := flag.String("linux", "/var/lib/pcp/pmdas/linux/pmdalinux", "pmdalinux binary")
 	loop := flag.String("fetchloop", "bin/fetchloop", "fetchloop binary")
 	cFloor := flag.String("echoagent", "bin/echoagent", "the C agent that answers nothing (tools/echoagent)")
-	ticker := flag.String("ticker", "bin/ticker", "the C program that reads the one-second files each second (tools/echoagent)")
+	ticker := flag.String("ticker", "bin/ticker",
+		"the C program that reads the one-second files each second (tools/echoagent)")
 	n := flag.Int("n", 10000, "fetches per PDU-level round")
 	e2eN := flag.Int("e2e", 5000, "fetches per client through pmcd")
 	clients := flag.Int("clients", 8, "concurrent clients for the throughput run")
-	idle := flag.Duration("idle", 5*time.Second, "idle time to measure background CPU (background: the window of each run)")
+	idle := flag.Duration("idle", 5*time.Second,
+		"idle time to measure background CPU (background: the window of each run)")
 	out := flag.String("o", "", "also write the report (markdown) to this file")
 	pmns := flag.String("pmns", "pmns", "the project's pmns file (scale, stall)")
 	stallFor := flag.Duration("stall", 30*time.Second, "how long the stalled collector stays stuck")
 	soakN := flag.Int("soak", 125000, "fetches per client in the soak")
 	recordWarm := flag.Duration("record-warm", 60*time.Second, "history gathered before the recording run")
 	recordFor := flag.Duration("record-for", 30*time.Second, "how long the recording run fetches")
-	before := flag.String("before", "", "collectors, background, readers: an older agent binary whose idle CPU is measured beside -agent's")
+	before := flag.String("before", "",
+		"collectors, background, readers: an older agent binary whose idle CPU is measured beside -agent's")
 	rounds := flag.Int("rounds", 3, "collectors, background, readers: alternating idle runs of each agent")
-	readersSettle := flag.Duration("readers-settle", 10*time.Second, "readers: how long the readers fetch before the CPU window (the agent learns their phases)")
+	readersSettle := flag.Duration("readers-settle", 10*time.Second,
+		"readers: how long the readers fetch before the CPU window (the agent learns their phases)")
 	readersWindow := flag.Duration("readers-window", 20*time.Second, "readers: the CPU window of each run")
-	nowConf := flag.String("now-conf", "", "collectors: configuration lines for -agent only; background: for every binary (e.g. \"idle_after = 5\")")
+	nowConf := flag.String("now-conf", "",
+		"collectors: configuration lines for -agent only; "+
+			"background: for every binary (e.g. \"idle_after = 5\")")
 	flag.Parse()
 	var report string
 	var err error
@@ -69,9 +75,11 @@ func main() {
 		if *nowConf != "" {
 			settle = 15 * time.Second
 		}
-		report, err = runCollectors(*agent, *before, *rounds, *idle, strings.ReplaceAll(*nowConf, ";", "\n")+"\n")
+		report, err = runCollectors(*agent, *before, *rounds, *idle,
+			strings.ReplaceAll(*nowConf, ";", "\n")+"\n")
 	case "background":
-		report, err = runBackground(*agent, *before, flag.Arg(0), strings.ReplaceAll(*nowConf, ";", "\n")+"\n", *rounds, *idle)
+		report, err = runBackground(*agent, *before, flag.Arg(0), strings.ReplaceAll(*nowConf, ";", "\n")+"\n",
+			*rounds, *idle)
 	case "readers":
 		report, err = runReaders(*agent, *before, *rounds, *readersSettle, *readersWindow)
 	case "standin":
@@ -95,7 +103,8 @@ func main() {
 		}
 		return
 	default:
-		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak, record, collectors, background, readers, gen-tree)", mode)
+		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak, "+
+			"record, collectors, background, readers, gen-tree)", mode)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -154,7 +163,8 @@ func run(agent, linux, loop, cFloor, ticker string, n, e2eN, clients int, idle t
 		{"pmdahostcache", agent, []string{"-d", "396", "-l", "LOG", "-U", "root"}, ourPMIDs, n},
 		{"pmdahostcache (fresh_within = 0)", agent,
 			[]string{"-d", "396", "-l", "LOG", "-U", "root", "-c", cacheOnly}, ourPMIDs, n},
-		{"pmdahostcache (sampling parked)", agent, []string{"-d", "396", "-l", "LOG", "-U", "root", "-c", quiet}, ourPMIDs, n},
+		{"pmdahostcache (sampling parked)", agent,
+			[]string{"-d", "396", "-l", "LOG", "-U", "root", "-c", quiet}, ourPMIDs, n},
 		{"Go agent doing nothing", self, []string{"echo-agent"}, ourPMIDs, n},
 		{"C agent doing nothing (floor)", cFloor, nil, ourPMIDs, n},
 		{"pmdalinux", linux, []string{"-d", "60", "-l", "LOG"}, linuxPMIDs, n / 4},

@@ -98,7 +98,8 @@ func benchAgent(name, path string, args []string, pmids []uint32, n int, idle ti
 // benchAgentSettled is benchAgent with settle between the warm-up and the
 // idle measurement: on a big host an agent's first samples (every id and
 // every value new) outlast the warm-up.
-func benchAgentSettled(name, path string, args []string, pmids []uint32, n int, idle, settle time.Duration) (pduResult, error) {
+func benchAgentSettled(name, path string, args []string, pmids []uint32, n int, idle,
+	settle time.Duration) (pduResult, error) {
 	res := pduResult{name: name, metrics: len(pmids), fetches: n}
 	a, err := driver.Start(path, args, nil)
 	if err != nil {

@@ -132,7 +132,8 @@ func pmidOf(id cache.MetricID) uint32 { return 396<<22 | uint32(id) }
 // (and conf's lines in its configuration),
 // has the readers fetch through settle and window, and returns the
 // agent's CPU per second over window and the fetches' service times.
-func readersRun(bin, conf string, pmids []uint32, phases []time.Duration, settle, window time.Duration) (time.Duration, []time.Duration, error) {
+func readersRun(bin, conf string, pmids []uint32, phases []time.Duration, settle,
+	window time.Duration) (time.Duration, []time.Duration, error) {
 	dir, err := os.MkdirTemp("", "hostcache-readers-")
 	if err != nil {
 		return 0, nil, err
@@ -142,7 +143,8 @@ func readersRun(bin, conf string, pmids []uint32, phases []time.Duration, settle
 	if err := os.WriteFile(path, []byte("id_dir = "+dir+"\n"+conf), 0o644); err != nil {
 		return 0, nil, err
 	}
-	a, err := driver.Start(bin, []string{"-d", "396", "-l", filepath.Join(dir, "hostcache.log"), "-U", "root", "-c", path}, nil)
+	a, err := driver.Start(bin,
+		[]string{"-d", "396", "-l", filepath.Join(dir, "hostcache.log"), "-U", "root", "-c", path}, nil)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -233,11 +235,13 @@ func readersReport(agents []readerAgent, figs [][]readerFigures, sources, rounds
 		"%d rounds of %s per row (median CPU).\n"+
 		"Periodic readers fetch one metric of each of its %d sources once a second, each at its own phase\n"+
 		"(`bench readers`).\n"+
-		"The agent runs on the fixed grid (`reader_phases = 0`) and following its readers (`reader_phases = 8`).\n"+
+		"The agent runs on the fixed grid (`reader_phases = 0`) "+
+		"and following its readers (`reader_phases = 8`).\n"+
 		"An agent that samples just before each reader's fetch takes one extra sample per source for each\n"+
 		"phase beyond the first.\n"+
 		"With no reader both sample on the same grid, so that row is measured once, with the defaults.\n"+
-		"It is this host's background at default intervals, in the agent's first minute.\n\n", rounds, window, sources)
+		"It is this host's background at default intervals, in the agent's first minute.\n\n", rounds, window,
+		sources)
 	b.WriteString("| agent | readers | CPU per s | fetch p50 | fetch p99 |\n|---|---|---|---|---|\n")
 	slopes := make([]time.Duration, len(agents))
 	for i, ag := range agents {
@@ -251,7 +255,8 @@ func readersReport(agents []readerAgent, figs [][]readerFigures, sources, rounds
 			if len(lat) > 0 {
 				p50, p99 = us(lat[len(lat)/2]), us(lat[len(lat)*99/100])
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", ag.label, sc.name, us(medianDuration(figs[i][s].cpu)), p50, p99)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", ag.label, sc.name,
+				us(medianDuration(figs[i][s].cpu)), p50, p99)
 		}
 		one, four := medianDuration(figs[i][1].cpu), medianDuration(figs[i][2].cpu)
 		slopes[i] = (four - one) / 3

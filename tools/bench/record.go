@@ -100,7 +100,8 @@ func runRecord(agent, pmnsPath string, warm, d time.Duration) (string, error) {
 		name string
 		lat  []time.Duration
 	}{{"idle", baseLat}, {"writing archives", recLat}} {
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", r.name, len(r.lat), us(pct(r.lat, .5)), us(pct(r.lat, .99)), us(pct(r.lat, .999)))
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", r.name, len(r.lat), us(pct(r.lat, .5)),
+			us(pct(r.lat, .99)), us(pct(r.lat, .999)))
 	}
 	p99 := ratio(pct(recLat, .99), pct(baseLat, .99))
 	fmt.Fprintf(&b, "\np99 writing / idle: %.2f (target ≤ 1.20: %s)\n", p99, verdict(p99 <= 1.2))

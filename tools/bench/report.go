@@ -24,10 +24,12 @@ type pduRows struct {
 // format renders the measurements and the ratio table in markdown; idle
 // is the window of each agent's idle CPU, which CPU per fetch subtracts.
 func format(rows pduRows, tickerCPU, goTickerCPU time.Duration, e e2e, idle time.Duration) string {
-	hc, hcCache, hcQuiet, goFloor, cFloor, lx := rows.hc, rows.hcCache, rows.hcQuiet, rows.goFloor, rows.cFloor, rows.lx
+	hc, hcCache, hcQuiet := rows.hc, rows.hcCache, rows.hcQuiet
+	goFloor, cFloor, lx := rows.goFloor, rows.cFloor, rows.lx
 	var b strings.Builder
 	host, _ := hostname()
-	fmt.Fprintf(&b, "# pmdahostcache performance\n\nMeasured %s on %s (%d CPUs, %s), one run, both agents side by side.\n\n",
+	fmt.Fprintf(&b, "# pmdahostcache performance\n\n"+
+		"Measured %s on %s (%d CPUs, %s), one run, both agents side by side.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), host, runtime.NumCPU(), runtime.GOARCH)
 	fmt.Fprintf(&b, "Metric set: CPU (all and per CPU), memory, load, disk and network, %d metrics.\n", hc.metrics)
 	b.WriteString("Each agent serves the same quantities (`tools/bench/metrics.go`).\n\n")
@@ -42,8 +44,8 @@ func format(rows pduRows, tickerCPU, goTickerCPU time.Duration, e e2e, idle time
 	fmt.Fprintf(&b, "| agent | fetches | p50 | p99 | p99.9 | CPU per fetch, back to back | CPU per fetch, paced "+
 		"| CPU per s, %s idle | RSS |\n|---|---|---|---|---|---|---|---|---|\n", idle)
 	for _, r := range []pduResult{hc, hcCache, hcQuiet, goFloor, cFloor, lx} {
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s | %.1f MB |\n", r.name, r.fetches, us(r.p50), us(r.p99), us(r.p999),
-			us(r.cpuPerFetch), us(r.pacedCPU), us(r.bgPerSec), float64(r.rssKB)/1024)
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s | %.1f MB |\n", r.name, r.fetches, us(r.p50),
+			us(r.p99), us(r.p999), us(r.cpuPerFetch), us(r.pacedCPU), us(r.bgPerSec), float64(r.rssKB)/1024)
 	}
 	b.WriteString("\n## End to end (pmFetch through pmcd, libpcp client)\n\n")
 	b.WriteString("| what | clients | fetches | errors | p50 | p99 | fetches/s |\n|---|---|---|---|---|---|---|\n")
@@ -52,8 +54,8 @@ func format(rows pduRows, tickerCPU, goTickerCPU time.Duration, e e2e, idle time
 		r    e2eResult
 	}{{"sample.long.one (floor)", e.floor}, {"hostcache set", e.ours1}, {"pmdalinux set", e.linux1},
 		{"hostcache set", e.oursN}, {"pmdalinux set", e.linuxN}} {
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %.1f µs | %.1f µs | %.0f |\n", row.what, row.r.clients, row.r.fetches,
-			row.r.errors, row.r.p50, row.r.p99, row.r.perSec)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %.1f µs | %.1f µs | %.0f |\n", row.what, row.r.clients,
+			row.r.fetches, row.r.errors, row.r.p50, row.r.p99, row.r.perSec)
 	}
 
 	b.WriteString("\n## Targets\n\n| target | measured | limit | verdict |\n|---|---|---|---|\n")
@@ -65,8 +67,9 @@ func format(rows pduRows, tickerCPU, goTickerCPU time.Duration, e e2e, idle time
 		{"paced", func(r pduResult) time.Duration { return r.pacedCPU }},
 	} {
 		ratio := func(r pduResult) float64 { return float64(m.of(r)) / float64(m.of(lx)) }
-		fmt.Fprintf(&b, "| agent CPU per fetch vs pmdalinux, %s (sampling parked) | %.3f (%s / %s) | ≤ 0.050 | %s |\n", m.how,
-			ratio(hcQuiet), us(m.of(hcQuiet)), us(m.of(lx)), verdict(ratio(hcQuiet) <= 0.05))
+		fmt.Fprintf(&b,
+			"| agent CPU per fetch vs pmdalinux, %s (sampling parked) | %.3f (%s / %s) | ≤ 0.050 | %s |\n",
+			m.how, ratio(hcQuiet), us(m.of(hcQuiet)), us(m.of(lx)), verdict(ratio(hcQuiet) <= 0.05))
 		fmt.Fprintf(&b, "| the same, sampling live | %.3f (%s / %s) | ≤ 0.050 | %s |\n",
 			ratio(hc), us(m.of(hc)), us(m.of(lx)), verdict(ratio(hc) <= 0.05))
 		fmt.Fprintf(&b, "| (floor: a C agent that answers nothing, %s) | %.3f (%s / %s) | | |\n", m.how,
@@ -77,8 +80,8 @@ func format(rows pduRows, tickerCPU, goTickerCPU time.Duration, e e2e, idle time
 	fmt.Fprintf(&b, "| end-to-end p50 vs sample floor | %.2f× (%.1f / %.1f µs) | ≤ 1.30× | %s |\n", p50Ratio,
 		e.ours1.p50, e.floor.p50, verdict(p50Ratio <= 1.3))
 	tput := e.oursN.perSec / e.linuxN.perSec
-	fmt.Fprintf(&b, "| %d-client fetches/s vs pmdalinux | %.2f× (%.0f / %.0f) | ≥ 3× | %s |\n", e.oursN.clients, tput,
-		e.oursN.perSec, e.linuxN.perSec, verdict(tput >= 3))
+	fmt.Fprintf(&b, "| %d-client fetches/s vs pmdalinux | %.2f× (%.0f / %.0f) | ≥ 3× | %s |\n", e.oursN.clients,
+		tput, e.oursN.perSec, e.linuxN.perSec, verdict(tput >= 3))
 	bg := float64(hc.bgPerSec) / float64(lx.cpuPerFetch)
 	fmt.Fprintf(&b, "| CPU per s, %s idle, vs one pmdalinux fetch | %.2f (%s / %s) | < 1 | %s |\n", idle, bg,
 		us(hc.bgPerSec), us(lx.cpuPerFetch), verdict(bg < 1))
@@ -90,7 +93,8 @@ func format(rows pduRows, tickerCPU, goTickerCPU time.Duration, e e2e, idle time
 	// A second comparison where both sides pay for waking from idle: our
 	// sampler wakes every second, a paced pmdalinux fetch wakes it too.
 	fmt.Fprintf(&b, "| (CPU per s, %s idle, vs one paced pmdalinux fetch, both waking from idle) "+
-		"| %.2f (%s / %s) | | |\n", idle, float64(hc.bgPerSec)/float64(lx.pacedCPU), us(hc.bgPerSec), us(lx.pacedCPU))
+		"| %.2f (%s / %s) | | |\n", idle, float64(hc.bgPerSec)/float64(lx.pacedCPU), us(hc.bgPerSec),
+		us(lx.pacedCPU))
 	rss := float64(hc.rssKB) / 1024
 	fmt.Fprintf(&b, "| RSS | %.1f MB | ≤ 25 MB | %s |\n", rss, verdict(rss <= 25))
 	errs := e.floor.errors + e.ours1.errors + e.linux1.errors + e.oursN.errors + e.linuxN.errors
@@ -117,12 +121,14 @@ func writeFreshTargets(b *strings.Builder, rows pduRows, tickerCPU time.Duration
 	} {
 		hc, lx := m.of(rows.hc), m.of(rows.lx)
 		fmt.Fprintf(b, "| agent CPU per fetch vs pmdalinux, %s, samples at most fresh_within (20 ms) old "+
-			"| %.3f (%s / %s) | ≤ 1.000 | %s |\n", m.how, float64(hc)/float64(lx), us(hc), us(lx), verdict(hc <= lx))
+			"| %.3f (%s / %s) | ≤ 1.000 | %s |\n", m.how, float64(hc)/float64(lx), us(hc), us(lx),
+			verdict(hc <= lx))
 		floor := m.of(rows.cFloor) + tickerCPU
 		fmt.Fprintf(b, "| (the same vs the sample floor: the C agent's round trip "+
 			"and one read of the one-second files, %s) | %.2f (%s / %s) | | |\n",
 			us(floor), float64(hc)/float64(floor), us(hc), us(floor))
-		fmt.Fprintf(b, "| (the same answering from the cache as it is, fresh_within = 0) | %.3f (%s / %s) | | |\n",
+		fmt.Fprintf(b,
+			"| (the same answering from the cache as it is, fresh_within = 0) | %.3f (%s / %s) | | |\n",
 			float64(m.of(rows.hcCache))/float64(lx), us(m.of(rows.hcCache)), us(lx))
 	}
 }

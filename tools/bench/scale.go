@@ -77,10 +77,13 @@ func runScale(agent, ticker, pmnsPath string) (string, error) {
 			shortest = min(shortest, sp)
 			kept += sp.Seconds() * p.histPerSec[i]
 		}
-		fmt.Fprintf(&b, "| %dx: %d CPUs, %d disks, %d ifaces, %d mounts | %s (%.1fx) | %s (%.2fx) | %s (%.1fx) | %d | %.1f MB (%.1fx) | %.0f KB | %d of %d collectors %.0f s, the widest %.0f s; %.0f MB |\n",
+		fmt.Fprintf(&b, "| %dx: %d CPUs, %d disks, %d ifaces, %d mounts "+
+			"| %s (%.1fx) | %s (%.2fx) | %s (%.1fx) | %d | %.1f MB (%.1fx) | %.0f KB "+
+			"| %d of %d collectors %.0f s, the widest %.0f s; %.0f MB |\n",
 			f, s.cpus, s.disks, s.ifaces, s.mounts, p.sample, ratio(p.sample, base.sample), us(p.small),
-			ratio(p.small, base.small), us(p.full), ratio(p.full, base.full), p.values, float64(p.rssKB)/1024,
-			float64(p.rssKB)/float64(base.rssKB), p.histSample/1024, countFull(spans, historySeconds*time.Second), len(spans),
+			ratio(p.small, base.small), us(p.full), ratio(p.full, base.full), p.values,
+			float64(p.rssKB)/1024, float64(p.rssKB)/float64(base.rssKB), p.histSample/1024,
+			countFull(spans, historySeconds*time.Second), len(spans),
 			float64(historySeconds), shortest.Seconds(), kept/(1<<20))
 	}
 	b.WriteString(scaleNotes())
@@ -100,7 +103,8 @@ func scaleNotes() string {
 		"History is the samples each collector keeps for figures over clients' intervals.\n" +
 		"They are raw counters and instants with peaks, 8 bytes each.\n" +
 		"The table gives one sample of every collector.\n" +
-		"It gives the spans the default 128 MB budget keeps, shared max-min fairly, at the collectors' intervals.\n" +
+		"It gives the spans the default 128 MB budget keeps, " +
+		"shared max-min fairly, at the collectors' intervals.\n" +
 		"A span is at most the default 900 s.\n" +
 		"The table says how many collectors keep all of it, and the span of the widest collector.\n" +
 		"The RSS column is after a few seconds, before the history fills.\n\n"
@@ -126,7 +130,8 @@ type scalePoint struct {
 
 func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
 
-func measureScale(agent, ticker, self string, factor int, pmns map[string]uint32, small, full []uint32) (scalePoint, bgPoint, error) {
+func measureScale(agent, ticker, self string, factor int, pmns map[string]uint32, small,
+	full []uint32) (scalePoint, bgPoint, error) {
 	var p scalePoint
 	dir, err := treeDir("hostcache-scale")
 	if err != nil {

@@ -92,7 +92,8 @@ func agentBackground(agent, dir, conf string, settle, window time.Duration) (tim
 func treeWhere() string {
 	if memoryDir() == "/dev/shm" {
 		return "The trees are in /dev/shm, a tmpfs, kept in memory as procfs and sysfs are.\n" +
-			"On a disk filesystem this machine's page cache drops a file within seconds of its last read,\n" +
+			"On a disk filesystem this machine's page cache " +
+			"drops a file within seconds of its last read,\n" +
 			"and slower readers pay disk reads.\n\n"
 	}
 	return "The trees are in " + memoryDir() + ": there is no tmpfs at /dev/shm, and files read seldom may be\n" +
@@ -106,25 +107,31 @@ func backgroundTable(sizes []int, points []bgPoint, waking string) string {
 	fmt.Fprintf(&b, "The agent's CPU per second on pipes, nobody fetching, over %.0f s: "+
 		"the once-a-minute work is included.\n"+
 		"The window is the agent's second minute, from %.0f s after its start.\n"+
-		"The first minute carries what is done once a start: the collections that free start-up's allocations,\n"+
+		"The first minute carries what is done once a start: "+
+		"the collections that free start-up's allocations,\n"+
 		"and buffers first grown to the host's size.\n"+
-		"The agent runs at default intervals, every source at full rate: the first idle_after has not passed.\n"+
-		"It runs with `keep_files = yes`, so the generated files are kept open as procfs and sysfs files are.\n",
+		"The agent runs at default intervals, every source "+
+		"at full rate: the first idle_after has not passed.\n"+
+		"It runs with `keep_files = yes`, so the generated "+
+		"files are kept open as procfs and sysfs files are.\n",
 		bgWindow.Seconds(), steadySettle.Seconds())
 	b.WriteString("The floors are a C program and a Go goroutine that only re-read the same files at the same\n" +
 		"intervals, on the same tree, parsing nothing.\n" +
 		"Their plan is what each collector read in a minute of samples (inotify).\n" +
-		"They read each file at the cadence the collector read it: every sample, every tenth, once a minute.\n" +
+		"They read each file at the cadence the collector " +
+		"read it: every sample, every tenth, once a minute.\n" +
 		"They read from kept fds, and make the statfs calls of the filesystem collector.\n" +
 		"\"Nothing read\" is the agent with `idle_after = 5`, in its second minute as well, " +
 		"unread since it started.\n" +
 		"Every source then samples at ten times its interval.\n" +
-		"What it refreshes once a minute at full rate, it then refreshes every ten minutes: not in the window.\n" +
+		"What it refreshes once a minute at full rate, it " +
+		"then refreshes every ten minutes: not in the window.\n" +
 		"Network's state, every 100 s, is in it.\n" + treeWhere())
 	b.WriteString("The generated files do not change between samples.\n" +
 		"A collector that reads its text back unchanged repeats its sample (kernel.Memo, Builder.Again).\n" +
 		"So these rows are the agent's cost on a host where nothing moves.\n" +
-		"What each sample costs when its files did change is the \"built in full\" column of the next table.\n" +
+		"What each sample costs when its files did change " +
+		"is the \"built in full\" column of the next table.\n" +
 		"Its sum is in that table's last row.\n\n" +
 		"| host | agent | C floor | Go floor | agent / Go floor (target ≤ 1.5) | agent / C floor (≤ 3) " +
 		"| nothing read | nothing read / agent (≤ 0.2) |\n" +
@@ -132,14 +139,17 @@ func backgroundTable(sizes []int, points []bgPoint, waking string) string {
 	for i, p := range points {
 		g, c, q := ratio(p.agent, p.goFloor), ratio(p.agent, p.cFloor), ratio(p.idle, p.agent)
 		fmt.Fprintf(&b, "| %dx | %s | %s | %s | %.1f %s | %.1f %s | %s | %.2f %s |\n", sizes[i], us(p.agent),
-			us(p.cFloor), us(p.goFloor), g, verdict(g <= 1.5), c, verdict(c <= 3), us(p.idle), q, verdict(q <= 0.2))
+			us(p.cFloor), us(p.goFloor), g, verdict(g <= 1.5), c, verdict(c <= 3), us(p.idle), q,
+			verdict(q <= 0.2))
 	}
 	b.WriteString(waking)
 	b.WriteString("\n### Each collector's cost per sample at scale\n\n" +
 		"CPU of one sample against the synthetic tree, in process, after the first sample, two ways.\n" +
-		"As the agent samples it: a minute of samples, where the text unchanged repeats and what is due is read.\n" +
+		"As the agent samples it: a minute of samples, where " +
+		"the text unchanged repeats and what is due is read.\n" +
 		"Built in full: nothing to repeat, every value parsed and set, as when every file changed.\n" +
-		"The table gives the cost per instance of its largest instance domain at the largest size, built in full.\n" +
+		"The table gives the cost per instance of its largest " +
+		"instance domain at the largest size, built in full.\n" +
 		"It gives the collector's share of the background at its interval, both ways.\n" +
 		"Collectors whose sources the generator does not write cost what failing costs.\n\n")
 	b.WriteString("| collector | interval |")
@@ -148,7 +158,9 @@ func backgroundTable(sizes []int, points []bgPoint, waking string) string {
 	}
 	last := len(points) - 1
 	L := sizes[last]
-	fmt.Fprintf(&b, " %dx built in full | instances at %dx | per instance in full at %dx | per second at %dx | in full, per second at %dx |\n|---|---|",
+	fmt.Fprintf(&b,
+		" %dx built in full | instances at %dx | per instance in full at "+
+			"%dx | per second at %dx | in full, per second at %dx |\n|---|---|",
 		L, L, L, L, L)
 	b.WriteString(strings.Repeat("---|", len(sizes)+5) + "\n")
 	var sum, sumFull time.Duration
@@ -161,7 +173,8 @@ func backgroundTable(sizes []int, points []bgPoint, waking string) string {
 		if c.instances > 0 {
 			per = fmt.Sprintf("%.0f ns", float64(c.full.Nanoseconds())/float64(c.instances))
 		}
-		fmt.Fprintf(&b, " %s | %d | %s | %s | %s |\n", us(c.full), c.instances, per, us(c.perSec), us(c.fullSec))
+		fmt.Fprintf(&b, " %s | %d | %s | %s | %s |\n", us(c.full), c.instances, per, us(c.perSec),
+			us(c.fullSec))
 		sum, sumFull = sum+c.perSec, sumFull+c.fullSec
 	}
 	// collector and interval, a cell per size, built in full, instances,

@@ -55,7 +55,8 @@ func wakingSection(w wakeFloors, base bgPoint) string {
 		"A Go program pays %.1fx the 1x C floor before it reads a file.\n"+
 		"Its threads are put on a CPU %.1f times a second, where C's is once.\n"+
 		"At each tick the runtime wakes the thread that runs the timer, and its monitor thread (sysmon).\n"+
-		"The monitor wakes with the timer, and again after each of its short sleeps until it sees nothing running.\n"+
+		"The monitor wakes with the timer, and again after each "+
+		"of its short sleeps until it sees nothing running.\n"+
 		"Beyond waking, the 1x agent spends %s a second (%s in all); the C floor spends %s reading.\n",
 		100*ratio(w.c, base.cFloor), us(base.cFloor), ratio(w.goOne, base.cFloor), w.goOneRuns,
 		us(base.agent-w.goOne), us(base.agent), us(base.cFloor-w.c))

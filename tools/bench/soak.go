@@ -38,7 +38,8 @@ func runSoak(loop string, clients, perClient int) (string, error) {
 	}
 	pid1, _ := installedPid()
 	var b strings.Builder
-	b.WriteString("# Soak\n\n| fetches | clients | errors | wall | fetches/s | p50 | p99 | RSS before -> after | goroutines before -> after | agent restarted |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("# Soak\n\n| fetches | clients | errors | wall | fetches/s | p50 | p99 | RSS before -> after " +
+		"| goroutines before -> after | agent restarted |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	fmt.Fprintf(&b, "| %d | %d | %d | %s | %.0f | %.1f µs | %.1f µs | %.1f -> %.1f MB (%+d KB) | %d -> %d | %v |\n",
 		r.fetches, r.clients, r.errors, wall.Round(time.Second), r.perSec, r.p50, r.p99,
 		float64(rss0)/1024, float64(rss1)/1024, rss1-rss0, g0, g1, pid1 != pid)
@@ -68,7 +69,8 @@ func warmUp(loop string, clients, pid int) (int, int, error) {
 	rounds := 0
 	for time.Since(start) < warmFor {
 		rounds++
-		if _, err := fetchloop(loop, clients, warmPerClient, prefixed("hostcache.", equivalentSet)); err != nil {
+		if _, err := fetchloop(loop, clients, warmPerClient,
+			prefixed("hostcache.", equivalentSet)); err != nil {
 			return 0, rounds, err
 		}
 	}

@@ -64,13 +64,14 @@ func runStall(agent, pmnsPath string, d time.Duration) (string, error) {
 		name string
 		lat  []time.Duration
 	}{{"unstalled", baseLat}, {"load collector stalled", stuckLat}} {
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", r.name, len(r.lat), us(pct(r.lat, .5)), us(pct(r.lat, .99)), us(pct(r.lat, .999)))
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", r.name, len(r.lat), us(pct(r.lat, .5)),
+			us(pct(r.lat, .99)), us(pct(r.lat, .999)))
 	}
 	p99 := ratio(pct(stuckLat, .99), pct(baseLat, .99))
 	fmt.Fprintf(&b, "\np99 stalled / unstalled: %.2f (target ≤ 1.20: %s)\n\n", p99, verdict(p99 <= 1.2))
 	fmt.Fprintf(&b, "During the stall: load age %s, cpu age %s; kernel.all.load values %d (withheld once stale); "+
-		"after the read returned: %d values, load samples %d -> %d.\n", st.loadAge, st.cpuAge, st.loadValsDuring,
-		st.loadValsAfter, st.samplesDuring, st.samplesAfter)
+		"after the read returned: %d values, load samples %d -> %d.\n", st.loadAge, st.cpuAge,
+		st.loadValsDuring, st.loadValsAfter, st.samplesDuring, st.samplesAfter)
 	return b.String(), nil
 }
 

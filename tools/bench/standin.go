@@ -60,7 +60,8 @@ type standInRow struct {
 }
 
 // standInOn measures both agents on one host.
-func standInOn(agent, linux string, h standInHost, pmids []uint32, rounds int, idle time.Duration) (pduResult, pduResult, error) {
+func standInOn(agent, linux string, h standInHost, pmids []uint32, rounds int,
+	idle time.Duration) (pduResult, pduResult, error) {
 	dir, err := treeDir("hostcache-bench-standin")
 	if err != nil {
 		return pduResult{}, pduResult{}, err
@@ -92,7 +93,8 @@ func standInOn(agent, linux string, h standInHost, pmids []uint32, rounds int, i
 		a = append(a, res)
 		// env runs pmdalinux in its own process: the pid measured is
 		// pmdalinux's.
-		if res, err = benchAgentSettled("pmdalinux", "/usr/bin/env", theirs, pmids, max(h.n/4, 10), idle, h.settle); err != nil {
+		if res, err = benchAgentSettled("pmdalinux", "/usr/bin/env", theirs, pmids, max(h.n/4, 10), idle,
+			h.settle); err != nil {
 			return pduResult{}, pduResult{}, fmt.Errorf("pmdalinux: %w", err)
 		}
 		b = append(b, res)
@@ -109,7 +111,8 @@ func standInReport(rows []standInRow, names, rounds int, idle time.Duration) str
 		"both on pipes as pmcd runs them.\n"+
 		"Both fetch the %d pmdalinux metrics of the primary pmlogger's default configuration (a fresh\n"+
 		"`pmlogconf -c`), at pmdalinux's PMIDs.\n"+
-		"They run on this host and on the scale report's generated hosts, which both read in place of /proc and /sys\n"+
+		"They run on this host and on the scale report's generated "+
+		"hosts, which both read in place of /proc and /sys\n"+
 		"(pmdalinux through `LINUX_STATSPATH`).\n"+
 		"The generated hosts are 1x: %s; 16x: %s.\n"+
 		"Each row is the median round of %d (`bench standin`).\n\n",
@@ -118,14 +121,16 @@ func standInReport(rows []standInRow, names, rounds int, idle time.Duration) str
 		"| CPU per s, %s idle | RSS |\n|---|---|---|---|---|---|---|---|---|\n", idle)
 	for _, row := range rows {
 		for _, r := range []pduResult{row.ours, row.theirs} {
-			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %d KB |\n", row.host.name, r.name, r.fetches,
-				us(r.p50), us(r.p99), us(r.cpuPerFetch), us(r.pacedCPU), us(r.bgPerSec), r.rssKB)
+			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %d KB |\n",
+				row.host.name, r.name, r.fetches, us(r.p50), us(r.p99),
+				us(r.cpuPerFetch), us(r.pacedCPU), us(r.bgPerSec), r.rssKB)
 		}
 	}
 	b.WriteString("\n")
 	for _, row := range rows {
-		fmt.Fprintf(&b, "- %s: fetch p50, the stand-in %.3fx pmdalinux's; p99 %.3fx; CPU per fetch %.3fx\n", row.host.name,
-			ratio(row.ours.p50, row.theirs.p50), ratio(row.ours.p99, row.theirs.p99), ratio(row.ours.cpuPerFetch, row.theirs.cpuPerFetch))
+		fmt.Fprintf(&b, "- %s: fetch p50, the stand-in %.3fx pmdalinux's; p99 %.3fx; CPU per fetch %.3fx\n",
+			row.host.name, ratio(row.ours.p50, row.theirs.p50), ratio(row.ours.p99, row.theirs.p99),
+			ratio(row.ours.cpuPerFetch, row.theirs.cpuPerFetch))
 	}
 	return b.String()
 }

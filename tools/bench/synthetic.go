@@ -28,8 +28,9 @@ func startSynthetic(agent, dir string, extraConf string, keep bool) (*driver.Age
 	if err := os.WriteFile(conf, []byte(text+extraConf), 0o644); err != nil {
 		return nil, err
 	}
-	a, err := driver.Start(agent, []string{"-d", "396", "-U", "root", "-c", conf, "-l", filepath.Join(own, "agent.log"),
-		"-r", filepath.Join(dir, "proc"), "-s", filepath.Join(dir, "sys")}, os.Stderr)
+	a, err := driver.Start(agent,
+		[]string{"-d", "396", "-U", "root", "-c", conf, "-l", filepath.Join(own, "agent.log"),
+			"-r", filepath.Join(dir, "proc"), "-s", filepath.Join(dir, "sys")}, os.Stderr)
 	if err != nil {
 		return nil, err
 	}
