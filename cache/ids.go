@@ -141,9 +141,11 @@ func loadIDMap(path string, warn func(error), format idFormat) *IDMap {
 	default:
 		if problems := m.parseFile(string(data)); len(problems) > 0 {
 			if len(problems) > 5 {
-				problems = append(problems[:5], fmt.Sprintf("and %d more damaged lines", len(problems)-5))
+				problems = append(problems[:5],
+					fmt.Sprintf("and %d more damaged lines", len(problems)-5))
 			}
-			m.warn.say(fmt.Errorf("instance ids in %s repaired: line %s", path, strings.Join(problems, "; line ")))
+			m.warn.say(fmt.Errorf("instance ids in %s repaired: line %s", path,
+				strings.Join(problems, "; line ")))
 		}
 	}
 	m.onDisk = m.next

@@ -306,8 +306,9 @@ func (c *Config) Check(k Known) error {
 	var errs []error
 	for _, name := range sortedKeys(c.Intervals, c.Disabled) {
 		if !slices.Contains(k.Collectors, name) {
-			errs = append(errs, fmt.Errorf("%s: unknown collector %q (there are %s)", c.origin("collector."+name+"."),
-				name, strings.Join(k.Collectors, ", ")))
+			errs = append(errs,
+				fmt.Errorf("%s: unknown collector %q (there are %s)", c.origin("collector."+name+"."),
+					name, strings.Join(k.Collectors, ", ")))
 		}
 	}
 	for _, name := range sortedKeys(c.Include, c.Exclude) {

@@ -16,7 +16,8 @@ func equal[T comparable](a, b T) bool { return a == b }
 // millis reads an interval as parseMillis does; its errors name it.
 func millis() parser[time.Duration] {
 	return parser[time.Duration]{
-		words: fmt.Sprintf("milliseconds from %d to %d, or a duration such as 1.5s", MinIntervalMS, MaxIntervalMS),
+		words: fmt.Sprintf("milliseconds from %d to %d, or a duration such as 1.5s",
+			MinIntervalMS, MaxIntervalMS),
 		parse: func(val string) (time.Duration, error) {
 			d, err := parseMillis(val)
 			var word notDuration

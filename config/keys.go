@@ -61,22 +61,28 @@ func scheduleKeys() []Key {
 		field: single[time.Duration]{func(c *Config) *time.Duration { return &c.Interval }, millis()},
 	}, {
 		Name: "collector.NAME.interval", Example: "collector.cpu.interval = 500", OnReload: Applied,
-		Help:  "one collector's own interval",
-		Note:  "docs/metrics.md lists the shipped intervals.",
-		field: perName[time.Duration]{func(c *Config) *map[string]time.Duration { return &c.Intervals }, millis()},
+		Help: "one collector's own interval",
+		Note: "docs/metrics.md lists the shipped intervals.",
+		field: perName[time.Duration]{
+			func(c *Config) *map[string]time.Duration { return &c.Intervals }, millis()},
 	}, {
 		Name: "collector.NAME.enabled", Example: "collector.uptime.enabled = no", OnReload: WaitsForRestart,
 		Help:  "no: leave the collector and its metrics out",
 		field: perName[bool]{func(c *Config) *map[string]bool { return &c.Disabled }, yesNo(true)},
 	}, {
-		Name: "instances.INDOM.include", Example: "instances.network.all.include = ^eth", OnReload: WaitsForRestart,
-		Help:  "publish only instances whose names match",
-		Note:  "For network.all it picks the interfaces network.all.* adds up (by default the hardware ones).",
-		field: perName[*regexp.Regexp]{func(c *Config) *map[string]*regexp.Regexp { return &c.Include }, pattern()},
+		Name: "instances.INDOM.include", Example: "instances.network.all.include = ^eth",
+		OnReload: WaitsForRestart,
+		Help:     "publish only instances whose names match",
+		Note: "For network.all it picks the interfaces network.all.* adds up " +
+			"(by default the hardware ones).",
+		field: perName[*regexp.Regexp]{
+			func(c *Config) *map[string]*regexp.Regexp { return &c.Include }, pattern()},
 	}, {
-		Name: "instances.INDOM.exclude", Example: "instances.disk.exclude = ^(loop|ram)", OnReload: WaitsForRestart,
-		Help:  "leave out instances whose names match",
-		field: perName[*regexp.Regexp]{func(c *Config) *map[string]*regexp.Regexp { return &c.Exclude }, pattern()},
+		Name: "instances.INDOM.exclude", Example: "instances.disk.exclude = ^(loop|ram)",
+		OnReload: WaitsForRestart,
+		Help:     "leave out instances whose names match",
+		field: perName[*regexp.Regexp]{
+			func(c *Config) *map[string]*regexp.Regexp { return &c.Exclude }, pattern()},
 	}, {
 		Name: "stale_intervals", Default: "5", OnReload: Applied,
 		Help:  "data this many intervals old is withheld",
@@ -96,7 +102,8 @@ func scheduleKeys() []Key {
 	}, {
 		Name: "idle_after", Default: "300", OnReload: Applied,
 		Help: "seconds unread before a source slows down",
-		Note: "A source none of whose metrics a client has read for this long samples idle_factor times less often. " +
+		Note: "A source none of whose metrics a client has read " +
+			"for this long samples idle_factor times less often. " +
 			"It samples on the grid of that slow interval until a client reads it; " +
 			"its history, peaks and flight recordings then hold one sample per slow interval, " +
 			"and what it re-reads once a minute (disk attributes, mount device links, " +
@@ -121,8 +128,10 @@ func scheduleKeys() []Key {
 	}, {
 		Name: "fresh_within", Default: "20", OnReload: Applied,
 		Help: "milliseconds old a fetch's samples may be",
-		Note: "PCP's clients compute rates from the counters and pmcd's time of each fetch, so a fetch is answered " +
-			"from samples at most this old: a source whose newest sample is older is sampled for the fetch. " +
+		Note: "PCP's clients compute rates from the counters and " +
+			"pmcd's time of each fetch, so a fetch is answered " +
+			"from samples at most this old: a source whose " +
+			"newest sample is older is sampled for the fetch. " +
 			"Fetches that arrive together share one sample, " +
 			"and no source is sampled for fetches more than once in this time. " +
 			"0 answers every fetch from the samples already taken.",
@@ -176,10 +185,11 @@ func placeKeys() []Key {
 		Note:  "By default $PCP_VAR_DIR/config/pmda.",
 		field: single[string]{func(c *Config) *string { return &c.IDDir }, filePath()},
 	}, {
-		Name: "record_dir", Default: "/var/log/pcp/pmlogger/HOSTNAME", initial: defaultRecordDir, OnReload: WaitsForRestart,
-		Help:  "where the flight recorder writes",
-		Note:  "By default pmlogger's directory for this host.",
-		field: single[string]{func(c *Config) *string { return &c.RecordDir }, filePath()},
+		Name: "record_dir", Default: "/var/log/pcp/pmlogger/HOSTNAME", initial: defaultRecordDir,
+		OnReload: WaitsForRestart,
+		Help:     "where the flight recorder writes",
+		Note:     "By default pmlogger's directory for this host.",
+		field:    single[string]{func(c *Config) *string { return &c.RecordDir }, filePath()},
 	}, {
 		Name: "record_max_mb", Default: "256", OnReload: WaitsForRestart,
 		Help: "megabytes the recorder's archives may take",
@@ -197,7 +207,8 @@ func placeKeys() []Key {
 	}, {
 		Name: "mmv_dir", Default: "/var/lib/pcp/tmp/mmv", initial: defaultMMVDir, OnReload: WaitsForRestart,
 		Help: "where programs write MMV files",
-		Note: "By default $PCP_TMP_DIR/mmv, where libpcp_mmv, Parfait, speed and PCP's Python module write them. " +
+		Note: "By default $PCP_TMP_DIR/mmv, where libpcp_mmv, " +
+			"Parfait, speed and PCP's Python module write them. " +
 			"Their metrics are hostcache.mmv.FILE.METRIC.",
 		field: single[string]{func(c *Config) *string { return &c.MMVDir }, filePath()},
 	}, {

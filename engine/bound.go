@@ -92,13 +92,15 @@ func (h *history) boundBy(c Collector) {
 func (h *history) setBound(bd Bounded) {
 	t, ok := h.trackedID(bd.Counter)
 	if !ok || !h.counter[t] {
-		panic(fmt.Sprintf("engine: a Bound on %v, which is no counter its source's history watches", bd.Counter))
+		panic(fmt.Sprintf("engine: a Bound on %v, which is no counter its source's history watches",
+			bd.Counter))
 	}
 	l := &stepLimit{perSecond: bd.Bound.PerSecond, units: -1, unitsOf: bd.Bound.UnitsOf,
 		slack: bd.Bound.Slack.Seconds()}
 	if u := bd.Bound.Units; u != nil {
 		if l.units, ok = h.trackedID(u.ID); !ok {
-			panic(fmt.Sprintf("engine: the Bound on %v counts units with %s, which its source does not publish",
+			panic(fmt.Sprintf("engine: the Bound on %v counts units "+
+				"with %s, which its source does not publish",
 				bd.Counter, u.Name))
 		}
 	}

@@ -128,7 +128,8 @@ func (b *memoryBudget) share(entries []*entry) time.Duration {
 		}
 		e.hist().keep.Store(keep)
 	}
-	if old := b.span.Swap(shortest.Milliseconds()); old/1000 != shortest.Milliseconds()/1000 && shortest < b.history {
+	if old := b.span.Swap(shortest.Milliseconds()); old/1000 != shortest.Milliseconds()/1000 &&
+		shortest < b.history {
 		b.log.Debug().Dur("shortest_history", shortest).Int64("budget", b.bytes).
 			Msg("history shortened to fit its memory budget")
 	}

@@ -116,7 +116,8 @@ func (r *Runner) controlSource() cache.Source {
 			perEntry(ctlResets, always(func(e *entry) int64 { return int64(e.stats.resets.Load()) })),
 			perEntry(ctlPanics, always(func(e *entry) int64 { return int64(e.stats.panics.Load()) })),
 			perEntry(ctlStalls, always(func(e *entry) int64 { return int64(e.stats.stalls.Load()) })),
-			perEntry(ctlLastOK, func(e *entry) (int64, bool) { v := e.stats.lastOKms.Load(); return v, v != 0 }),
+			perEntry(ctlLastOK,
+				func(e *entry) (int64, bool) { v := e.stats.lastOKms.Load(); return v, v != 0 }),
 			computed(ctlAge, r.appendAges),
 			computed(ctlHistory, func(_ *cache.Request, dst []cache.Value) []cache.Value {
 				return append(dst, cache.U32Value(cache.InstNone, uint32(r.budget.span.Load()/1000)))

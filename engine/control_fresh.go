@@ -36,7 +36,9 @@ var (
 
 // freshInDoms are the freshness metrics' instance domains.
 func freshInDoms() []cache.InDomDesc {
-	named := func(indomName string) []cache.Label { return []cache.Label{cache.StringLabel("indom_name", indomName)} }
+	named := func(indomName string) []cache.Label {
+		return []cache.Label{cache.StringLabel("indom_name", indomName)}
+	}
 	return []cache.InDomDesc{
 		{ID: indomAgeBuckets, Name: "fetch sample ages", Labels: named("per age bucket")},
 		{ID: indomAgeShares, Name: "fetch age percentiles", Labels: named("per percentile")},
@@ -81,7 +83,9 @@ func (r *Runner) freshMetrics(computed func(cache.Desc, func(*cache.Request, []c
 			return dst
 		}),
 		computed(ctlFreshAge, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			r.fresh.ages.percentiles(func(i int, us int64) { dst = append(dst, cache.U64Value(uint32(i), uint64(us))) })
+			r.fresh.ages.percentiles(func(i int, us int64) {
+				dst = append(dst, cache.U64Value(uint32(i), uint64(us)))
+			})
 			return dst
 		}),
 		perEntry(ctlFetchSamples, func(e *entry) (int64, bool) { return int64(e.fresh.taken.Load()), true }),

@@ -47,7 +47,8 @@ func (r *Runner) PMStore(reqs []cache.PMStoreRequest) error {
 			r.intervals.defaultMS.Store(ms)
 		}
 		r.reschedule()
-		r.log.Info().Str("metric", q.ID.String()).Uint32("inst", q.Inst).Int64("interval_ms", ms).Msg("interval stored")
+		r.log.Info().Str("metric", q.ID.String()).Uint32("inst", q.Inst).Int64("interval_ms", ms).
+			Msg("interval stored")
 	}
 	return nil
 }

@@ -67,7 +67,8 @@ func (r *Runner) recordMetrics() []cache.Desc {
 	}
 	u64 := func(v uint64) cache.Value { return cache.U64Value(cache.InstNone, v) }
 	return []cache.Desc{
-		status(ctlRecSeconds, func(st RecordStatus) cache.Value { return cache.U32Value(cache.InstNone, st.Span) }),
+		status(ctlRecSeconds,
+			func(st RecordStatus) cache.Value { return cache.U32Value(cache.InstNone, st.Span) }),
 		status(ctlRecBusy, func(st RecordStatus) cache.Value {
 			if st.Busy {
 				return cache.U32Value(cache.InstNone, 1)
@@ -78,7 +79,8 @@ func (r *Runner) recordMetrics() []cache.Desc {
 		status(ctlRecErrors, func(st RecordStatus) cache.Value { return u64(st.Errors) }),
 		status(ctlRecRecords, func(st RecordStatus) cache.Value { return u64(st.Records) }),
 		status(ctlRecBytes, func(st RecordStatus) cache.Value { return u64(st.Bytes) }),
-		status(ctlRecLast, func(st RecordStatus) cache.Value { return cache.StringValue(cache.InstNone, st.Last) }),
+		status(ctlRecLast,
+			func(st RecordStatus) cache.Value { return cache.StringValue(cache.InstNone, st.Last) }),
 		status(ctlRecError, func(st RecordStatus) cache.Value {
 			return cache.StringValue(cache.InstNone, st.LastError)
 		}),

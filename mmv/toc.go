@@ -99,14 +99,17 @@ func parseEntry(data []byte, h header, lim Limits, secs *sections, at, first int
 		return errAt(ErrLimit, at+4, "%d %s, limit %d", count, name, sectionLimit(typ, lim))
 	}
 	if off < uint64(first) {
-		return formatErr(at+8, "%s section at %d, inside the header and table of contents (%d bytes)", name, off, first)
+		return formatErr(at+8, "%s section at %d, inside the header and table of contents (%d bytes)", name,
+			off, first)
 	}
 	size := recordSize(typ, h.version)
 	end, ok := span(int64(len(data)), off, int64(count), size)
 	if !ok {
-		return formatErr(at+8, "%d %s of %d bytes at %d run past the end (%d)", count, name, size, off, len(data))
+		return formatErr(at+8, "%d %s of %d bytes at %d run past the end (%d)",
+			count, name, size, off, len(data))
 	}
-	secs[typ] = section{present: true, count: int64(count), off: int64(off), end: end, size: size, entry: at, typ: typ}
+	secs[typ] = section{present: true, count: int64(count), off: int64(off), end: end, size: size,
+		entry: at, typ: typ}
 	return nil
 }
 

@@ -68,7 +68,8 @@ func (p *parser) valueInstance(v *Value, m *Metric, rec int64, iOff uint64) erro
 	}
 	d := &p.f.Indoms[ref.indom]
 	if d.Serial != m.Indom {
-		return formatErr(rec+24, "value of %q (indom %d) names an instance of indom %d", m.Name, m.Indom, d.Serial)
+		return formatErr(rec+24, "value of %q (indom %d) names an instance of indom %d", m.Name, m.Indom,
+			d.Serial)
 	}
 	v.Inst = d.Instances[ref.inst].ID
 	return nil

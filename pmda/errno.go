@@ -30,8 +30,8 @@ const (
 )
 
 var errnoNames = map[Errno]string{
-	ErrGeneric: "PM_ERR_GENERIC", ErrText: "PM_ERR_TEXT", ErrAppVersion: "PM_ERR_APPVERSION", ErrName: "PM_ERR_NAME",
-	ErrPMID: "PM_ERR_PMID", ErrInDom: "PM_ERR_INDOM", ErrInst: "PM_ERR_INST",
+	ErrGeneric: "PM_ERR_GENERIC", ErrText: "PM_ERR_TEXT", ErrAppVersion: "PM_ERR_APPVERSION",
+	ErrName: "PM_ERR_NAME", ErrPMID: "PM_ERR_PMID", ErrInDom: "PM_ERR_INDOM", ErrInst: "PM_ERR_INST",
 	ErrConv: "PM_ERR_CONV", ErrSign: "PM_ERR_SIGN", ErrIPC: "PM_ERR_IPC",
 	ErrPermission: "PM_ERR_PERMISSION", ErrAgain: "PM_ERR_AGAIN",
 	ErrNotConn: "PM_ERR_NOTCONN", ErrType: "PM_ERR_TYPE", ErrBadStore: "PM_ERR_BADSTORE",

@@ -227,7 +227,8 @@ func (a *assembly) describe(at time.Time, d cache.Desc) error {
 		w.Text(archive.TextHelp|archive.TextPMID, a.pmid(d.ID), text)
 	}
 	if ls := a.schema.ItemLabels(&d); len(ls) > 0 {
-		return w.Labels(at, archive.LabelItem, a.pmid(d.ID), []archive.LabelSet{{Inst: instNull, Labels: labels(ls)}})
+		return w.Labels(at, archive.LabelItem, a.pmid(d.ID),
+			[]archive.LabelSet{{Inst: instNull, Labels: labels(ls)}})
 	}
 	return nil
 }

@@ -21,7 +21,9 @@ func (b *builder) chooseInDoms() {
 		b.indomTo[in] = chosen
 		for _, d := range twins {
 			if got := b.twin[d.ID].InDom; got != chosen {
-				b.demote(d, "its domain %s answers as 60.%d, as %d other twins on it do; pmdalinux puts it in 60.%d",
+				b.demote(d,
+					"its domain %s answers as 60.%d, as %d other "+
+						"twins on it do; pmdalinux puts it in 60.%d",
 					b.indomText(in), chosen, votes[chosen], got)
 			}
 		}

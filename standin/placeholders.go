@@ -39,7 +39,8 @@ func Placeholders(table []LinuxMetric, have map[string]bool) cache.Source {
 			in = PlaceholderInDom + m.InDom
 			if !indoms[in] {
 				indoms[in] = true
-				src.InDoms = append(src.InDoms, cache.InDomDesc{ID: in, Name: "pmdalinux " + linuxInDomText(m.InDom)})
+				src.InDoms = append(src.InDoms,
+					cache.InDomDesc{ID: in, Name: "pmdalinux " + linuxInDomText(m.InDom)})
 			}
 		}
 		src.Metrics = append(src.Metrics, cache.Desc{Name: prefix + m.Name,

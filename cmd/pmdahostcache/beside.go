@@ -167,7 +167,8 @@ func (b *besideListener) rebindIfGone(ctx context.Context) bool {
 	case pathAnother:
 		if !b.yielded {
 			b.yielded = true
-			b.log.Warn().Str("socket", b.path).Msg("another process's socket is at the path: leaving it to that one")
+			b.log.Warn().Str("socket", b.path).
+				Msg("another process's socket is at the path: leaving it to that one")
 		}
 		sleepCtx(ctx, besideRecheck)
 		return false

@@ -100,6 +100,7 @@ func linuxHelp(log zerolog.Logger) *help.Compiled {
 		log.Warn().Err(err).Msg("stand-in: pmdalinux's names answer with hostcache's help")
 		return nil
 	}
-	log.Info().Str("file", base).Int("texts", c.Len()).Msg("stand-in: pmdalinux's names answer with pmdalinux's help")
+	log.Info().Str("file", base).Int("texts", c.Len()).
+		Msg("stand-in: pmdalinux's names answer with pmdalinux's help")
 	return c
 }

@@ -119,7 +119,8 @@ func (b *Built) header(s Spec, p plan) {
 	}{
 		{SecIndoms, len(s.Indoms), p.indoms, hasIndoms}, {SecInstances, p.ninst, p.instances, hasIndoms},
 		{SecMetrics, len(s.Metrics), p.metrics, true}, {SecValues, p.nvalues, p.values, true},
-		{SecStrings, p.nstrings, p.strings, p.nstrings > 0}, {SecLabels, len(s.Labels), p.labels, len(s.Labels) > 0},
+		{SecStrings, p.nstrings, p.strings, p.nstrings > 0},
+		{SecLabels, len(s.Labels), p.labels, len(s.Labels) > 0},
 	}
 	n := 0
 	for _, e := range toc {

@@ -123,15 +123,18 @@ func Elapsed(acc, start int64) Val { return Val{Bits: uint64(acc), Extra: start}
 func AllTypes(version int) Spec {
 	three := []Instance{{1, "one"}, {2, "two"}, {30, "thirty"}}
 	s := Spec{Version: version, Gen: 0x6500000000012345, Flags: FlagProcess, PID: 4242, Cluster: 7,
-		Indoms: []Indom{{Serial: 5, Instances: three, Short: "three things", Long: "Three things, one per line."}},
+		Indoms: []Indom{{Serial: 5, Instances: three, Short: "three things",
+			Long: "Three things, one per line."}},
 		Metrics: []Metric{
 			{Name: "u32", Item: 1, Type: TypeU32, Sem: SemCounter, Units: 0x00100000, Indom: NoIndom,
 				Short: "a u32", Long: "A 32-bit counter.", Values: []Val{U32(4000000000)}},
 			{Name: "i32", Item: 2, Type: Type32, Sem: SemInstant, Indom: NoIndom, Values: []Val{I32(-7)}},
 			{Name: "u64", Item: 3, Type: TypeU64, Sem: SemCounter, Units: 0x10000000, Indom: 5,
 				Values: []Val{U64(1 << 40), U64(2), U64(3)}},
-			{Name: "i64", Item: 4, Type: Type64, Sem: SemDiscrete, Indom: NoIndom, Values: []Val{I64(-1 << 40)}},
-			{Name: "float", Item: 5, Type: TypeFloat, Sem: SemInstant, Indom: NoIndom, Values: []Val{F32(1.5)}},
+			{Name: "i64", Item: 4, Type: Type64, Sem: SemDiscrete, Indom: NoIndom,
+				Values: []Val{I64(-1 << 40)}},
+			{Name: "float", Item: 5, Type: TypeFloat, Sem: SemInstant, Indom: NoIndom,
+				Values: []Val{F32(1.5)}},
 			{Name: "double", Item: 6, Type: TypeDouble, Sem: SemInstant, Indom: 5,
 				Values: []Val{F64(0.25), F64(-2), F64(1e300)}},
 			{Name: "string", Item: 7, Type: TypeString, Sem: SemDiscrete, Indom: 5, Short: "a string",

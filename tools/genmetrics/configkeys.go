@@ -27,7 +27,8 @@ func configFiles(root string) ([]genFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	man, err := withBlock(root, filepath.Join("man", "pmdahostcache.1"), manBegin, manEnd, roffLines(exampleBlock()))
+	man, err := withBlock(root, filepath.Join("man", "pmdahostcache.1"), manBegin, manEnd,
+		roffLines(exampleBlock()))
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +46,8 @@ func withBlock(root, path, begin, end, block string) (genFile, error) {
 	b := strings.Index(text, begin+"\n")
 	e := strings.Index(text, "\n"+end+"\n")
 	if b < 0 || e < b {
-		return genFile{}, fmt.Errorf("%s: no lines %q ... %q to write the configuration keys between", path, begin, end)
+		return genFile{}, fmt.Errorf("%s: no lines %q ... %q to write the configuration keys between",
+			path, begin, end)
 	}
 	return genFile{path, text[:b+len(begin)+1] + block + text[e+1:]}, nil
 }

@@ -56,7 +56,8 @@ func metricLiterals(f *ast.File) []string {
 			return true
 		}
 		s, err := strconv.Unquote(lit.Value)
-		if err == nil && strings.HasPrefix(s, "hostcache.") && !strings.ContainsAny(s, " %") && !strings.HasSuffix(s, ".") {
+		if err == nil && strings.HasPrefix(s, "hostcache.") && !strings.ContainsAny(s, " %") &&
+			!strings.HasSuffix(s, ".") {
 			names = append(names, s)
 		}
 		return true

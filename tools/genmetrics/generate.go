@@ -64,8 +64,8 @@ type metricTexts interface {
 // the agent chains them, with the collectors made as buildSchema makes
 // them.
 func withCollectorHelp(files help.TextSource, root string) metricTexts {
-	env := engine.Env{Proc: filepath.Join(root, "testdata", "proc-t0"), Sys: filepath.Join(root, "testdata", "sys-t0"),
-		Filter: engine.Filter{}}
+	env := engine.Env{Proc: filepath.Join(root, "testdata", "proc-t0"),
+		Sys: filepath.Join(root, "testdata", "sys-t0"), Filter: engine.Filter{}}
 	var cs []engine.Collector
 	for _, reg := range collector.Registry() {
 		if c, err := reg.Factory(env); err == nil {
@@ -78,8 +78,8 @@ func withCollectorHelp(files help.TextSource, root string) metricTexts {
 // buildSchema makes every registered collector and the engine around
 // them, as the agent does, and returns the schema of all they publish.
 func buildSchema(root string) (*cache.Schema, error) {
-	env := engine.Env{Proc: filepath.Join(root, "testdata", "proc-t0"), Sys: filepath.Join(root, "testdata", "sys-t0"),
-		Filter: engine.Filter{}}
+	env := engine.Env{Proc: filepath.Join(root, "testdata", "proc-t0"),
+		Sys: filepath.Join(root, "testdata", "sys-t0"), Filter: engine.Filter{}}
 	var cs []engine.Collector
 	intervals := map[string]time.Duration{}
 	for _, reg := range collector.Registry() {

@@ -87,8 +87,8 @@ func peakEntry(s *cache.Schema, texts *help.Texts, name, base string, isMax bool
 			key:     name,
 			oneLine: word + " sample inside the client's interval",
 			paragraphs: []string{
-				withMeaning(upper(word)+" sample of "+base+" inside this client's interval", "The metric", texts, base),
-				intervalText,
+				withMeaning(upper(word)+" sample of "+base+" inside this client's interval",
+					"The metric", texts, base), intervalText,
 			},
 		}
 	}
