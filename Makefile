@@ -31,8 +31,8 @@ vet:
 # scripts/test-deps.sh first installs the packages the tests drive (as
 # root; otherwise it names what is missing and stops). Integration tests
 # drive the real pmcd, so they need PCP and root; outside CI they skip with
-# a message when either is missing. The other packages run beside them:
-# the integration suite opens with the Debian package (a build and
+# a message when either is missing. vet and the other packages run beside
+# them: the integration suite opens with the Debian package (a build and
 # lintian), which compares no figures, and the unit tests end within it.
 # Their agent has another name than pmdahostcache, which PCP's Install and
 # Remove stop. The status is the worse of the two. INTEGRATION_FLAGS=-v
@@ -40,11 +40,11 @@ vet:
 INTEGRATION_FLAGS ?=
 test:
 	scripts/test-deps.sh
-	@$(MAKE) --no-print-directory vet
 	@$(GO) test -race -count=1 -timeout 30m $(INTEGRATION_FLAGS) ./integration & integration=$$!; \
+	$(MAKE) --no-print-directory vet && \
 	$(GO) test -race -count=1 $$($(GO) list $(PKGS) | grep -v /integration$$); unit=$$?; \
 	wait $$integration; integration=$$?; \
-	echo "make test: unit tests exit $$unit, integration tests exit $$integration"; \
+	echo "make test: vet and unit tests exit $$unit, integration tests exit $$integration"; \
 	[ $$unit -eq 0 ] && [ $$integration -eq 0 ]
 
 unit:

@@ -2,7 +2,6 @@ package integration
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -186,54 +185,22 @@ func checkPackagePurge(t *testing.T) {
 
 // setAsideSourceInstall takes away a hostcache installed from source (make
 // install, or a TestPCP that did not get to clean up) for the time of the
-// test, as TestPCP does with an administrator's agent: the package would
-// replace its files and a purge would delete its configuration and
-// instance ids. All of it comes back afterwards and the agent is installed
-// again.
+// test: the package would replace its files and a purge would delete its
+// configuration and instance ids. All of it comes back afterwards and the
+// agent is installed again.
 func setAsideSourceInstall(t *testing.T) {
 	t.Helper()
-	dir := filepath.Join(pcpVar(t, "PCP_PMDAS_DIR"), "hostcache")
-	if !installed() && !fileExists(dir) {
-		return
-	}
-	wasInstalled := installed()
-	binary := filepath.Join(t.TempDir(), "pmdahostcache")
-	if wasInstalled {
-		data, err := os.ReadFile(filepath.Join(dir, "pmdahostcache"))
-		if err != nil {
-			t.Fatalf("hostcache is installed but its binary cannot be kept: %v", err)
-		}
-		os.WriteFile(binary, data, 0o755)
-	}
-	mustRun(t, 2*time.Minute, filepath.Join(repoRoot, "scripts", "remove-pmda.sh"))
-	// Beside PCP's own directories, so that a rename never crosses file systems.
-	keep, err := os.MkdirTemp(pcpVar(t, "PCP_VAR_DIR"), ".hostcache-aside-")
+	a, err := setAside()
 	if err != nil {
 		t.Fatal(err)
 	}
-	moved := map[string]string{}
-	ids, _ := filepath.Glob(filepath.Join(pcpVar(t, "PCP_VAR_DIR"), "config/pmda/hostcache.*"))
-	for i, f := range append(ids, dir) {
-		if !fileExists(f) {
-			continue
-		}
-		to := filepath.Join(keep, fmt.Sprint(i))
-		if err := os.Rename(f, to); err != nil {
-			t.Fatalf("setting %s aside: %v", f, err)
-		}
-		moved[f] = to
+	if a == nil {
+		return
 	}
-	t.Logf("set aside a hostcache installed from source (installed=%v): %v", wasInstalled, moved)
+	t.Logf("set aside a hostcache installed from source: %v", a)
 	t.Cleanup(func() {
-		for f, to := range moved {
-			os.RemoveAll(f)
-			if err := os.Rename(to, f); err != nil {
-				t.Errorf("putting %s back: %v", f, err)
-			}
-		}
-		os.RemoveAll(keep)
-		if wasInstalled {
-			run(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), binary)
+		if err := a.restore(); err != nil {
+			t.Error(err)
 		}
 	})
 }

@@ -3,6 +3,7 @@
 package integration
 
 import (
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,18 +13,30 @@ import (
 )
 
 // TestFreshInstall installs the agent where it was not installed, with no
-// MMV file, as a new user does: Install prints no warning, and pminfo -f
+// MMV file, as a new user does, and its flight recorder writing to a
+// directory of the test's own: Install prints no warning, and pminfo -f
 // hostcache prints no error. Each MMV dynamic root lists names below it
 // (its control metrics), never itself: pmcd 6.0.3 lists a dynamic node
 // with nothing below it as if it were a metric, which every client
 // walking the namespace then fails to look up. Beside pmdalinux, a client
-// in a container that does not exist gets pmdalinux's error.
+// in a container that does not exist gets pmdalinux's error. Then only
+// the users the configuration names may store (testStoreAccess).
 func TestFreshInstall(t *testing.T) {
 	requirePCP(t)
 	bin := buildPMDA(t)
 	// An MMV directory of the test's own, empty: the system's may hold
 	// files of other programs.
-	_, out := installAside(t, bin, 0o755, true, func(dir string) string { return "mmv_dir = " + dir + "\n" })
+	mmvDir, err := os.MkdirTemp("", "hostcache-mmv-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(mmvDir) })
+	os.Chmod(mmvDir, 0o755) // the agent, as the pcp user, lists it
+	// The agent writes as the pcp user: the record directory must be its to write.
+	records, out := installAside(t, bin, 0o777, true, func(dir string) string {
+		return "mmv_dir = " + mmvDir + "\nrecord_dir = " + dir +
+			"\nrecord_min_gap = 60\nstore_users = root\nstore_groups = pcp\n"
+	})
 	t.Logf("Install:\n%s", out)
 	check := regexp.MustCompile(`(?m)^.*\d+ metrics and \d+ values$`).FindString(out)
 	if check == "" {
@@ -35,7 +48,7 @@ func TestFreshInstall(t *testing.T) {
 
 	// The collectors' second samples, so rates have values.
 	waitForSamples(t, 2, time.Second)
-	out, err := run(t, 2*time.Minute, "pminfo", "-f", "hostcache")
+	out, err = run(t, 2*time.Minute, "pminfo", "-f", "hostcache")
 	if err != nil {
 		t.Errorf("pminfo -f hostcache: %v", err)
 	}
@@ -72,4 +85,5 @@ func TestFreshInstall(t *testing.T) {
 			t.Errorf("hostcache.pmda.version %s, want PCP's release, then hostcache", v)
 		}
 	})
+	t.Run("who may store", func(t *testing.T) { testStoreAccess(t, records) })
 }

@@ -218,20 +218,28 @@ func TestPCP(t *testing.T) {
 	})
 }
 
-// testClients reads the agent with PCP's clients, one after another.
+// testClients reads the agent with PCP's clients, in two lanes side by
+// side: those that fetch every metric, and those that log, report or
+// serve a few.
 func testClients(t *testing.T, pmdaDir string) {
-	t.Run("pminfo", func(t *testing.T) { testPminfo(t) })
-	t.Run("pmdalinux twins", func(t *testing.T) { testTwins(t) })
-	t.Run("labels as pmdalinux's", func(t *testing.T) { testTwinLabels(t) })
-	t.Run("what PCP's tools use", func(t *testing.T) { testToolCoverage(t) })
-	t.Run("pmval", func(t *testing.T) { testPmval(t) })
-	t.Run("dbpmda", func(t *testing.T) { testDbpmda(t, pmdaDir) })
-	t.Run("pmlogger", func(t *testing.T) { testPmlogger(t) })
-	t.Run("pmlogconf", func(t *testing.T) { testPmlogconf(t) })
-	t.Run("pmieconf", func(t *testing.T) { testPmieconf(t) })
-	t.Run("pmrep views", func(t *testing.T) { testPmrepViews(t) })
-	t.Run("fleet: pmseries and pmproxy", func(t *testing.T) { testFleet(t) })
-	t.Run("man page", func(t *testing.T) { testManPage(t) })
+	t.Run("every metric", func(t *testing.T) {
+		t.Parallel()
+		t.Run("pminfo", func(t *testing.T) { testPminfo(t) })
+		t.Run("pmdalinux twins", func(t *testing.T) { testTwins(t) })
+		t.Run("labels as pmdalinux's", func(t *testing.T) { testTwinLabels(t) })
+		t.Run("what PCP's tools use", func(t *testing.T) { testToolCoverage(t) })
+		t.Run("pmval", func(t *testing.T) { testPmval(t) })
+		t.Run("dbpmda", func(t *testing.T) { testDbpmda(t, pmdaDir) })
+	})
+	t.Run("tools", func(t *testing.T) {
+		t.Parallel()
+		t.Run("pmlogger", func(t *testing.T) { testPmlogger(t) })
+		t.Run("pmlogconf", func(t *testing.T) { testPmlogconf(t) })
+		t.Run("pmieconf", func(t *testing.T) { testPmieconf(t) })
+		t.Run("pmrep views", func(t *testing.T) { testPmrepViews(t) })
+		t.Run("fleet: pmseries and pmproxy", func(t *testing.T) { testFleet(t) })
+		t.Run("man page", func(t *testing.T) { testManPage(t) })
+	})
 }
 
 func fileSize(p string) int64 {

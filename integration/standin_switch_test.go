@@ -14,31 +14,35 @@ import (
 	"time"
 )
 
-// switchStay is how long the test stands in between the two switches: a
-// dozen of the logger's samples, and more than pmcd's reconnection of
-// the socket entry takes.
+// switchStay is how long the switch stands in at least: a dozen of the
+// logger's samples, and more than pmcd's reconnection of the socket entry
+// takes.
 const switchStay = 15 * time.Second
 
-// TestSwitchKeepsPrimaryLogger: PCP's primary pmlogger, started by PCP's
-// own init script (pmlogger_check, its configuration made by pmlogconf
-// with hostcache's groups, at a 1 s interval), goes on across Install -S
-// linux and Install -S none: the same process, values of pmdalinux's
-// kernel.all.load and hostcache's hostcache.kernel.all.load before,
-// while and after standing in, no PMID changed in its log, and the day's
-// pieces merge with pmlogextract as pmlogger_daily merges them, and
-// pmlogcheck passes on the merge.
-func TestSwitchKeepsPrimaryLogger(t *testing.T) {
-	requirePCP(t)
+// testSwitch: PCP's primary pmlogger, started by PCP's own init script
+// (pmlogger_check, its configuration made by pmlogconf with hostcache's
+// groups, at a 1 s interval), goes on across Install -S linux and Install
+// -S none: the same process, values of pmdalinux's kernel.all.load and
+// hostcache's hostcache.kernel.all.load before, while and after standing
+// in, no PMID changed in its log, and the day's pieces merge with
+// pmlogextract as pmlogger_daily merges them, and pmlogcheck passes on the
+// merge. standingIn runs while the agent stands in. The agent is left
+// beside pmdalinux.
+func testSwitch(t *testing.T, bin, pmdaDir string, standingIn func()) {
 	requireTools(t, "pmlogger", "pmlogextract", "pmlogcheck", "pmdumplog")
-	initScript := "/etc/init.d/pmlogger"
-	if !fileExists(initScript) {
-		testenv.SkipOutsideCI(t, "PCP's pmlogger init script is not installed")
-	}
-	bin := buildPMDA(t)
-	pmdaDir := filepath.Join(pcpVar(t, "PCP_PMDAS_DIR"), "hostcache")
-	restoreBeside(t, pmdaDir)
 	mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin, "-S", "none")
-	dir := primaryLogger(t, initScript)
+	initScript := "/etc/init.d/pmlogger"
+	dir, why := primaryLogger(t, initScript)
+	if dir == "" {
+		if testenv.InCI() {
+			t.Error(why)
+		}
+		t.Logf("the primary pmlogger is not checked across the switch: %s", why)
+		runIn(t, pmdaDir, "", "./Install", "-S", "linux")
+		standingIn()
+		runIn(t, pmdaDir, "", "./Install", "-S", "none")
+		return
+	}
 
 	pid := waitPrimary(t)
 	time.Sleep(5 * time.Second) // a few records before the switch
@@ -50,7 +54,8 @@ func TestSwitchKeepsPrimaryLogger(t *testing.T) {
 	if !strings.Contains(readText(t, confPath), "socket\tunix") {
 		t.Errorf("Install -S linux left no socket entry:\n%s", out)
 	}
-	time.Sleep(switchStay)
+	standingIn()
+	time.Sleep(time.Until(in.Add(switchStay)))
 	switchOut := time.Now()
 	runIn(t, pmdaDir, "", "./Install", "-S", "none")
 	out2 := time.Now()
@@ -125,10 +130,13 @@ func TestSwitchKeepsPrimaryLogger(t *testing.T) {
 // makes afresh with pmlogconf, and starts it with PCP's init script. It
 // puts the control file and the configuration back afterwards, and
 // stops the logger.
-func primaryLogger(t *testing.T, initScript string) string {
+func primaryLogger(t *testing.T, initScript string) (dir, why string) {
 	t.Helper()
+	if !fileExists(initScript) {
+		return "", "PCP's pmlogger init script is not installed"
+	}
 	if out, _ := run(t, 10*time.Second, "pgrep", "-x", "pmlogger"); strings.TrimSpace(out) != "" {
-		testenv.SkipOutsideCI(t, "a pmlogger runs already: "+strings.TrimSpace(out))
+		return "", "a pmlogger runs already: " + strings.TrimSpace(out)
 	}
 	control := filepath.Join(pcpVar(t, "PCP_SYSCONF_DIR"), "pmlogger", "control.d", "local")
 	saved, err := os.ReadFile(control)
@@ -136,7 +144,7 @@ func primaryLogger(t *testing.T, initScript string) string {
 		t.Fatal(err)
 	}
 	config := filepath.Join(pcpVar(t, "PCP_VAR_DIR"), "config", "pmlogger", "config.hostcache-switch")
-	dir := filepath.Join(pcpVar(t, "PCP_ARCHIVE_DIR"), "hostcache-switch")
+	dir = filepath.Join(pcpVar(t, "PCP_ARCHIVE_DIR"), "hostcache-switch")
 	os.RemoveAll(dir)
 	os.Remove(config)
 	// The init script keeps pmlogger_check's complaints in its log.
@@ -162,7 +170,7 @@ func primaryLogger(t *testing.T, initScript string) string {
 	if !strings.Contains(readText(t, config), "hostcache/health:y") {
 		t.Fatalf("pmlogger_check's configuration has not hostcache's groups:\n%s", firstLines(readText(t, config), 20))
 	}
-	return dir
+	return dir, ""
 }
 
 // waitPrimary returns the primary pmlogger's pid, once it runs.

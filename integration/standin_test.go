@@ -16,7 +16,7 @@ import (
 )
 
 // TestStandIn installs hostcache in pmdalinux's place with its own
-// Install (-S linux) and holds it to what pmdalinux gave in the same run.
+// Install -S linux and holds it to what pmdalinux gave in the same run.
 //
 // Names: every pmdalinux name with values that hostcache has a twin of has
 // values from the stand-in, the same descriptor (PMID, type, instance
@@ -34,8 +34,11 @@ import (
 // default pmie rules evaluate as before. The two archives merge with
 // pmlogextract and pass pmlogcheck.
 //
-// Remove then puts pmdalinux back: its pmcd.conf entry as before, and it
-// serves again.
+// The switch runs as an administrator's would, with PCP's primary
+// pmlogger logging across it (testSwitch): the agent goes in beside
+// pmdalinux, stands in with Install -S linux for the checks above, and
+// goes back with Install -S none. Remove then puts pmdalinux back: its
+// pmcd.conf entry as before, and it serves again.
 func TestStandIn(t *testing.T) {
 	requirePCP(t)
 	requireTools(t, "pmlogconf", "pmlogger", "pmdumplog", "pmlogextract", "pmlogcheck",
@@ -65,26 +68,25 @@ func TestStandIn(t *testing.T) {
 	}
 	before := runClients(t, dir, "before", views, stats)
 
-	out := mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin, "-S", "linux")
-	if !regexp.MustCompile(`\d+ metrics and \d+ values`).MatchString(out) {
-		t.Fatalf("Install -S linux did not report metrics:\n%s", out)
-	}
-	waitFor(t, "the stand-in's kernel.all.load", 30*time.Second, func() bool {
-		return listMetrics(t, []string{"kernel.all.load"})["kernel.all.load"].numval == 3
+	var after clientRun
+	testSwitch(t, bin, pmdaDir, func() {
+		waitFor(t, "the stand-in's kernel.all.load", 30*time.Second, func() bool {
+			return listMetrics(t, []string{"kernel.all.load"})["kernel.all.load"].numval == 3
+		})
+		if out := mustRun(t, 10*time.Second, "pgrep", "-a", "pmdahostcache"); !strings.Contains(out, "-S linux") {
+			t.Errorf("no pmdahostcache -S linux runs:\n%s", out)
+		}
+		waitForCollectors(t)
+		compareStandIn(t, listed, listMetrics(t, names), twinNames(t))
+		t.Run("PCP QA 003 and 767", func(t *testing.T) { checkQAAnswers(t, qaBefore, readQAAnswers(t, "")) })
+		// Before the tools below load the host.
+		t.Run("short clients", func(t *testing.T) {
+			testShortClients(t, "kernel.all.cpu.", "")
+			afAsOfTheFetch(t, "network.tcp.insegs", "Tcp", "InSegs")
+			afAsOfTheFetch(t, "network.ip.inreceives", "Ip", "InReceives")
+		})
+		after = runClients(t, dir, "after", views, stats)
 	})
-	if out := mustRun(t, 10*time.Second, "pgrep", "-a", "pmdahostcache"); !strings.Contains(out, "-S linux") {
-		t.Errorf("no pmdahostcache -S linux runs:\n%s", out)
-	}
-	waitForCollectors(t)
-	compareStandIn(t, listed, listMetrics(t, names), twinNames(t))
-	t.Run("PCP QA 003 and 767", func(t *testing.T) { checkQAAnswers(t, qaBefore, readQAAnswers(t, "")) })
-	// Before the tools below load the host.
-	t.Run("short clients", func(t *testing.T) {
-		testShortClients(t, "kernel.all.cpu.", "")
-		afAsOfTheFetch(t, "network.tcp.insegs", "Tcp", "InSegs")
-		afAsOfTheFetch(t, "network.ip.inreceives", "Ip", "InReceives")
-	})
-	after := runClients(t, dir, "after", views, stats)
 	t.Run("pmlogger", func(t *testing.T) { compareLoggers(t, before, after) })
 	t.Run("pmrep views", func(t *testing.T) { compareViews(t, views, before.outputs, after.outputs) })
 	t.Run("stat tools", func(t *testing.T) { compareStatTools(t, stats, before.outputs, after.outputs) })

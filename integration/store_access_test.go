@@ -8,18 +8,15 @@ import (
 	"time"
 )
 
-// TestStoreAccess installs the agent with its flight recorder writing to
-// a directory of its own, then stores through the real pmcd: pmcd tells
+// testStoreAccess stores through the real pmcd to an agent whose flight
+// recorder writes to records and has written nothing yet: pmcd tells
 // the agent who each client is (ATTR), so a user that is neither root
 // nor in the pcp group is refused with "No permission" and changes
 // nothing, so is root over TCP (pmcd knows no user there), root's store
 // on the local socket works, and root's second recording inside
 // record_min_gap is refused with PM_ERR_AGAIN and writes nothing.
-func TestStoreAccess(t *testing.T) {
-	requirePCP(t)
+func testStoreAccess(t *testing.T, records string) {
 	requireTools(t, "runuser")
-	bin := buildPMDA(t)
-	records := installWithConfig(t, bin)
 	log := filepath.Join(pcpVar(t, "PCP_LOG_DIR"), "pmcd", "hostcache.log")
 	logStart := fileSize(log)
 
@@ -78,20 +75,4 @@ func TestStoreAccess(t *testing.T) {
 	if len(metas) != 1 {
 		t.Errorf("archives in the record directory: %v", metas)
 	}
-}
-
-// installWithConfig installs bin with a configuration that points the
-// flight recorder at a directory of the test's own, and returns that
-// directory. The administrator's configuration and agent are put back.
-func installWithConfig(t *testing.T, bin string) string {
-	t.Helper()
-	// The agent writes as the pcp user: the directory must be its to write.
-	records, _ := installAside(t, bin, 0o777, false, func(dir string) string {
-		return "record_dir = " + dir + "\nrecord_min_gap = 60\nstore_users = root\nstore_groups = pcp\nreader_phases = 8\n"
-	})
-	waitFor(t, "the agent's first samples", 30*time.Second, func() bool {
-		_, ok := values(t, "hostcache.control.interval")[""]
-		return ok
-	})
-	return records
 }
