@@ -12,5 +12,7 @@ func Table() []Metric {
 	all = append(all, tablePart2()...)
 	all = append(all, tablePart3()...)
 	all = append(all, tablePart4()...)
+	all = append(all, tablePart5()...)
+	all = append(all, tablePart6()...)
 	return all
 }

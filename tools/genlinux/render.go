@@ -25,7 +25,7 @@ var (
 
 // partRows is how many rows one file of the table holds, so that no file
 // of it is a long one to open.
-const partRows = 400
+const partRows = 250
 
 // genFile is one file of the generated table.
 type genFile struct {
