@@ -26,7 +26,7 @@ import (
 // (/pmapi/fetch), the series (/series/query, /series/values) and
 // OpenMetrics with our names and labels (/metrics). docs/fleet.md gives
 // the same steps by hand.
-func testFleet(t *testing.T) {
+func testFleet(t *testing.T, load *underLoad) {
 	pmproxy := filepath.Join(pcpVar(t, "PCP_BINADM_DIR"), "pmproxy")
 	requireTools(t, "redis-server", pmproxy, "pmseries", "pmlogconf")
 	dir := t.TempDir()
@@ -45,7 +45,7 @@ func testFleet(t *testing.T) {
 
 	checkLiveFetch(t, base)
 	logged := loggedFromPmlogconf(t, dir)
-	recorded := recordedArchive(t)
+	recorded := load.record(t, "10", func(args ...string) { mustRun(t, 20*time.Second, args[0], args[1:]...) })
 	for _, a := range []string{logged, recorded} {
 		mustRun(t, 2*time.Minute, "pmseries", "-p", strconv.Itoa(redisPort), "--load", fmt.Sprintf("{source.path: %q}", a))
 	}
@@ -152,17 +152,6 @@ func loggedFromPmlogconf(t *testing.T, dir string) string {
 	archive := filepath.Join(dir, "logged")
 	mustRun(t, 2*time.Minute, "pmlogger", "-c", config, "-s", "6", "-t", "1", "-l", archive+".log", archive)
 	return archive
-}
-
-// recordedArchive asks the flight recorder for the last 10 seconds.
-func recordedArchive(t *testing.T) string {
-	t.Helper()
-	before := values(t, "hostcache.control.record.archives")[""]
-	mustRun(t, 20*time.Second, "pmstore", "hostcache.control.record.seconds", "10")
-	waitFor(t, "the flight recorder's archive", time.Minute, func() bool {
-		return values(t, "hostcache.control.record.archives")[""] != before && values(t, "hostcache.control.record.busy")[""] == "0"
-	})
-	return strings.Trim(values(t, "hostcache.control.record.last")[""], `"`)
 }
 
 var seriesID = regexp.MustCompile(`(?m)^[0-9a-f]{40}$`)

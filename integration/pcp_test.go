@@ -148,8 +148,9 @@ func values(t *testing.T, metric string) map[string]string {
 
 // TestPCP installs the PMDA with our Install, drives it with PCP's clients
 // and removes it again. The steps share one installation and run in
-// order, but for the checks over real seconds, which run side by side
-// (testUnderLoad). A previous installation is put back afterwards.
+// order, but for the MMV check, which runs beside the others
+// (testSideBySide), and the checks over real seconds, which run side by
+// side under one load (testUnderLoad).
 func TestPCP(t *testing.T) {
 	requirePCP(t)
 	bin := buildPMDA(t)
@@ -195,16 +196,7 @@ func TestPCP(t *testing.T) {
 	})
 
 	t.Run("pmstore", func(t *testing.T) { testPmstore(t) })
-	// Before the load: the network counters must not move between the
-	// kernel's readings and the fetch (afAsOfTheFetch).
-	t.Run("short clients", func(t *testing.T) {
-		testShortClients(t, "hostcache.kernel.all.cpu.", "kernel.all.cpu.")
-		afAsOfTheFetch(t, "hostcache.network.tcp.insegs", "Tcp", "InSegs")
-	})
-	t.Run("PCP's clients", func(t *testing.T) { testClients(t, pmdaDir) })
-	// PCP's clients stay apart from the load: fetching everything costs
-	// CPU that would move the figures judged under it.
-	t.Run("under load", func(t *testing.T) { testUnderLoad(t) })
+	t.Run("side by side", func(t *testing.T) { testSideBySide(t, pmdaDir) })
 	t.Run("pmie asks for a recording", func(t *testing.T) { testPmieRecords(t) })
 	t.Run("example configuration", func(t *testing.T) { testExampleConfig(t, pmdaDir) })
 	t.Run("restart keeps instance ids", func(t *testing.T) { testRestartIDs(t, bin) })
@@ -220,8 +212,8 @@ func TestPCP(t *testing.T) {
 
 // testClients reads the agent with PCP's clients, in two lanes side by
 // side: those that fetch every metric, and those that log, report or
-// serve a few.
-func testClients(t *testing.T, pmdaDir string) {
+// serve a few. The fleet's recording takes its turn with load's others.
+func testClients(t *testing.T, pmdaDir string, load *underLoad) {
 	t.Run("every metric", func(t *testing.T) {
 		t.Parallel()
 		t.Run("pminfo", func(t *testing.T) { testPminfo(t) })
@@ -237,7 +229,7 @@ func testClients(t *testing.T, pmdaDir string) {
 		t.Run("pmlogconf", func(t *testing.T) { testPmlogconf(t) })
 		t.Run("pmieconf", func(t *testing.T) { testPmieconf(t) })
 		t.Run("pmrep views", func(t *testing.T) { testPmrepViews(t) })
-		t.Run("fleet: pmseries and pmproxy", func(t *testing.T) { testFleet(t) })
+		t.Run("fleet: pmseries and pmproxy", func(t *testing.T) { testFleet(t, load) })
 		t.Run("man page", func(t *testing.T) { testManPage(t) })
 	})
 }

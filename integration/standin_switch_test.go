@@ -45,7 +45,7 @@ func testSwitch(t *testing.T, bin, pmdaDir string, standingIn func()) {
 	}
 
 	pid := waitPrimary(t)
-	time.Sleep(5 * time.Second) // a few records before the switch
+	time.Sleep(3 * time.Second) // a few records before the switch
 	confPath := pcpVar(t, "PCP_PMCDCONF_PATH")
 	confBefore := readText(t, confPath)
 	switchIn := time.Now()
@@ -62,7 +62,7 @@ func testSwitch(t *testing.T, bin, pmdaDir string, standingIn func()) {
 	if after := readText(t, confPath); after != confBefore {
 		t.Errorf("pmcd.conf after Install -S none:\n%s\nbefore Install -S linux:\n%s", after, confBefore)
 	}
-	time.Sleep(5 * time.Second)
+	time.Sleep(3 * time.Second) // a few records after it
 	t.Logf("standing in from %s to %s (Install -S linux took %v, -S none %v)",
 		in.UTC().Format("15:04:05"), switchOut.UTC().Format("15:04:05"), in.Sub(switchIn).Round(time.Second), out2.Sub(switchOut).Round(time.Second))
 
@@ -105,7 +105,7 @@ func testSwitch(t *testing.T, bin, pmdaDir string, standingIn func()) {
 	// the merge pmlogger_daily makes of them.
 	mustRun(t, 2*time.Minute, initScript, "start")
 	second := waitPrimary(t)
-	time.Sleep(5 * time.Second)
+	time.Sleep(3 * time.Second) // a few records in the second piece
 	mustRun(t, 2*time.Minute, initScript, "stop")
 	pieces := archivePieces(t, dir)
 	if len(pieces) < 2 {

@@ -32,7 +32,8 @@ type underLoad struct {
 	phaseFetch, alignedFetch       string
 	phaseFetchErr, alignedFetchErr error
 	// recorder is held around a flight recording and the wait for its
-	// archive, so that two checks never take each other's archive.
+	// archive, so that two checks never take each other's archive, nor
+	// find the recorder busy with another's.
 	recorder sync.Mutex
 }
 
@@ -41,12 +42,37 @@ type underLoad struct {
 // 10 s phase client's fourth interval (31.37 s to 41.37 s), both judged.
 const ciBurstAt = 36700 * time.Millisecond
 
+// testSideBySide runs the MMV check beside the rest: new clients' rates,
+// PCP's clients, then the checks under load. The MMV check compares
+// hostcache with pmdammv in the same fetches, so what the others cost the
+// host moves both sides alike, and its last minute, waiting for the
+// agent's pace, costs the run nothing.
+func testSideBySide(t *testing.T, pmdaDir string) {
+	load := &underLoad{burstDone: make(chan struct{})}
+	t.Run("MMV files", func(t *testing.T) {
+		t.Parallel()
+		testMMV(t, load)
+	})
+	t.Run("in turn", func(t *testing.T) {
+		t.Parallel()
+		// Before the load: the network counters must not move between the
+		// kernel's readings and the fetch (afAsOfTheFetch).
+		t.Run("short clients", func(t *testing.T) {
+			testShortClients(t, "hostcache.kernel.all.cpu.", "kernel.all.cpu.")
+			afAsOfTheFetch(t, "hostcache.network.tcp.insegs", "Tcp", "InSegs")
+		})
+		// Fetching every metric costs CPU that would move the figures
+		// judged under the load.
+		t.Run("PCP's clients", func(t *testing.T) { testClients(t, pmdaDir, load) })
+		t.Run("under load", func(t *testing.T) { testUnderLoad(t, load) })
+	})
+}
+
 // testUnderLoad runs the checks that measure over real seconds side by
 // side, while the host works: one CPU busy, a bounded loop of TCP
 // transfers over loopback, a steady trickle of direct writes and one dd
 // burst.
-func testUnderLoad(t *testing.T) {
-	load := &underLoad{burstDone: make(chan struct{})}
+func testUnderLoad(t *testing.T, load *underLoad) {
 	load.phaseFetch, load.phaseFetchErr = ccBuild(t.TempDir(), "phasefetch")
 	load.alignedFetch, load.alignedFetchErr = ccBuild(t.TempDir(), "alignedfetch")
 	load.start(t)
@@ -61,10 +87,6 @@ func testUnderLoad(t *testing.T) {
 	t.Run("flight recorder", func(t *testing.T) {
 		t.Parallel()
 		testFlightRecorder(t, load)
-	})
-	t.Run("MMV files", func(t *testing.T) {
-		t.Parallel()
-		testMMV(t, load)
 	})
 }
 
