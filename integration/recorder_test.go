@@ -109,6 +109,9 @@ func checkRecordedMetadata(t *testing.T, archive string) {
 	var names []string
 	want := map[string]string{}
 	for _, m := range recorded {
+		if isMMVFileName(m[1]) {
+			continue // gone with its file, checked by testMMVRecorder
+		}
 		names = append(names, m[1])
 		want[m[1]] = m[2] + " " + m[3]
 	}
