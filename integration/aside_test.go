@@ -4,6 +4,7 @@ package integration
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -23,7 +24,7 @@ type asideAgent struct {
 }
 
 // setAside removes an installed hostcache and moves its files away; nil
-// when there is none. It leaves the system as it was when it fails.
+// when there is none. When a move fails, it puts back what it moved.
 func setAside() (*asideAgent, error) {
 	pmdas, varDir := pcpEnv("PCP_PMDAS_DIR"), pcpEnv("PCP_VAR_DIR")
 	if pmdas == "" || varDir == "" {
@@ -63,7 +64,7 @@ func setAside() (*asideAgent, error) {
 		}
 		to := filepath.Join(keep, fmt.Sprint(i))
 		if err := os.Rename(f, to); err != nil {
-			return a, fmt.Errorf("setting %s aside: %v", f, errorsJoin(err, a.restore()))
+			return a, fmt.Errorf("setting %s aside: %v", f, errors.Join(err, a.restore()))
 		}
 		a.moved[f] = to
 	}
@@ -110,11 +111,4 @@ func pcpEnv(name string) string {
 		return ""
 	}
 	return string(out)
-}
-
-func errorsJoin(a, b error) error {
-	if b == nil {
-		return a
-	}
-	return fmt.Errorf("%v (and putting back: %v)", a, b)
 }

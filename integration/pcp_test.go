@@ -90,7 +90,7 @@ func mustRun(t *testing.T, timeout time.Duration, name string, args ...string) s
 // pcpVar reads one of PCP's locations from /etc/pcp.conf.
 func pcpVar(t *testing.T, name string) string {
 	t.Helper()
-	out := mustRun(t, 10*time.Second, "sh", "-c", "set +u; . /etc/pcp.env; printf %s \"$"+name+"\"")
+	out := pcpEnv(name)
 	if out == "" {
 		t.Fatalf("%s not set by /etc/pcp.env", name)
 	}
