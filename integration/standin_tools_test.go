@@ -5,7 +5,9 @@ package integration
 import (
 	"fmt"
 	"os"
+	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -34,24 +36,49 @@ func waitForCollectors(t *testing.T) {
 }
 
 // waitForSamples waits until every collector that samples at least every
-// upTo has n samples, and every other collector one.
+// upTo has n samples, and every other collector one. The deadline allows
+// n of the slowest such interval and 30 s more, for a loaded host; on
+// failure it names the collectors still short.
 func waitForSamples(t *testing.T, n int, upTo time.Duration) {
 	t.Helper()
-	what := fmt.Sprintf("%d samples of every collector sampling every %v or more often", n, upTo)
-	waitFor(t, what, 30*time.Second, func() bool {
-		samples := values(t, "hostcache.control.collector.samples")
-		intervals := values(t, "hostcache.control.collector.interval")
-		for inst, v := range samples {
-			want := n
-			if ms, _ := strconv.Atoi(intervals[inst]); time.Duration(ms)*time.Millisecond > upTo {
-				want = 1
-			}
-			if got, err := strconv.Atoi(v); err != nil || got < want {
-				return false
-			}
+	start := time.Now()
+	for {
+		short, slowest := shortCollectors(t, n, upTo)
+		if short == nil {
+			t.Logf("%d samples of every collector after %v", n, time.Since(start).Round(time.Second))
+			return
 		}
-		return len(samples) > 0
-	})
+		if time.Since(start) > time.Duration(n)*slowest+30*time.Second {
+			t.Fatalf("timed out waiting for %d samples of every collector sampling every %v or more often: %s",
+				n, upTo, strings.Join(short, "; "))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// shortCollectors names the collectors short of their samples (all of
+// them while the agent answers none), and gives the slowest interval of
+// those that must reach n.
+func shortCollectors(t *testing.T, n int, upTo time.Duration) (short []string, slowest time.Duration) {
+	samples := values(t, "hostcache.control.collector.samples")
+	intervals := values(t, "hostcache.control.collector.interval")
+	if len(samples) == 0 {
+		return []string{"no collector answers"}, 0
+	}
+	for inst, v := range samples {
+		want := n
+		ms, _ := strconv.Atoi(intervals[inst])
+		if every := time.Duration(ms) * time.Millisecond; every > upTo {
+			want = 1
+		} else if every > slowest {
+			slowest = every
+		}
+		if got, err := strconv.Atoi(v); err != nil || got < want {
+			short = append(short, fmt.Sprintf("%s has %s of %d (every %d ms)", inst, v, want, ms))
+		}
+	}
+	sort.Strings(short)
+	return short, slowest
 }
 
 // checkViewAgain runs, after Remove, the first view that printed figures
