@@ -24,7 +24,10 @@ func TestArrivalsOnePerFetch(t *testing.T) {
 	s := testSchema(t)
 	snap := NewFront(s).Load()
 	t0 := time.Unix(1000, 0)
-	for _, q := range []Request{{snap, t0, 3}, {snap, t0, 3}, {snap, t0, 4}, {snap, t0.Add(time.Second), 3}, {snap, t0, NoClient}} {
+	for _, q := range []Request{
+		{Snap: snap, Now: t0, Client: 3}, {Snap: snap, Now: t0, Client: 3}, {Snap: snap, Now: t0, Client: 4},
+		{Snap: snap, Now: t0.Add(time.Second), Client: 3}, {Snap: snap, Now: t0, Client: NoClient},
+	} {
 		q.AppendValues(nil, &dA)
 		q.AppendValues(nil, &dB)
 	}

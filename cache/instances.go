@@ -12,6 +12,9 @@ type Instance struct {
 	ID     uint32
 	Name   string
 	Labels []Label // sorted by name; metadata such as a disk's rotational flag
+	// Owner owns the thing measured (a process), for AccessOwner metrics;
+	// the zero value is root's.
+	Owner Owner
 }
 
 // Label is a PCP label: a name and its JSON value text ("true", "\"ixgbe\"").
@@ -80,6 +83,18 @@ func (in *Instances) Name(id uint32) (string, bool) {
 		return "", false
 	}
 	return in.list[i].Name, true
+}
+
+// Owner returns who owns instance id: root's zero Owner for an instance
+// it does not hold, or for a nil table.
+func (in *Instances) Owner(id uint32) Owner {
+	if in == nil {
+		return Owner{}
+	}
+	if i, ok := in.byID[id]; ok {
+		return in.list[i].Owner
+	}
+	return Owner{}
 }
 
 // Lookup finds an instance id by name. As PCP's pmdaInstance does, a name

@@ -9,6 +9,9 @@ type Request struct {
 	Snap   *Snapshot
 	Now    time.Time
 	Client int32 // pmcd's client index (a PDU's from), or NoClient
+	// Who is the client's user, as pmcd described it: metrics whose
+	// Access is not AccessAll give it only the values it may read.
+	Who Credentials
 }
 
 // NoClient marks a read made on no client's behalf: metrics computed over a
@@ -23,10 +26,13 @@ func (r *Request) AppendValues(dst []Value, d *Desc) []Value {
 			r.Snap.Schema.noteRead(i, r.Client, r.Now)
 		}
 	}
+	start := len(dst)
 	if d.Compute != nil {
-		return d.Compute(r, dst)
+		dst = d.Compute(r, dst)
+	} else {
+		dst = r.Snap.published(dst, d, r.Now)
 	}
-	return r.Snap.published(dst, d, r.Now)
+	return r.withhold(dst, start, d)
 }
 
 // Clients is told when a pmcd client goes away, so that whatever was kept

@@ -33,6 +33,9 @@ type Desc struct {
 	// provides its values on this kernel, and a fetch answers
 	// PM_ERR_APPVERSION for it, as pmdalinux does for swap.in.
 	Unsupported bool
+	// Access says which clients may read the values (AccessAll: every
+	// client). A metric's rate and peaks keep its access.
+	Access Access
 }
 
 // InDomDesc names an instance domain; Name is used in logs and help keys.

@@ -68,6 +68,7 @@ func RateDesc(counter cache.Desc) cache.Desc {
 		Units:  units,
 		InDom:  counter.InDom,
 		Labels: counter.Labels, // the same device, measured the same way
+		Access: counter.Access,
 	}
 }
 

@@ -65,7 +65,7 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 	// learns its readers' phases from it.
 	now := s.cfg.Now()
 	s.freshen(s.cfg.Front.Schema(), now)
-	f.read = cache.Request{Snap: s.cfg.Front.Load(), Now: now, Client: h.From}
+	f.read = cache.Request{Snap: s.cfg.Front.Load(), Now: now, Client: h.From, Who: s.creds.credentials(h.From)}
 	prof := s.profiles.lookup(h.From, f.req.Ctx)
 	f.values, f.sets, f.spans = f.values[:0], f.sets[:0], f.spans[:0]
 	for _, pmid := range f.req.PMIDs {
