@@ -38,6 +38,9 @@ type Part struct {
 	// instance tables of the part its builder made before it (and shares
 	// their arrays): the history then keeps the sample without a copy.
 	repeats bool
+	// renewed lists the instances that are new things under old ids (a
+	// process whose PID was reused): their counters start again here.
+	renewed []uint32
 }
 
 // partInDom is one instance table of a part: a source owns a few
@@ -46,6 +49,9 @@ type partInDom struct {
 	id InDomID
 	in *Instances
 }
+
+// Renewed lists the instances whose ids now name something new (Builder.Renew).
+func (p *Part) Renewed() []uint32 { return p.renewed }
 
 // Repeats reports whether the part holds exactly what the part before it
 // from the same builder held, sharing its arrays.
@@ -120,6 +126,7 @@ type Builder struct {
 	skipUnknown bool
 	skipped     int
 	skipWhy     error
+	renewed     []uint32 // Renew's instances this sample
 }
 
 // pair is one value of one metric (by its index in the schema), as set:
@@ -152,7 +159,14 @@ func (b *Builder) Reset(sampled time.Time) {
 	b.indoms = b.indoms[:0]
 	b.err = nil
 	b.skipped, b.skipWhy = 0, nil
+	b.renewed = b.renewed[:0]
 }
+
+// Renew marks inst as a new thing under an id the previous sample gave
+// another (a PID the kernel reused): no rate or step runs across this
+// sample for its counters, which start again. A renewal makes the part
+// new, never a repeat.
+func (b *Builder) Renew(inst uint32) { b.renewed = append(b.renewed, inst) }
 
 // SkipUnknown makes b leave out, and count, the values and tables that
 // its schema does not give the source, where it would fail the sample: a
@@ -330,8 +344,11 @@ func (b *Builder) Part() (*Part, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
-	if b.again || b.samePairs() {
+	if len(b.renewed) == 0 && (b.again || b.samePairs()) {
 		return b.repeat(), nil
+	}
+	if len(b.renewed) > 0 {
+		b.part.renewed = slices.Clone(b.renewed)
 	}
 	sp := b.schema.span[b.source]
 	n := max(sp.hi-sp.lo+1, 0)

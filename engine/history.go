@@ -30,6 +30,10 @@ type sample struct {
 	// previous sample is a reset (backwards, implausible, beyond a Bound):
 	// nil while reset is false.
 	bad []int32
+	// renewed lists, ascending, the positions among bad that are renewed
+	// instances (Builder.Renew): a figure starts again there, as for an
+	// instance that appeared.
+	renewed []int32
 	// shared says vals is an earlier sample's array (nothing changed)
 	// that an earlier sample in the ring owns: this one costs its own
 	// fields only. Only the sampler reads or changes it.
@@ -201,7 +205,7 @@ func (h *history) add(p *cache.Part, at time.Time, extra bool) uint64 {
 	}
 	if prev != nil && !s.shared {
 		s.resets = prev.resets
-		if n := h.countResets(prev, s); n > 0 {
+		if n := h.countResets(prev, s, p.Renewed()); n > 0 {
 			s.reset = true
 			s.resets++
 			h.resetsOf.Add(n)
@@ -370,35 +374,72 @@ func (h *history) captureInDoms(p *cache.Part) []*cache.Instances {
 // countResets lists in s.bad, and counts, the counter instances of s
 // whose step from prev is a reset: gone backwards (a reset, a wrap at the
 // counter's width, a re-created device), jumped by half its range, or
-// grown beyond its Bound.
-func (h *history) countResets(prev, s *sample) uint64 {
+// grown beyond its Bound; or renewed, a new thing under an old id.
+func (h *history) countResets(prev, s *sample, renewed []uint32) uint64 {
 	secs := s.at.Sub(prev.at).Seconds()
 	for t, isCounter := range h.counter {
 		if !isCounter {
 			continue
 		}
-		most, perInst := h.most(t, prev, s, secs)
-		lo, hi := s.layout.span(t)
-		if prev.layout == s.layout && perInst == nil {
-			// The same instances in the same places: no lookups.
-			s.bad = appendImplausible(s.bad, lo, prev.vals[lo:hi], s.vals[lo:hi], most)
-			continue
-		}
-		for p := lo; p < hi; p++ {
-			q, ok := prev.layout.find(t, s.layout.insts[p], p-lo)
-			if !ok {
-				continue
-			}
-			m := most
-			if perInst != nil {
-				m = min(m, perInst.most(perInst.unitsOf(s.layout.insts[p]), secs))
-			}
-			if !plausible(prev.vals[q], s.vals[p], m) {
-				s.bad = append(s.bad, int32(p))
-			}
+		from := len(s.bad)
+		h.stepResets(t, prev, s, secs)
+		if len(renewed) > 0 {
+			s.bad, s.renewed = appendRenewed(s.bad, from, s.renewed, s.layout, t, renewed)
 		}
 	}
 	return uint64(len(s.bad))
+}
+
+// stepResets appends to s.bad the positions of counter t's values whose
+// step from prev is not plausible growth.
+func (h *history) stepResets(t int, prev, s *sample, secs float64) {
+	most, perInst := h.most(t, prev, s, secs)
+	lo, hi := s.layout.span(t)
+	if prev.layout == s.layout && perInst == nil {
+		// The same instances in the same places: no lookups.
+		s.bad = appendImplausible(s.bad, lo, prev.vals[lo:hi], s.vals[lo:hi], most)
+		return
+	}
+	for p := lo; p < hi; p++ {
+		q, ok := prev.layout.find(t, s.layout.insts[p], p-lo)
+		if !ok {
+			continue
+		}
+		m := most
+		if perInst != nil {
+			m = min(m, perInst.most(perInst.unitsOf(s.layout.insts[p]), secs))
+		}
+		if !plausible(prev.vals[q], s.vals[p], m) {
+			s.bad = append(s.bad, int32(p))
+		}
+	}
+}
+
+// appendRenewed adds to bad[from:], counter t's part of the list, and to
+// renewed the positions of the renewed instances, keeping both lists
+// sorted and bad free of repeats (t's positions follow the t before's).
+func appendRenewed(bad []int32, from int, renewed []int32, l *layout, t int, insts []uint32) ([]int32, []int32) {
+	mark := len(renewed)
+	for _, inst := range insts {
+		if p, ok := l.find(t, inst, -1); ok {
+			bad = append(bad, int32(p))
+			renewed = append(renewed, int32(p))
+		}
+	}
+	slices.Sort(renewed[mark:])
+	seg := bad[from:]
+	slices.Sort(seg)
+	return append(bad[:from], slices.Compact(seg)...), renewed
+}
+
+// renewedAt reports whether the value at position p of s is a renewed
+// instance's first.
+func (s *sample) renewedAt(p int) bool {
+	if len(s.renewed) == 0 {
+		return false
+	}
+	_, found := slices.BinarySearch(s.renewed, int32(p))
+	return found
 }
 
 // appendImplausible appends base+i to bad for each i where a counter's
@@ -430,5 +471,5 @@ func sampleBytes(s *sample) int64 {
 	if s.shared {
 		return 96
 	}
-	return int64(8*len(s.vals)+4*cap(s.bad)) + 96
+	return int64(8*len(s.vals)+4*cap(s.bad)+4*cap(s.renewed)) + 96
 }

@@ -129,3 +129,19 @@ func TestImplausibleJumpIsAReset(t *testing.T) {
 		t.Errorf("resets = %d, want 4 (two jumps up, two down)", n)
 	}
 }
+
+// An instance renewed (a PID the kernel gave a new process) starts again:
+// no step runs across the renewal, even one that looks like growth, and
+// the other instances' rates are untouched.
+func TestRenewedInstanceStartsAgain(t *testing.T) {
+	g := newIntervalRig(t, time.Minute)
+	g.sample(at(0), scriptStep{count: [2]uint64{100, 100}})
+	g.fetch(2, "hostcache.rate.test.count")
+	g.sample(at(1), scriptStep{count: [2]uint64{110, 105}})
+	g.sample(at(2), scriptStep{count: [2]uint64{500, 110}, renew: true})
+	g.want(2, "hostcache.rate.test.count", 0, math.NaN())
+	g.want(2, "hostcache.rate.test.count", 1, 5)
+	g.sample(at(3), scriptStep{count: [2]uint64{520, 115}})
+	g.sample(at(4), scriptStep{count: [2]uint64{540, 120}})
+	g.want(2, "hostcache.rate.test.count", 0, 20)
+}

@@ -26,6 +26,7 @@ type scriptStep struct {
 	count [2]uint64 // instances 0 and 1; instance 1 is absent when count[1] is noInst
 	ms    uint64
 	gauge float64
+	renew bool // instance 0 is a new thing under its old id
 }
 
 const noInst = math.MaxUint64
@@ -49,6 +50,9 @@ func (s *scriptSource) Sample(b *cache.Builder, _ time.Time) error {
 	}
 	b.SetU64(ivMS.ID, cache.InstNone, s.step.ms)
 	b.SetDouble(ivGauge.ID, cache.InstNone, s.step.gauge)
+	if s.step.renew {
+		b.Renew(0)
+	}
 	return nil
 }
 

@@ -79,7 +79,8 @@ func (w *Window) DeltaSeconds(id cache.MetricID, inst uint32) (uint64, float64, 
 }
 
 // walk sums the growth of (t, inst) and the seconds over the good steps:
-// those the instance existed at both ends of and that were no reset.
+// those the instance existed at both ends of and that were no reset,
+// after the instance's last renewal.
 func (w *Window) walk(t int, inst uint32, prevV uint64, prevOK bool) (uint64, float64, bool) {
 	var sum uint64
 	var secs float64
@@ -95,6 +96,10 @@ func (w *Window) walk(t int, inst uint32, prevV uint64, prevOK bool) (uint64, fl
 			continue
 		}
 		v, p, ok := w.valueIn(s, t, inst)
+		if ok && s.renewedAt(p) {
+			// A new thing under the id: its figure starts here.
+			sum, secs, counted = 0, 0, false
+		}
 		if ok && prevOK && plausible(prevV, v, w.h.half[t]) && !s.badAt(p) {
 			sum += v - prevV
 			secs += s.at.Sub(prev.at).Seconds()
