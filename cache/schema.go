@@ -54,6 +54,10 @@ type InDomDesc struct {
 	NameLabel string
 	IDLabel   string
 	Derive    func(x Instance) []Label
+	// Access says which clients may list the members (AccessAll: every
+	// client; AccessKnown: those pmcd named a user for, as pmdaproc lists
+	// its processes to those alone).
+	Access Access
 }
 
 // Source is the registration of one publisher (a collector) in a schema.

@@ -30,6 +30,11 @@ func (s *Server) handleInstance(h Header, pdu []byte) ([]byte, error) {
 	if !ok {
 		return nil, ErrInDom
 	}
+	// pmdaproc lists its processes only to a client pmcd named a user for.
+	desc, _ := s.cfg.Front.Schema().InDom(id)
+	if desc.Access != cache.AccessAll && !s.creds.credentials(h.From).Known {
+		return nil, ErrPermission
+	}
 	in, _ := s.cfg.Front.Load().InDom(id)
 	switch {
 	case q.Name != "":
