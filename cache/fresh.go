@@ -40,6 +40,12 @@ func (st *Front) Freshen(sources []int, now time.Time) {
 // freshPtr is the Front's field type.
 type freshPtr = atomic.Pointer[freshHook]
 
+// SourceOfInDom returns the index of the source that owns instance domain id.
+func (s *Schema) SourceOfInDom(id InDomID) (int, bool) {
+	src, ok := s.indomOwn[id]
+	return src, ok
+}
+
 // SourceOfID returns the index of the source that publishes metric id.
 func (s *Schema) SourceOfID(id MetricID) (int, bool) {
 	i, ok := s.index(id)

@@ -51,6 +51,9 @@ func TestDescriptorsMatchPmdalinux(t *testing.T) {
 			if strings.HasPrefix(name, "mmv.") {
 				continue // the MMV files' and the catalog's own, no twin of pmdalinux's: collector/mmvfiles
 			}
+			if strings.HasPrefix(name, "proc.") {
+				continue // pmdaproc's twins: collector/proc checks them against pmdaproc's table
+			}
 			m, ok := twins[name]
 			switch {
 			case !ok:
@@ -84,8 +87,8 @@ func TestEveryCounterHasARate(t *testing.T) {
 				}
 				continue
 			}
-			if d.Sem != cache.SemCounter || strings.HasPrefix(name, "mmv.") {
-				continue // MMV counters' rates: collector/mmvfiles' tests
+			if d.Sem != cache.SemCounter || strings.HasPrefix(name, "mmv.") || strings.HasPrefix(name, "proc.") {
+				continue // MMV counters' and pmdaproc twins' rates: collector/mmvfiles' and collector/proc's tests
 			}
 			r, ok := byID[engine.RateID(d.ID)]
 			if !ok {

@@ -79,6 +79,9 @@ func TestStandIn(t *testing.T) {
 		waitForCollectors(t)
 		compareStandIn(t, listed, listMetrics(t, names), twinNames(t))
 		t.Run("PCP QA 003 and 767", func(t *testing.T) { checkQAAnswers(t, qaBefore, readQAAnswers(t, "")) })
+		// The agent runs as root while it stands in: it reads every
+		// process's io, and gives each client its share.
+		t.Run("process access as root", testProcAccess)
 		// Before the tools below load the host.
 		t.Run("short clients", func(t *testing.T) {
 			testShortClients(t, "kernel.all.cpu.", "")

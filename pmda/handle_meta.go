@@ -35,6 +35,11 @@ func (s *Server) handleInstance(h Header, pdu []byte) ([]byte, error) {
 	if desc.Access != cache.AccessAll && !s.creds.credentials(h.From).Known {
 		return nil, ErrPermission
 	}
+	// The members as of now, as a fetch's values: a process started a
+	// moment ago is found (pmdaproc lists /proc at each request too).
+	if src, ok := s.cfg.Front.Schema().SourceOfInDom(id); ok {
+		s.cfg.Front.Freshen([]int{src}, s.cfg.Now())
+	}
 	in, _ := s.cfg.Front.Load().InDom(id)
 	switch {
 	case q.Name != "":

@@ -1,0 +1,125 @@
+package proc
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+)
+
+// processCollector twins pmdaproc's proc.* metrics: once a sample it lists
+// /proc and reads each process's stat, status, statm, io and schedstat,
+// whoever asks and however often.
+type processCollector struct {
+	lister kernel.PIDLister
+	reader reader
+	table  *table
+	names  *names
+	pids   []int32
+	rec    record
+	insts  *cache.Instances
+	pageKB uint64
+}
+
+// NewProcessCollector checks the /proc root below env.Proc.
+func NewProcessCollector(env engine.Env) (engine.Collector, error) {
+	if st, err := os.Stat(env.Proc); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("proc: the /proc root %q is not a directory", env.Proc)
+	}
+	return &processCollector{
+		lister: kernel.PIDLister{Root: env.Proc},
+		reader: reader{root: env.Proc},
+		table:  newTable(),
+		names:  newNames(),
+		pageKB: uint64(os.Getpagesize()) / 1024,
+	}, nil
+}
+
+func (c *processCollector) Name() string { return "proc" }
+
+func (c *processCollector) Source() cache.Source {
+	metrics := []cache.Desc{nprocs}
+	for _, rows := range [][]numRow{statRows, statSignedRows, statusRows, statmRows, ioRows, schedstatRows} {
+		for _, r := range rows {
+			metrics = append(metrics, r.desc)
+		}
+	}
+	for _, rows := range [][]strRow{statStrRows, statusStrRows} {
+		for _, r := range rows {
+			metrics = append(metrics, r.desc)
+		}
+	}
+	metrics = append(metrics, runqRows[:]...)
+	return cache.Source{
+		Name:    c.Name(),
+		Metrics: metrics,
+		InDoms:  []cache.InDomDesc{{ID: indomProcess, Name: "processes", Access: known}},
+	}
+}
+
+// Sample lists the processes and reads each one's files. A process that
+// exits while it is read is left out; one whose PID now names another
+// process is renewed, so no rate runs across the two.
+func (c *processCollector) Sample(b *cache.Builder, _ time.Time) error {
+	var err error
+	if c.pids, err = c.lister.List(c.pids); err != nil {
+		return err
+	}
+	slices.Sort(c.pids)
+	c.table.begin()
+	var runq [runqStates]int64
+	listed := c.pids[:0]
+	for _, pid := range c.pids {
+		r := &c.rec
+		*r = record{pageKB: c.pageKB, names: c.names}
+		if c.reader.read(pid, r) != nil {
+			continue
+		}
+		listed = append(listed, pid)
+		p, renewed := c.table.note(&c.reader, r)
+		r.proc = p
+		if renewed {
+			b.Renew(uint32(pid))
+		}
+		runq[runqState(r)]++
+		c.setValues(b, r)
+	}
+	c.pids = listed
+	c.table.sweep()
+	if c.table.changed || c.insts == nil {
+		c.insts = c.table.instances(c.pids)
+	}
+	b.SetInDom(indomProcess, c.insts)
+	b.SetU64(nprocs.ID, cache.InstNone, uint64(len(c.pids)))
+	for state, n := range runq {
+		b.SetI64(runqRows[state].ID, cache.InstNone, n)
+	}
+	return nil
+}
+
+// setValues sets every per-process metric of one process.
+func (c *processCollector) setValues(b *cache.Builder, r *record) {
+	inst := uint32(r.pid)
+	for _, rows := range [][]numRow{statRows, statusRows, statmRows, ioRows, schedstatRows} {
+		for i := range rows {
+			if v, ok := rows[i].value(r); ok {
+				b.SetU64(rows[i].desc.ID, inst, v)
+			}
+		}
+	}
+	for i := range statSignedRows {
+		v, _ := statSignedRows[i].value(r)
+		b.SetI64(statSignedRows[i].desc.ID, inst, int64(v))
+	}
+	for _, rows := range [][]strRow{statStrRows, statusStrRows} {
+		for i := range rows {
+			if s, ok := rows[i].value(r); ok {
+				b.SetString(rows[i].desc.ID, inst, s)
+			}
+		}
+	}
+}
