@@ -238,6 +238,8 @@ func (r *Runner) sampleForFetch(e *entry) {
 		e.fresh.sampled(e.fresh.newest(), time.Duration(e.fresh.took.Load()))
 		return
 	}
-	r.sampleOnce(e, time.Time{}, true)
+	// Counted before the sample: the sample releases the fetch waiting
+	// for it, which may read the count at once.
 	e.fresh.taken.Add(1)
+	r.sampleOnce(e, time.Time{}, true)
 }
