@@ -19,6 +19,7 @@ type processCollector struct {
 	reader reader
 	table  *table
 	names  *names
+	ttys   *ttyNames
 	pids   []int32
 	rec    record
 	insts  *cache.Instances
@@ -35,6 +36,7 @@ func NewProcessCollector(env engine.Env) (engine.Collector, error) {
 		reader: reader{root: env.Proc},
 		table:  newTable(),
 		names:  newNames(),
+		ttys:   newTTYNames(env.Proc),
 		pageKB: uint64(os.Getpagesize()) / 1024,
 	}, nil
 }
@@ -75,7 +77,7 @@ func (c *processCollector) Sample(b *cache.Builder, _ time.Time) error {
 	listed := c.pids[:0]
 	for _, pid := range c.pids {
 		r := &c.rec
-		*r = record{pageKB: c.pageKB, names: c.names}
+		*r = record{pageKB: c.pageKB, names: c.names, ttys: c.ttys}
 		if c.reader.read(pid, r) != nil {
 			continue
 		}

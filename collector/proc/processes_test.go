@@ -48,8 +48,19 @@ func TestProcessesFromFixture(t *testing.T) {
 	if v := h.MustValue("proc.psinfo.sname", 1); v.Str != "S" {
 		t.Errorf("sname %q", v.Str)
 	}
-	if v := h.MustValue("proc.psinfo.policy_s", 1); v.Str != "NORMAL" {
-		t.Errorf("policy_s %q", v.Str)
+	strs := map[string]map[uint32]string{
+		"proc.psinfo.policy_s":    {1: "NORMAL"},
+		"proc.psinfo.ttyname":     {1: "?", 100: "pts/3"},
+		"proc.psinfo.sigignore_s": {1: "0000000000001000"},
+		"proc.psinfo.sigcatch_s":  {1: "00000001000004e8"},
+		"proc.psinfo.cpusallowed": {1: "0-1"},
+	}
+	for name, want := range strs {
+		for inst, s := range want {
+			if v := h.MustValue(name, inst); v.Str != s {
+				t.Errorf("%s of %d = %q, want %q", name, inst, v.Str, s)
+			}
+		}
 	}
 }
 

@@ -117,6 +117,8 @@ var statStrRows = []strRow{
 		func(r *record) (string, bool) { return stateName(r.stat.State), true }},
 	{psinfoRow("hostcache.proc.psinfo.psargs", 41, cache.TypeString, cache.SemDiscrete, cache.UnitsNone),
 		func(r *record) (string, bool) { return r.proc.psargs, true }},
+	{psinfoRow("hostcache.proc.psinfo.ttyname", 39, cache.TypeString, cache.SemDiscrete, cache.UnitsNone),
+		func(r *record) (string, bool) { return r.ttys.name(uint64(r.stat.TTY)), true }},
 	{psinfoRow("hostcache.proc.psinfo.policy_s", 48, cache.TypeString, cache.SemInstant, cache.UnitsNone),
 		func(r *record) (string, bool) { return policyName(restOf(r, kernel.PidStatPolicy)) }},
 }

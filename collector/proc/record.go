@@ -27,6 +27,7 @@ type record struct {
 	pageKB    uint64
 	proc      *process
 	names     *names
+	ttys      *ttyNames
 }
 
 // ownerIDs is who owns a process for the kernel's ptrace check: its real,

@@ -71,6 +71,30 @@ var statusStrRows = []strRow{
 	{statusRow("hostcache.proc.id.sgid_nm", 14, cache.TypeString, cache.SemDiscrete, cache.UnitsNone), gidName(2)},
 	{statusRow("hostcache.proc.id.fsgid_nm", 15, cache.TypeString, cache.SemDiscrete, cache.UnitsNone),
 		gidName(3)},
+	{statusRow("hostcache.proc.psinfo.blocked_s", 17, cache.TypeString, cache.SemInstant, cache.UnitsNone),
+		mask(maskBlocked)},
+	{statusRow("hostcache.proc.psinfo.sigignore_s", 18, cache.TypeString, cache.SemInstant, cache.UnitsNone),
+		mask(maskIgnored)},
+	{statusRow("hostcache.proc.psinfo.sigcatch_s", 19, cache.TypeString, cache.SemInstant, cache.UnitsNone),
+		mask(maskCaught)},
+	{statusRow("hostcache.proc.psinfo.cpusallowed", 31, cache.TypeString, cache.SemInstant, cache.UnitsNone),
+		func(r *record) (string, bool) { return r.proc.cpus(r.status.CpusAllowedList), r.hasStatus }},
+}
+
+// The signal masks of status that psinfo's *_s metrics print.
+const (
+	maskBlocked = iota
+	maskIgnored
+	maskCaught
+	masks
+)
+
+// mask prints a signal mask as status does, in 16 hexadecimal digits.
+func mask(which int) func(r *record) (string, bool) {
+	return func(r *record) (string, bool) {
+		m := [masks]uint64{r.status.SigBlocked, r.status.SigIgnored, r.status.SigCaught}[which]
+		return r.proc.maskText(which, m), r.hasStatus
+	}
 }
 
 func statusRow(name string, item uint32, t cache.Type, sem cache.Sem, u cache.Units) cache.Desc {

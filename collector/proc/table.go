@@ -18,6 +18,27 @@ type process struct {
 	comm   string // the command name, refreshed when it changes
 	owner  ownerIDs
 	seen   uint64 // the sample that last listed it
+	// The texts of status the process last had, kept so that a sample
+	// makes a string only when one changes.
+	masks     [masks]uint64
+	maskTexts [masks]string
+	cpuList   string
+}
+
+// maskText is signal mask which printed, made again only when it changed.
+func (p *process) maskText(which int, m uint64) string {
+	if p.maskTexts[which] == "" || p.masks[which] != m {
+		p.masks[which], p.maskTexts[which] = m, fmt.Sprintf("%016x", m)
+	}
+	return p.maskTexts[which]
+}
+
+// cpus is the Cpus_allowed_list text, made again only when it changed.
+func (p *process) cpus(list []byte) string {
+	if string(list) != p.cpuList {
+		p.cpuList = string(list)
+	}
+	return p.cpuList
 }
 
 // table holds the known processes by PID.
