@@ -6,7 +6,7 @@ GO      ?= go
 BIN     := bin/pmdahostcache
 PKGS    := ./...
 
-.PHONY: all build install uninstall test unit generate linux-table bench soak fuzz vet clean deb
+.PHONY: all build install uninstall test unit generate linux-table proc-table bench soak fuzz vet clean deb
 
 all: build
 
@@ -60,6 +60,9 @@ generate:
 # the running pmcd; go test ./standin then shows any drift.
 linux-table:
 	$(GO) run ./tools/genlinux -o standin/linuxtable
+
+proc-table:
+	$(GO) run ./tools/genlinux -agent proc -o standin/proctable
 
 # Measures against pmdalinux in one run and writes docs/performance.md (root).
 bench:

@@ -59,7 +59,8 @@ func (c *processCollector) Source() cache.Source {
 	return cache.Source{
 		Name:    c.Name(),
 		Metrics: metrics,
-		InDoms:  []cache.InDomDesc{{ID: indomProcess, Name: "processes", Access: known}},
+		// Each process is labelled with its PID, as pmdaproc labels them.
+		InDoms: []cache.InDomDesc{{ID: indomProcess, Name: "processes", IDLabel: "pid", Access: known}},
 	}
 }
 

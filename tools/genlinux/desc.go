@@ -8,14 +8,17 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// metric is one pmdalinux metric as the table holds it.
+// metric is one metric as the table holds it.
 type metric struct {
 	name          string
 	cluster, item uint32
-	indom         cache.InDomID // serial in domain 60, or cache.InDomNone
+	indom         cache.InDomID // serial in the agent's domain, or cache.InDomNone
 	typ           cache.Type
 	sem           cache.Sem
 	units         cache.Units
+	// domains are the PMID's and the instance domain's (the PMID's when
+	// none), which must be the agent's.
+	domains [2]uint32
 }
 
 // The words pminfo prints (pmTypeStr, pmSemStr) for the types and
@@ -55,10 +58,7 @@ func parseRecord(lines []string) (metric, error) {
 	if err != nil {
 		return metric{}, err
 	}
-	if pmid[0] != linuxDomain {
-		return metric{}, fmt.Errorf("%s: PMID domain %d, not pmdalinux's %d", name, pmid[0], linuxDomain)
-	}
-	m := metric{name: name, cluster: pmid[1], item: pmid[2]}
+	m := metric{name: name, cluster: pmid[1], item: pmid[2], domains: [2]uint32{pmid[0], pmid[0]}}
 	if err := m.parseTypeLine(strings.TrimSpace(lines[1])); err != nil {
 		return metric{}, fmt.Errorf("%s: %w", name, err)
 	}
@@ -78,26 +78,42 @@ func (m *metric) parseTypeLine(line string) error {
 	if m.typ, ok = typeWords[typ]; !ok {
 		return fmt.Errorf("type %q is none a cache.Desc holds", typ)
 	}
-	var err error
-	m.indom, err = parseInDom(indom)
-	return err
+	indomDomain, id, err := parseInDom(indom)
+	if err != nil {
+		return err
+	}
+	if id != cache.InDomNone {
+		m.domains[1] = indomDomain
+	}
+	m.indom = id
+	return nil
 }
 
-// parseInDom reads "PM_INDOM_NULL 0xffffffff" or "60.1 0xf000001".
-func parseInDom(s string) (cache.InDomID, error) {
+// parseInDom reads "PM_INDOM_NULL 0xffffffff" or "60.1 0xf000001": the
+// domain and the serial.
+func parseInDom(s string) (uint32, cache.InDomID, error) {
 	id, _, _ := strings.Cut(s, " ")
 	if id == "PM_INDOM_NULL" {
-		return cache.InDomNone, nil
+		return 0, cache.InDomNone, nil
 	}
 	dom, serial, ok := strings.Cut(id, ".")
-	if !ok || dom != strconv.Itoa(linuxDomain) {
-		return 0, fmt.Errorf("instance domain %q is not pmdalinux's", s)
+	d, err1 := strconv.ParseUint(dom, 10, 9)
+	v, err2 := strconv.ParseUint(serial, 10, 22)
+	if !ok || err1 != nil || err2 != nil {
+		return 0, 0, fmt.Errorf("instance domain %q is not domain.serial", s)
 	}
-	v, err := strconv.ParseUint(serial, 10, 22)
-	if err != nil {
-		return 0, fmt.Errorf("instance domain %q: %w", s, err)
+	return uint32(d), cache.InDomID(v), nil
+}
+
+// checkDomains fails on a metric whose PMID or instance domain is not in
+// the agent's domain.
+func checkDomains(a agent, ms []metric) error {
+	for _, m := range ms {
+		if m.domains != [2]uint32{a.domain, a.domain} {
+			return fmt.Errorf("%s: PMID and instance domains %v, not %s's %d", m.name, m.domains, a.name, a.domain)
+		}
 	}
-	return cache.InDomID(v), nil
+	return nil
 }
 
 // parseSemLine reads "Semantics: counter  Units: Kbyte".

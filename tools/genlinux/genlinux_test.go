@@ -54,8 +54,9 @@ func TestParseDescs(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []metric{
-		{"kernel.all.load", 2, 0, 2, cache.TypeFloat, cache.SemInstant, cache.UnitsNone},
-		{"kernel.all.hz", 0, 48, cache.InDomNone, cache.TypeU32, cache.SemDiscrete, cache.UnitsCountPerSec},
+		{"kernel.all.load", 2, 0, 2, cache.TypeFloat, cache.SemInstant, cache.UnitsNone, [2]uint32{60, 60}},
+		{"kernel.all.hz", 0, 48, cache.InDomNone, cache.TypeU32, cache.SemDiscrete, cache.UnitsCountPerSec,
+			[2]uint32{60, 60}},
 	}
 	if len(ms) != len(want) {
 		t.Fatalf("read %d metrics, want %d: %+v", len(ms), len(want), ms)
@@ -69,12 +70,10 @@ func TestParseDescs(t *testing.T) {
 
 func TestParseDescsRejects(t *testing.T) {
 	cases := map[string]string{
-		"another domain": strings.Replace(pminfoOut, "60.2.0", "511.0.1", 1),
-		"foreign indom":  strings.Replace(pminfoOut, "InDom: 60.2", "InDom: 61.2", 1),
-		"unknown type":   strings.Replace(pminfoOut, "float", "aggregate", 1),
-		"unknown sem":    strings.Replace(pminfoOut, "instant", "discrete-ish", 1),
-		"missing line":   strings.Replace(pminfoOut, "    Semantics: instant  Units: none\n", "", 1),
-		"error text":     pminfoOut + "\nkernel.bogus: Unknown metric name\n",
+		"unknown type": strings.Replace(pminfoOut, "float", "aggregate", 1),
+		"unknown sem":  strings.Replace(pminfoOut, "instant", "discrete-ish", 1),
+		"missing line": strings.Replace(pminfoOut, "    Semantics: instant  Units: none\n", "", 1),
+		"error text":   pminfoOut + "\nkernel.bogus: Unknown metric name\n",
 	}
 	for what, out := range cases {
 		if ms, err := parseDescs(out); err == nil {
@@ -83,16 +82,40 @@ func TestParseDescsRejects(t *testing.T) {
 	}
 }
 
+// A metric of another agent's domain, or with another domain's instance
+// domain, does not enter an agent's table.
+func TestCheckDomainsRejects(t *testing.T) {
+	for what, out := range map[string]string{
+		"another domain": strings.Replace(pminfoOut, "60.2.0", "511.0.1", 1),
+		"foreign indom":  strings.Replace(pminfoOut, "InDom: 60.2", "InDom: 61.2", 1),
+	} {
+		ms, err := parseDescs(out)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if err := checkDomains(agents["linux"], ms); err == nil {
+			t.Errorf("%s: accepted for pmdalinux's table", what)
+		}
+	}
+	ms, _ := parseDescs(pminfoOut)
+	if err := checkDomains(agents["linux"], ms); err != nil {
+		t.Errorf("pmdalinux's own metrics: %v", err)
+	}
+	if err := checkDomains(agents["proc"], ms); err == nil {
+		t.Error("pmdalinux's metrics accepted for pmdaproc's table")
+	}
+}
+
 func TestRenderIsSortedAndStable(t *testing.T) {
 	ms, err := parseDescs(pminfoOut)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := render("6.0.3", ms)
+	a, err := render(agents["linux"], "6.0.3", ms)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := render("6.0.3", []metric{ms[1], ms[0]})
+	b, err := render(agents["linux"], "6.0.3", []metric{ms[1], ms[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +132,7 @@ func TestRenderIsSortedAndStable(t *testing.T) {
 	if hz < 0 || load < 0 || hz > load {
 		t.Errorf("rows not sorted by name:\n%s", src)
 	}
-	if _, err := render("6.0.3", []metric{ms[0], ms[0]}); err == nil {
+	if _, err := render(agents["linux"], "6.0.3", []metric{ms[0], ms[0]}); err == nil {
 		t.Error("a name described twice renders")
 	}
 }

@@ -10,9 +10,6 @@ import (
 	"strings"
 )
 
-// linuxDomain is pmdalinux's PMDA domain.
-const linuxDomain = 60
-
 // batch bounds how many names one pminfo command line carries.
 const batch = 256
 
@@ -57,10 +54,11 @@ func pcpVersion() (string, error) {
 	return m[1], nil
 }
 
-// linuxNames lists every name in pmcd's namespace whose PMID is in
-// pmdalinux's domain. pmdalinux shares its roots (hinv, kernel, ...) with
-// other agents and derived metrics, so the domain decides, not the root.
-func linuxNames() ([]string, error) {
+// agentNames lists every name in pmcd's namespace whose PMID is in the
+// agent's domain. pmdalinux shares its roots (hinv, kernel, ...) with
+// other agents, and proc.* holds derived metrics (domain 511) beside
+// pmdaproc's, so the domain decides, not the root.
+func agentNames(a agent) ([]string, error) {
 	out, err := pminfo(false, "-m")
 	if err != nil {
 		return nil, err
@@ -71,18 +69,18 @@ func linuxNames() ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if pmid[0] == linuxDomain {
+		if pmid[0] == a.domain {
 			names = append(names, name)
 		}
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("pmcd serves no name in domain %d: is pmdalinux installed?", linuxDomain)
+		return nil, fmt.Errorf("pmcd serves no name in domain %d: is %s installed?", a.domain, a.name)
 	}
 	return names, nil
 }
 
-// describe asks pminfo for the descriptor of every name.
-func describe(names []string) ([]metric, error) {
+// describe asks pminfo for the descriptor of every name, each in a's domain.
+func describe(a agent, names []string) ([]metric, error) {
 	var all []metric
 	for lo := 0; lo < len(names); lo += batch {
 		hi := min(lo+batch, len(names))
@@ -95,6 +93,9 @@ func describe(names []string) ([]metric, error) {
 			return nil, err
 		}
 		if err := sameNames(ms, names[lo:hi]); err != nil {
+			return nil, err
+		}
+		if err := checkDomains(a, ms); err != nil {
 			return nil, err
 		}
 		all = append(all, ms...)

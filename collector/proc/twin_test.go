@@ -1,0 +1,65 @@
+package proc
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
+	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/standin/proctable"
+)
+
+// pmdaprocProcessInDom is pmdaproc's process instance domain, 3.9.
+const pmdaprocProcessInDom cache.InDomID = 9
+
+// Every hostcache.proc.X has pmdaproc's proc.X descriptor (standin/proctable,
+// generated from pmdaproc itself): type, semantics, units, and the process
+// instance domain where pmdaproc has 3.9. Its item is pmdaproc's and its
+// cluster pmdaproc's plus 100, so that the stand-in can map one to the other.
+func TestDescriptorsMatchPmdaproc(t *testing.T) {
+	theirs := map[string]proctable.Metric{}
+	for _, m := range proctable.Table() {
+		theirs[m.Name] = m
+	}
+	c, err := NewProcessCollector(engine.Env{Proc: "/proc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range c.Source().Metrics {
+		name := strings.TrimPrefix(d.Name, engine.Prefix)
+		m, ok := theirs[name]
+		if !ok {
+			t.Errorf("%s: pmdaproc has no %s", d.Name, name)
+			continue
+		}
+		indom := cache.InDomNone
+		if m.InDom == pmdaprocProcessInDom {
+			indom = indomProcess
+		}
+		if d.Type != m.Type || d.Sem != m.Sem || d.Units != m.Units || d.InDom != indom {
+			t.Errorf("%s is %v %v %#x indom %d; pmdaproc's %v %v %#x indom %d", d.Name, d.Type, d.Sem,
+				uint32(d.Units), d.InDom, m.Type, m.Sem, uint32(m.Units), m.InDom)
+		}
+		if d.ID.Item() != m.Item || d.ID.Cluster() != m.Cluster+100 {
+			t.Errorf("%s is %s, pmdaproc's %d.%d (cluster + 100 wanted)", d.Name, d.ID, m.Cluster, m.Item)
+		}
+	}
+}
+
+// Every counter has its rate: a double per second, in the process
+// instance domain, with the counter's access.
+func TestEveryProcessCounterHasARate(t *testing.T) {
+	h := collectortest.NewHarness(t, NewProcessCollector, "processes/t0")
+	for _, d := range h.Store.Schema().Descs() {
+		if d.Sem != cache.SemCounter || !strings.HasPrefix(d.Name, engine.Prefix+"proc.") {
+			continue // the engine's own counters: engine's tests
+		}
+		r, ok := h.Store.Schema().Desc(engine.RateID(d.ID))
+		units, _ := cache.RateOf(d.Units)
+		if !ok || r.Name != engine.RateDesc(d).Name || r.Type != cache.TypeDouble || r.Units != units ||
+			r.InDom != d.InDom || r.Access != d.Access {
+			t.Errorf("%s: rate twin %+v", d.Name, r)
+		}
+	}
+}
