@@ -210,15 +210,19 @@ func TestPCP(t *testing.T) {
 	})
 }
 
-// testClients reads the agent with PCP's clients, in two lanes side by
-// side: those that fetch every metric, and those that log, report or
-// serve a few. The fleet's recording takes its turn with load's others.
+// testClients reads the agent with PCP's clients, in three lanes side by
+// side: those that fetch every metric, those that hold every metric to
+// its twin, and those that log, report or serve a few. The fleet's
+// recording takes its turn with load's others.
 func testClients(t *testing.T, pmdaDir string, load *underLoad) {
+	t.Run("twins", func(t *testing.T) {
+		t.Parallel()
+		t.Run("pmdalinux twins", func(t *testing.T) { testTwins(t) })
+		t.Run("labels as pmdalinux's", func(t *testing.T) { testTwinLabels(t) })
+	})
 	t.Run("every metric", func(t *testing.T) {
 		t.Parallel()
 		t.Run("pminfo", func(t *testing.T) { testPminfo(t) })
-		t.Run("pmdalinux twins", func(t *testing.T) { testTwins(t) })
-		t.Run("labels as pmdalinux's", func(t *testing.T) { testTwinLabels(t) })
 		t.Run("what PCP's tools use", func(t *testing.T) { testToolCoverage(t) })
 		t.Run("pmval", func(t *testing.T) { testPmval(t) })
 		t.Run("dbpmda", func(t *testing.T) { testDbpmda(t, pmdaDir) })

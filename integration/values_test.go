@@ -49,12 +49,14 @@ var readsTheRightField = map[string]bool{
 }
 
 // compareCounterValues checks every counter that has a pmdalinux twin by
-// bracketing: read pmdalinux, wait longer than our sampling interval so our
-// next sample is taken after that read, read ours, read pmdalinux again.
+// bracketing: read pmdalinux, wait a second, read ours (a sample taken for
+// that fetch, after pmdalinux's read), read pmdalinux again.
 // Counters only grow, so ours must lie between the two pmdalinux readings.
 func compareCounterValues(t *testing.T, ours, twins []string) (compared, matched int) {
 	w0 := fetchAll(t, twins)
-	time.Sleep(6 * time.Second) // > the longest interval of a collector with counters (5 s)
+	// Every source samples afresh at a fetch that finds its sample older
+	// than fresh_within (20 ms), so our reading comes after pmdalinux's.
+	time.Sleep(time.Second)
 	o := fetchAll(t, ours)
 	w1 := fetchAll(t, twins)
 	for i, name := range ours {
