@@ -16,12 +16,12 @@ import (
 func TestCommittedTablesRenderThemselves(t *testing.T) {
 	var linux, proc []metric
 	for _, m := range linuxtable.Table() {
-		linux = append(linux, metric{name: m.Name, cluster: m.Cluster, item: m.Item, indom: m.InDom, typ: m.Type,
-			sem: m.Sem, units: m.Units})
+		linux = append(linux, metric{name: m.Name, cluster: m.Cluster, item: m.Item,
+			indom: m.InDom, typ: m.Type, sem: m.Sem, units: m.Units})
 	}
 	for _, m := range proctable.Table() {
-		proc = append(proc, metric{name: m.Name, cluster: m.Cluster, item: m.Item, indom: m.InDom, typ: m.Type,
-			sem: m.Sem, units: m.Units})
+		proc = append(proc, metric{name: m.Name, cluster: m.Cluster, item: m.Item,
+			indom: m.InDom, typ: m.Type, sem: m.Sem, units: m.Units})
 	}
 	checkCommitted(t, agents["linux"], linuxtable.Version, linux, "../../standin/linuxtable")
 	checkCommitted(t, agents["proc"], proctable.Version, proc, "../../standin/proctable")

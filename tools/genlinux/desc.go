@@ -110,7 +110,8 @@ func parseInDom(s string) (uint32, cache.InDomID, error) {
 func checkDomains(a agent, ms []metric) error {
 	for _, m := range ms {
 		if m.domains != [2]uint32{a.domain, a.domain} {
-			return fmt.Errorf("%s: PMID and instance domains %v, not %s's %d", m.name, m.domains, a.name, a.domain)
+			return fmt.Errorf("%s: PMID and instance domains %v, not %s's %d",
+				m.name, m.domains, a.name, a.domain)
 		}
 	}
 	return nil
