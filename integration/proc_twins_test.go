@@ -97,7 +97,13 @@ func testProcUtime(t *testing.T) {
 		out2 := mustRun(t, 20*time.Second, "pmval", "-r", "-s", "1", "-i", pid, "-f", "0", "proc.psinfo.utime")
 		return lastNumber(t, out), lastNumber(t, out2)
 	}
-	time.Sleep(500 * time.Millisecond)
+	// Listed first: under load the sample an instance request asks for
+	// may miss fetch_wait, and the request is answered from the one before.
+	name := fmt.Sprintf("%06d sh", burn.Process.Pid)
+	waitFor(t, "the busy loop listed", 20*time.Second, func() bool {
+		_, ok := values(t, "hostcache.proc.psinfo.pid")[name]
+		return ok
+	})
 	o0, p0 := utimes()
 	time.Sleep(2 * time.Second)
 	o1, p1 := utimes()
