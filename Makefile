@@ -1,6 +1,6 @@
 # pmdahostcache: the commands a user types.
 #   make install   set up PCP if missing, build, install the PMDA into pmcd
-#   make test      install what the tests need, then unit and integration tests (race detector on)
+#   make test      install what the tests need, then unit (race detector on) and integration tests
 #   make bench     benchmarks
 GO      ?= go
 BIN     := bin/pmdahostcache
