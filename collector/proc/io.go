@@ -2,7 +2,6 @@ package proc
 
 import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
-	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
 // ioRows are pmdaproc's proc.io counters from /proc/PID/io. The kernel
@@ -32,8 +31,7 @@ var schedstatRows = []numRow{
 var nsec = cache.MakeUnits(0, 1, 0, 0, cache.TimeNSec, 0)
 
 func ioRow(name string, item uint32, u cache.Units) cache.Desc {
-	d := engine.Row{Name: name, Cluster: clusterIO, Item: item, Type: cache.TypeU64, Sem: cache.SemCounter,
-		Units: u, InDom: indomProcess}.Desc()
+	d := processRow(name, clusterIO, item, cache.TypeU64, cache.SemCounter, u)
 	d.Access = cache.AccessOwner
 	return d
 }
@@ -43,10 +41,7 @@ func ioField(field func(r *record) uint64) func(r *record) (uint64, bool) {
 }
 
 func schedRow(name string, item uint32, u cache.Units) cache.Desc {
-	d := engine.Row{Name: name, Cluster: clusterSchedstat, Item: item, Type: cache.TypeU64,
-		Sem: cache.SemCounter, Units: u, InDom: indomProcess}.Desc()
-	d.Access = known
-	return d
+	return processRow(name, clusterSchedstat, item, cache.TypeU64, cache.SemCounter, u)
 }
 
 func sched(i int) func(r *record) (uint64, bool) {

@@ -2,7 +2,6 @@ package proc
 
 import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
-	"github.com/pmdahostcache/pmdahostcache/engine"
 )
 
 // statmRows are pmdaproc's proc.memory metrics from /proc/PID/statm, in
@@ -18,10 +17,7 @@ var statmRows = []numRow{
 }
 
 func statmRow(name string, item uint32) cache.Desc {
-	d := engine.Row{Name: name, Cluster: clusterMemory, Item: item, Type: cache.TypeU32,
-		Sem: cache.SemInstant, Units: cache.UnitsKByte, InDom: indomProcess}.Desc()
-	d.Access = known
-	return d
+	return processRow(name, clusterMemory, item, cache.TypeU32, cache.SemInstant, cache.UnitsKByte)
 }
 
 func pages(field func(r *record) uint64) func(r *record) (uint64, bool) {

@@ -127,11 +127,17 @@ var statStrRows = []strRow{
 var nprocs = engine.Row{Name: "hostcache.proc.nprocs", Cluster: clusterPsinfo, Item: 99,
 	Type: cache.TypeU32, Sem: cache.SemInstant, InDom: cache.InDomNone}.Desc()
 
-func psinfoRow(name string, item uint32, t cache.Type, sem cache.Sem, u cache.Units) cache.Desc {
-	d := engine.Row{Name: name, Cluster: clusterPsinfo, Item: item, Type: t, Sem: sem, Units: u,
+// processRow declares a per-process metric: in the process instance
+// domain, read by the clients pmcd named a user for.
+func processRow(name string, cluster, item uint32, t cache.Type, sem cache.Sem, u cache.Units) cache.Desc {
+	d := engine.Row{Name: name, Cluster: cluster, Item: item, Type: t, Sem: sem, Units: u,
 		InDom: indomProcess}.Desc()
 	d.Access = known
 	return d
+}
+
+func psinfoRow(name string, item uint32, t cache.Type, sem cache.Sem, u cache.Units) cache.Desc {
+	return processRow(name, clusterPsinfo, item, t, sem, u)
 }
 
 // restField reads field 26+i of the stat file, when the kernel printed it.

@@ -2,7 +2,6 @@ package proc
 
 import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
-	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
 
@@ -98,10 +97,7 @@ func mask(which int) func(r *record) (string, bool) {
 }
 
 func statusRow(name string, item uint32, t cache.Type, sem cache.Sem, u cache.Units) cache.Desc {
-	d := engine.Row{Name: name, Cluster: clusterStatus, Item: item, Type: t, Sem: sem, Units: u,
-		InDom: indomProcess}.Desc()
-	d.Access = known
-	return d
+	return processRow(name, clusterStatus, item, t, sem, u)
 }
 
 func uid(i int) func(r *record) (uint64, bool) {
