@@ -17,6 +17,3 @@ const (
 // indomProcess is the process instance domain, pmdaproc's 3.9: instance
 // id the PID, name the PID in six digits and the command's first word.
 const indomProcess cache.InDomID = 50
-
-// ProcessInDom is indomProcess, for the stand-in's map to pmdaproc's.
-const ProcessInDom = indomProcess

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
 
 // ioRows are pmdaproc's proc.io counters from /proc/PID/io. The kernel
@@ -23,9 +24,12 @@ var ioRows = []numRow{
 // schedstatRows are pmdaproc's proc.schedstat counters, from
 // /proc/PID/schedstat: time on a CPU, time waiting for one, timeslices.
 var schedstatRows = []numRow{
-	{schedRow("hostcache.proc.schedstat.cpu_time", 0, nsec), sched(0)},
-	{schedRow("hostcache.proc.schedstat.run_delay", 1, nsec), sched(1)},
-	{schedRow("hostcache.proc.schedstat.pcount", 2, cache.UnitsCount), sched(2)},
+	{schedRow("hostcache.proc.schedstat.cpu_time", 0, nsec),
+		sched(func(s *kernel.PidSchedstat) uint64 { return s.CPUTime })},
+	{schedRow("hostcache.proc.schedstat.run_delay", 1, nsec),
+		sched(func(s *kernel.PidSchedstat) uint64 { return s.RunDelay })},
+	{schedRow("hostcache.proc.schedstat.pcount", 2, cache.UnitsCount),
+		sched(func(s *kernel.PidSchedstat) uint64 { return s.Timeslices })},
 }
 
 var nsec = cache.MakeUnits(0, 1, 0, 0, cache.TimeNSec, 0)
@@ -44,6 +48,6 @@ func schedRow(name string, item uint32, u cache.Units) cache.Desc {
 	return processRow(name, clusterSchedstat, item, cache.TypeU64, cache.SemCounter, u)
 }
 
-func sched(i int) func(r *record) (uint64, bool) {
-	return func(r *record) (uint64, bool) { return r.sched[i], r.hasSched }
+func sched(field func(s *kernel.PidSchedstat) uint64) func(r *record) (uint64, bool) {
+	return func(r *record) (uint64, bool) { return field(&r.sched), r.hasSched }
 }

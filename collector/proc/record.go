@@ -2,7 +2,6 @@ package proc
 
 import (
 	"errors"
-	"io/fs"
 	"strconv"
 	"syscall"
 
@@ -18,7 +17,7 @@ type record struct {
 	status    kernel.PidStatus
 	statm     kernel.PidStatm
 	io        kernel.PidIO
-	sched     [3]uint64
+	sched     kernel.PidSchedstat
 	hasStatus bool
 	hasStatm  bool
 	hasIO     bool
@@ -62,7 +61,7 @@ func (rd *reader) read(pid int32, r *record) error {
 	r.hasStatus = rd.parse(pid, "status", func(b []byte) error { return kernel.ParsePidStatus(b, &r.status) })
 	r.hasStatm = rd.parse(pid, "statm", func(b []byte) error { return kernel.ParsePidStatm(b, &r.statm) })
 	r.hasIO = rd.parse(pid, "io", func(b []byte) error { return kernel.ParsePidIO(b, &r.io) })
-	r.hasSched = rd.parse(pid, "schedstat", func(b []byte) error { return parseSchedstat(b, &r.sched) })
+	r.hasSched = rd.parse(pid, "schedstat", func(b []byte) error { return kernel.ParsePidSchedstat(b, &r.sched) })
 	r.owner = rd.owner(pid, r)
 	return nil
 }
@@ -107,18 +106,4 @@ func (rd *reader) owner(pid int32, r *record) ownerIDs {
 		return ownerIDs{}
 	}
 	return ownerIDs{uid: uint32(u[0]), gid: uint32(g[0]), single: true}
-}
-
-// parseSchedstat reads "cpu_time run_delay pcount".
-func parseSchedstat(b []byte, out *[3]uint64) error {
-	for i := range out {
-		var word []byte
-		word, b = kernel.NextWord(b)
-		v, ok := kernel.ParseDecimal(word)
-		if !ok {
-			return &fs.PathError{Op: "parse", Path: "schedstat", Err: syscall.EINVAL}
-		}
-		out[i] = v
-	}
-	return nil
 }

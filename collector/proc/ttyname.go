@@ -1,27 +1,19 @@
 package proc
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-)
 
-// ttyDriver is one line of /proc/tty/drivers: a device path and the
-// major and minor numbers it covers.
-type ttyDriver struct {
-	path      string // without /dev/
-	major     uint64
-	low, high uint64
-}
+	"github.com/pmdahostcache/pmdahostcache/kernel"
+)
 
 // ttyNames names terminals as pmdaproc's psinfo.ttyname does, from the
 // drivers /proc/tty/drivers lists: "?" for none, the driver's path when
 // it covers one minor number, else the path and the minor ("pts/3").
 type ttyNames struct {
-	drivers []ttyDriver
+	drivers []kernel.TTYDriver
 	byDev   map[uint64]string
 }
 
@@ -32,39 +24,10 @@ const maxTTYNames = 1024
 // without the file names every terminal "?".
 func newTTYNames(procRoot string) *ttyNames {
 	n := &ttyNames{byDev: map[uint64]string{}}
-	data, err := os.ReadFile(filepath.Join(procRoot, "tty", "drivers"))
-	if err != nil {
-		return n
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		if d, ok := parseTTYDriver(sc.Text()); ok {
-			n.drivers = append(n.drivers, d)
-		}
+	if data, err := os.ReadFile(filepath.Join(procRoot, "tty", "drivers")); err == nil {
+		n.drivers = kernel.ParseTTYDrivers(data)
 	}
 	return n
-}
-
-// parseTTYDriver reads "name /dev/path major minor[-minor] type".
-func parseTTYDriver(line string) (ttyDriver, bool) {
-	f := strings.Fields(line)
-	if len(f) < 4 {
-		return ttyDriver{}, false
-	}
-	major, err := strconv.ParseUint(f[2], 10, 32)
-	if err != nil {
-		return ttyDriver{}, false
-	}
-	lo, hi, ranged := strings.Cut(f[3], "-")
-	low, err1 := strconv.ParseUint(lo, 10, 32)
-	high, err2 := low, error(nil)
-	if ranged {
-		high, err2 = strconv.ParseUint(hi, 10, 32)
-	}
-	if err1 != nil || err2 != nil {
-		return ttyDriver{}, false
-	}
-	return ttyDriver{path: strings.TrimPrefix(f[1], "/dev/"), major: major, low: low, high: high}, true
 }
 
 // name gives the terminal of a stat tty_nr.
@@ -78,13 +41,14 @@ func (n *ttyNames) name(dev uint64) string {
 	major, minor := (dev>>8)&0xfff, (dev&0xff)|((dev>>12)&0xfff00)
 	s := "?"
 	for _, d := range n.drivers {
-		if d.major != major || minor < d.low || minor > d.high {
+		if d.Major != major || minor < d.Low || minor > d.High {
 			continue
 		}
-		if d.low == d.high {
-			s = d.path
+		path := strings.TrimPrefix(d.Path, "/dev/")
+		if d.Low == d.High {
+			s = path
 		} else {
-			s = d.path + "/" + strconv.FormatUint(minor, 10)
+			s = path + "/" + strconv.FormatUint(minor, 10)
 		}
 		break
 	}
