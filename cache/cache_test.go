@@ -310,18 +310,3 @@ func TestSkipUnknownCountsWithoutAllocating(t *testing.T) {
 		t.Errorf("%v allocations a sample of 1000 values skipped", n)
 	}
 }
-
-// A PID typed without the zeros of pmdaproc's names finds its process, as
-// pmdaproc's own lookup does ("pmval -i 1234").
-func TestInstancesLookupPID(t *testing.T) {
-	in := NewInstances([]Instance{{ID: 1, Name: "000001 /sbin/init"}, {ID: 1234, Name: "001234 sshd"},
-		{ID: 1234567, Name: "1234567 big"}})
-	for name, want := range map[string]uint32{"1": 1, "1234": 1234, "001234": 1234, "1234567": 1234567} {
-		if id, ok := in.Lookup(name); !ok || id != want {
-			t.Errorf("Lookup(%q) = %d %v, want %d", name, id, ok, want)
-		}
-	}
-	if id, ok := in.Lookup("12"); ok {
-		t.Errorf("Lookup(12) found %d", id)
-	}
-}

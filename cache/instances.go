@@ -110,22 +110,7 @@ func (in *Instances) Lookup(name string) (uint32, bool) {
 	if i, ok := in.byWord[name]; ok && i >= 0 {
 		return in.list[i].ID, true
 	}
-	if padded, ok := sixDigits(name); ok {
-		// A PID written without pmdaproc's zeros: "1234" finds "001234 sshd".
-		if i, ok := in.byWord[padded]; ok && i >= 0 {
-			return in.list[i].ID, true
-		}
-	}
 	return 0, false
-}
-
-// sixDigits writes a name made only of digits as pmdaproc writes a PID
-// in its instance names, at least six digits with leading zeros.
-func sixDigits(name string) (string, bool) {
-	if name == "" || len(name) >= 6 || strings.Trim(name, "0123456789") != "" {
-		return "", false
-	}
-	return strings.Repeat("0", 6-len(name)) + name, true
 }
 
 // printableNames returns list with every control byte of a name escaped

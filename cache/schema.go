@@ -58,6 +58,10 @@ type InDomDesc struct {
 	// client; AccessKnown: those pmcd named a user for, as pmdaproc lists
 	// its processes to those alone).
 	Access Access
+	// Alias, when set, gives the name to look up for a name that found no
+	// member: the form a twin's users type ("1234" for pmdaproc's
+	// "001234 sshd").
+	Alias func(name string) (string, bool)
 }
 
 // Source is the registration of one publisher (a collector) in a schema.

@@ -96,3 +96,42 @@ func TestProcessAccessByClient(t *testing.T) {
 		}
 	}
 }
+
+// An instance domain's alias finds the member a twin's users name the
+// short way ("100" for "000100 sh"); a name the alias does not take
+// finds nothing.
+func TestInstanceAlias(t *testing.T) {
+	schema, err := cache.NewSchema(cache.Source{Name: "proc", Metrics: []cache.Desc{tPID},
+		InDoms: []cache.InDomDesc{{ID: 9, Name: "processes",
+			Alias: func(name string) (string, bool) { return "000" + name, len(name) == 3 }}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := cache.NewFront(schema)
+	b := schema.NewBuilder(0, time.Now())
+	b.SetInDom(9, cache.NewInstances([]cache.Instance{{ID: 100, Name: "000100 sh"}}))
+	part, err := b.Part()
+	if err != nil {
+		t.Fatal(err)
+	}
+	front.Publish(0, part)
+	s := NewServer(Config{Domain: testDomain, Front: front, Log: zerolog.Nop(), Now: time.Now}, nil, io.Discard)
+	lookup := func(name string) ([]InstanceEntry, error) {
+		reply, err := s.handleInstance(Header{From: 1}, (&InstanceReq{InDom: testDomain<<22 | 9, Inst: InstNull,
+			Name: name}).Append(nil))
+		if err != nil {
+			return nil, err
+		}
+		_, entries, err := DecodeInstance(reply)
+		return entries, err
+	}
+	if got, err := lookup("100"); err != nil || len(got) != 1 || got[0].Inst != 100 {
+		t.Errorf("100: %v %v", got, err)
+	}
+	if got, err := lookup("000100"); err != nil || len(got) != 1 || got[0].Inst != 100 {
+		t.Errorf("000100: %v %v", got, err)
+	}
+	if _, err := lookup("10"); !errors.Is(err, ErrInst) {
+		t.Errorf("10: %v, want PM_ERR_INST", err)
+	}
+}

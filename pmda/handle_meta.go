@@ -44,6 +44,9 @@ func (s *Server) handleInstance(h Header, pdu []byte) ([]byte, error) {
 	switch {
 	case q.Name != "":
 		inst, ok := in.Lookup(q.Name)
+		if alias, typed := aliasOf(desc, q.Name); !ok && typed {
+			inst, ok = in.Lookup(alias)
+		}
 		if !ok {
 			return nil, ErrInst
 		}
@@ -61,6 +64,14 @@ func (s *Server) handleInstance(h Header, pdu []byte) ([]byte, error) {
 		entries[i] = InstanceEntry{Inst: x.ID, Name: x.Name}
 	}
 	return AppendInstance(s.out[:0], q.InDom, entries), nil
+}
+
+// aliasOf is the name the instance domain's alias gives name, if any.
+func aliasOf(desc *cache.InDomDesc, name string) (string, bool) {
+	if desc == nil || desc.Alias == nil {
+		return "", false
+	}
+	return desc.Alias(name)
 }
 
 func (s *Server) handleText(h Header, pdu []byte) ([]byte, error) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -60,7 +61,8 @@ func (c *processCollector) Source() cache.Source {
 		Name:    c.Name(),
 		Metrics: metrics,
 		// Each process is labelled with its PID, as pmdaproc labels them.
-		InDoms: []cache.InDomDesc{{ID: indomProcess, Name: "processes", IDLabel: "pid", Access: known}},
+		InDoms: []cache.InDomDesc{{ID: indomProcess, Name: "processes", IDLabel: "pid", Access: known,
+			Alias: sixDigits}},
 	}
 }
 
@@ -125,4 +127,13 @@ func (c *processCollector) setValues(b *cache.Builder, r *record) {
 			}
 		}
 	}
+}
+
+// sixDigits writes a PID typed without pmdaproc's zeros as its instance
+// names start ("1234" finds "001234 sshd"), as pmdaproc's lookup does.
+func sixDigits(name string) (string, bool) {
+	if name == "" || len(name) >= 6 || strings.Trim(name, "0123456789") != "" {
+		return "", false
+	}
+	return strings.Repeat("0", 6-len(name)) + name, true
 }

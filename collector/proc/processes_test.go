@@ -94,3 +94,18 @@ func TestProcessesRenewAndExit(t *testing.T) {
 		t.Errorf("new process 400 has a rate %v", v.Double())
 	}
 }
+
+// A PID typed without the zeros of pmdaproc's names is written as they
+// start, as pmdaproc's own lookup does ("pmval -i 1234").
+func TestSixDigits(t *testing.T) {
+	for name, want := range map[string]string{"1": "000001", "1234": "001234", "12345": "012345"} {
+		if got, ok := sixDigits(name); !ok || got != want {
+			t.Errorf("sixDigits(%q) = %q %v, want %q", name, got, ok, want)
+		}
+	}
+	for _, name := range []string{"", "123456", "1234567", "12a", "sshd"} {
+		if got, ok := sixDigits(name); ok {
+			t.Errorf("sixDigits(%q) = %q", name, got)
+		}
+	}
+}
