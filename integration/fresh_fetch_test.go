@@ -29,7 +29,7 @@ import (
 //   - the served sample's age at the fetch: median ≤ 50 ms, p99 ≤ 200 ms;
 //   - a repeated hostcache value while pmdalinux's twin moved, and a
 //     doubled step (hostcache's step ≥ 1.8x its median while pmdalinux's
-//     is not), each in at most 1% of the 1 s intervals;
+//     is not), each at most once in the 1 s intervals (1.3% of 76);
 //   - at 10 s, hostcache.rate of intr and pswitch against pmdalinux's
 //     counters over the client's own fetches: median relative error ≤ 1%.
 func testFreshFetch(t *testing.T, load *underLoad) {
@@ -69,17 +69,18 @@ const ffAge = "hostcache.control.collector.age[cpu]"
 // a reader's period and phase from them.
 const ffSettled = 3
 
-// ffClients: 105 fetches at 1 s give 101 intervals after the first three
-// fetches, so that 1% of them is one event (in fewer than 100, a single
-// burst of interrupts at a step's edge would be more than 1%); 12 at 10 s
-// give eight judged intervals; both end about 110 s after the start.
+// ffClients: 80 fetches at 1 s give 76 intervals after the first three
+// fetches, of which one may hold a repeated or doubled step (a single
+// burst of interrupts at a step's edge); 9 at 10 s give five judged
+// intervals, the burst inside the first; both end about 82 s after the
+// start, with the flight recorder's check beside them.
 var ffClients = func() []ffClient {
 	one := []string{"hostcache.kernel.all.intr", "kernel.all.intr", ffAge}
 	var cs []ffClient
 	for _, ms := range []int{0, 250, 480, 500, 520, 750} {
-		cs = append(cs, ffClient{time.Second, time.Duration(ms) * time.Millisecond, 105, one})
+		cs = append(cs, ffClient{time.Second, time.Duration(ms) * time.Millisecond, 80, one})
 	}
-	return append(cs, ffClient{10 * time.Second, 420 * time.Millisecond, 12, []string{
+	return append(cs, ffClient{10 * time.Second, 420 * time.Millisecond, 9, []string{
 		"hostcache.rate.kernel.all.intr", "kernel.all.intr",
 		"hostcache.rate.kernel.all.pswitch", "kernel.all.pswitch", ffAge,
 	}})
@@ -198,7 +199,7 @@ func ffJudgeSteps(r *ciReport, label string, fetches []ffFetch, ageMed, ageP99 f
 	steps := len(ours)
 	r.logf("%-10s %7d %9.0f ms %6.0f ms %5d/%-3d %5d/%-3d", label, len(fetches), ageMed, ageP99,
 		repeats, steps, doubles, steps)
-	if allowed := steps / 100; repeats > allowed || doubles > allowed {
+	if allowed := max(1, steps/100); repeats > allowed || doubles > allowed {
 		r.failf("%s: %d repeated and %d doubled steps of hostcache.kernel.all.intr in %d (at most %d each)",
 			label, repeats, doubles, steps, allowed)
 	}
