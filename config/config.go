@@ -42,8 +42,8 @@ const (
 type Config struct {
 	Domain uint32
 	// StandIn is the agent the PMDA answers in place of (-S): "linux"
-	// answers as pmdalinux, domain 60, with its identities; empty, as
-	// hostcache.
+	// answers as pmdalinux, domain 60, and "proc" as pmdaproc, domain 3,
+	// with that agent's identities; empty, as hostcache.
 	StandIn string
 	// BesideSocket (-B), standing in, is the unix socket on which the
 	// agent also answers hostcache's own domain (DefaultDomain), so that
@@ -273,12 +273,14 @@ func (c *Config) validate() error {
 	if c.Domain < 1 || c.Domain > 510 {
 		return fmt.Errorf("domain %d outside 1..510", c.Domain)
 	}
-	switch {
-	case c.StandIn == "":
-	case c.StandIn != StandInLinux:
-		return fmt.Errorf("-S %q: the agent stands in for %q only", c.StandIn, StandInLinux)
-	case c.Domain != LinuxDomain:
-		return fmt.Errorf("-S %s answers as domain %d, not %d", c.StandIn, LinuxDomain, c.Domain)
+	if c.StandIn != "" {
+		domain, known := StandInDomain(c.StandIn)
+		switch {
+		case !known:
+			return fmt.Errorf("-S %q: the agent stands in for %q or %q only", c.StandIn, StandInLinux, StandInProc)
+		case c.Domain != domain:
+			return fmt.Errorf("-S %s answers as domain %d, not %d", c.StandIn, domain, c.Domain)
+		}
 	}
 	if c.BesideSocket != "" && (c.StandIn == "" || c.IPC != IPCPipe) {
 		return fmt.Errorf("-B %s: hostcache's own domain is answered beside a stand-in's pipe (-S) only",
@@ -287,11 +289,24 @@ func (c *Config) validate() error {
 	return nil
 }
 
-// The agent hostcache stands in for, and its domain.
+// The agents hostcache stands in for, and their domains.
 const (
 	StandInLinux = "linux"
 	LinuxDomain  = 60
+	StandInProc  = "proc"
+	ProcDomain   = 3
 )
+
+// StandInDomain is the domain of the agent -S names.
+func StandInDomain(name string) (uint32, bool) {
+	switch name {
+	case StandInLinux:
+		return LinuxDomain, true
+	case StandInProc:
+		return ProcDomain, true
+	}
+	return 0, false
+}
 
 // Known lists the names a configuration may refer to, which only the
 // caller knows: the collectors, and the instance domains filters apply to.

@@ -13,9 +13,11 @@ const Usage = `Usage: pmdahostcache [options]
   -d domain     PMDA domain number (from domain.h; Install passes it)
   -S linux      stand in for pmdalinux: answer as domain 60 with its names,
                 PMIDs and instance domains (Install -S sets it up)
+  -S proc       stand in for pmdaproc: answer as domain 3 with its names,
+                PMIDs and instance domains (Install -S sets it up)
   -B path       standing in, answer hostcache's own domain (396) too, to
-                pmcd's connection on this unix socket (Install -S linux
-                puts it in pmcd.conf as hostcache's socket entry)
+                pmcd's connection on this unix socket (Install -S puts it
+                in pmcd.conf as hostcache's socket entry)
   -l logfile    log file (default $PCP_LOG_DIR/pmcd/hostcache.log)
   -D flags      debug flags: "pdu" traces every PDU, "profile" writes a CPU
                 profile of the first minute to <logfile>.cpu.pprof; any flag

@@ -16,7 +16,7 @@ func TestStandInAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	ours := fixed{metrics: map[string]string{"hostcache.kernel.all.load": "ours"}}
-	s := NewStandIn(ours, linux, []string{"hostcache.kernel.all.pswitch"})
+	s := NewStandIn("linux", ours, linux, []string{"hostcache.kernel.all.pswitch"})
 	if got, ok := s.WireText(pmid, false, true); !ok || got != "" {
 		t.Errorf("pmdalinux's empty long text: %q %v, want it sent as it is", got, ok)
 	}
@@ -30,16 +30,16 @@ func TestStandInAnswers(t *testing.T) {
 		"pmdalinux's kernel.all.pswitch, not sampled by hostcache" {
 		t.Errorf("a placeholder: %q", got)
 	}
-	if _, ok := NewStandIn(ours, nil, nil).WireText(pmid, false, false); ok {
+	if _, ok := NewStandIn("linux", ours, nil, nil).WireText(pmid, false, false); ok {
 		t.Error("without pmdalinux's help, its numbering still answers")
 	}
 }
 
-func TestReadLinuxNeedsItsDirectory(t *testing.T) {
-	if _, _, err := ReadLinux(""); !errors.Is(err, ErrNoPMDAsDir) {
+func TestReadAgentNeedsItsDirectory(t *testing.T) {
+	if _, _, err := ReadAgent("", "linux"); !errors.Is(err, ErrNoPMDAsDir) {
 		t.Errorf("no directory: %v", err)
 	}
-	if _, _, err := ReadLinux(t.TempDir()); err == nil {
+	if _, _, err := ReadAgent(t.TempDir(), "proc"); err == nil {
 		t.Error("a directory without pmdalinux's help is read")
 	}
 }

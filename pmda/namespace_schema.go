@@ -10,15 +10,24 @@ import (
 
 // schemaNamespace answers the dynamic subtrees (roots) from the front's
 // current schema, through the server's numbering: the names below a root
-// are the schema's metrics so named, and change when a dynamic source's
-// do (cache.Front.Replace). The sorted names are made once per schema.
+// are the schema's metrics so named on the wire, and change when a
+// dynamic source's do (cache.Front.Replace). The sorted names are made
+// once per schema.
 type schemaNamespace struct {
-	front *cache.Front
-	ids   Numbering
-	roots []string
-	mu    sync.Mutex
-	seen  *cache.Schema
-	names []string // the schema's names below the roots, sorted
+	front  *cache.Front
+	ids    Numbering
+	roots  []string
+	mu     sync.Mutex
+	seen   *cache.Schema
+	names  []string                  // the wire names below the roots, sorted
+	byName map[string]cache.MetricID // the metric each of names is
+}
+
+// WireNamer is a Numbering that answers some metrics under other names
+// than the schema's: a stand-in's twins, under the names of the agent
+// stood in for.
+type WireNamer interface {
+	WireName(name string) string
 }
 
 // NewSchemaNamespace answers the names below roots from front's schema.
@@ -26,22 +35,33 @@ func NewSchemaNamespace(front *cache.Front, ids Numbering, roots []string) Names
 	return &schemaNamespace{front: front, ids: ids, roots: roots}
 }
 
-// current returns the schema and its names below the roots.
-func (n *schemaNamespace) current() (*cache.Schema, []string) {
+// current returns the schema, its wire names below the roots, and the
+// metric each is.
+func (n *schemaNamespace) current() (*cache.Schema, []string, map[string]cache.MetricID) {
 	schema := n.front.Schema()
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if schema != n.seen {
-		n.names = nil // a slice handed out earlier keeps its names
+		// A slice or map handed out earlier keeps its names.
+		n.names, n.byName = nil, map[string]cache.MetricID{}
 		for _, d := range schema.Descs() {
-			if n.rootOf(d.Name) != "" {
-				n.names = append(n.names, d.Name)
+			if name := n.wireName(d.Name); n.rootOf(name) != "" {
+				n.names = append(n.names, name)
+				n.byName[name] = d.ID
 			}
 		}
 		slices.Sort(n.names)
 		n.seen = schema
 	}
-	return schema, n.names
+	return schema, n.names, n.byName
+}
+
+// wireName is the name a schema metric answers under.
+func (n *schemaNamespace) wireName(name string) string {
+	if wn, ok := n.ids.(WireNamer); ok {
+		return wn.WireName(name)
+	}
+	return name
 }
 
 // rootOf is the root name lies at or below, "" for none.
@@ -58,12 +78,12 @@ func (n *schemaNamespace) PMID(name string) (uint32, bool) {
 	if n.rootOf(name) == "" {
 		return 0, false
 	}
-	schema, _ := n.current()
-	d, ok := schema.Lookup(name)
+	_, _, byName := n.current()
+	id, ok := byName[name]
 	if !ok {
 		return 0, false
 	}
-	return n.ids.PMID(d.ID), true
+	return n.ids.PMID(id), true
 }
 
 func (n *schemaNamespace) Names(pmid uint32) ([]string, bool) {
@@ -71,12 +91,13 @@ func (n *schemaNamespace) Names(pmid uint32) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	schema, _ := n.current()
+	schema, _, _ := n.current()
 	d, ok := schema.Desc(id)
-	if !ok || n.rootOf(d.Name) == "" {
+	name := n.wireName(d.Name)
+	if !ok || n.rootOf(name) == "" {
 		return nil, false
 	}
-	return []string{d.Name}, true
+	return []string{name}, true
 }
 
 // below is the sorted names at or below node.
@@ -95,7 +116,7 @@ func (n *schemaNamespace) subtree(name string) ([]string, bool) {
 	if n.rootOf(name) == "" {
 		return nil, false
 	}
-	_, names := n.current()
+	_, names, _ := n.current()
 	under := below(names, name)
 	return under, len(under) > 0 || slices.Contains(n.roots, name)
 }

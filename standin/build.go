@@ -9,18 +9,17 @@ import (
 )
 
 // New builds the Numbering of hostcache's metrics (descs) and instance
-// domains (indoms) against pmdalinux's table (LinuxTable). A twin is
-// hostcache.X whose type, semantics, units and instance domain are
-// pmdalinux's X's. The problems list every would-be twin that is not one
+// domains (indoms) against an agent's table (Agent.Table). A twin is
+// hostcache.X whose type, semantics, units and instance domain are the
+// agent's X's. The problems list every would-be twin that is not one
 // and why; it then answers under its hostcache name only, in hostcache's
-// own domain. An error means
-// no mapping can be built: an id beyond the wire's range, or two ids on
+// own domain. An error means no mapping can be built: an id beyond the wire's range, or two ids on
 // one wire identifier.
-func New(descs []cache.Desc, indoms []cache.InDomDesc, table []LinuxMetric) (*Numbering, []Problem, error) {
-	b := &builder{descs: descs, linux: map[string]LinuxMetric{}, indomName: map[cache.InDomID]string{},
-		twin: map[cache.MetricID]LinuxMetric{}, indomTo: map[cache.InDomID]cache.InDomID{},
+func New(agent Agent, descs []cache.Desc, indoms []cache.InDomDesc) (*Numbering, []Problem, error) {
+	b := &builder{agent: agent, descs: descs, linux: map[string]Metric{}, indomName: map[cache.InDomID]string{},
+		twin: map[cache.MetricID]Metric{}, indomTo: map[cache.InDomID]cache.InDomID{},
 		alias: map[cache.InDomID]cache.InDomID{}}
-	if err := b.readTable(table); err != nil {
+	if err := b.readTable(agent.Table()); err != nil {
 		return nil, nil, err
 	}
 	for _, in := range indoms {
@@ -39,36 +38,39 @@ func New(descs []cache.Desc, indoms []cache.InDomDesc, table []LinuxMetric) (*Nu
 
 // builder holds the state of New.
 type builder struct {
+	agent     Agent
 	descs     []cache.Desc
-	linux     map[string]LinuxMetric // pmdalinux's metrics by name
+	linux     map[string]Metric // the agent's metrics by name
 	indomName map[cache.InDomID]string
-	twin      map[cache.MetricID]LinuxMetric  // the twins so far
+	twin      map[cache.MetricID]Metric       // the twins so far
 	indomTo   map[cache.InDomID]cache.InDomID // internal domain -> pmdalinux serial
 	alias     map[cache.InDomID]cache.InDomID // internal domain -> the one holding its serial
 	problems  []Problem
 }
 
-// readTable indexes the table and checks that pmdalinux's numbering is
+// readTable indexes the table and checks that the agent's numbering is
 // what the stand-in expects: every cluster and domain serial below Shift,
 // no PMID twice.
-func (b *builder) readTable(table []LinuxMetric) error {
+func (b *builder) readTable(table []Metric) error {
 	byPMID := map[uint32]string{}
 	for _, m := range table {
 		if m.Cluster >= Shift || (m.InDom != cache.InDomNone && m.InDom >= Shift) {
-			return fmt.Errorf("pmdalinux's %s (60.%d.%d, domain %d) is at or beyond the shift %d",
-				m.Name, m.Cluster, m.Item, m.InDom, Shift)
+			return fmt.Errorf("%s's %s (%d.%d.%d, domain %d) is at or beyond the shift %d",
+				b.agent.program(), m.Name, b.agent.Domain, m.Cluster, m.Item, m.InDom, Shift)
 		}
-		if other, dup := byPMID[m.PMID()]; dup {
-			return fmt.Errorf("pmdalinux's %s and %s share PMID 60.%d.%d", other, m.Name, m.Cluster, m.Item)
+		pmid := b.agent.PMID(m)
+		if other, dup := byPMID[pmid]; dup {
+			return fmt.Errorf("%s's %s and %s share PMID %d.%d.%d", b.agent.program(), other, m.Name,
+				b.agent.Domain, m.Cluster, m.Item)
 		}
-		byPMID[m.PMID()] = m.Name
+		byPMID[pmid] = m.Name
 		b.linux[m.Name] = m
 	}
 	return nil
 }
 
 // matchDescs finds the would-be twins by name and keeps those whose
-// descriptor is pmdalinux's.
+// descriptor is the agent's.
 func (b *builder) matchDescs() {
 	for _, d := range b.descs {
 		x, ok := strings.CutPrefix(d.Name, prefix)
@@ -85,18 +87,19 @@ func (b *builder) matchDescs() {
 }
 
 // compare adds a problem for each way d's descriptor differs from m's.
-func (b *builder) compare(d cache.Desc, m LinuxMetric) {
+func (b *builder) compare(d cache.Desc, m Metric) {
 	if d.Type != m.Type {
-		b.add(KindType, d.Name, "hostcache %s, pmdalinux %s", d.Type, m.Type)
+		b.add(KindType, d.Name, "hostcache %s, %s %s", d.Type, b.agent.program(), m.Type)
 	}
 	if d.Sem != m.Sem {
-		b.add(KindSem, d.Name, "hostcache %s, pmdalinux %s", d.Sem, m.Sem)
+		b.add(KindSem, d.Name, "hostcache %s, %s %s", d.Sem, b.agent.program(), m.Sem)
 	}
 	if d.Units != m.Units {
-		b.add(KindUnits, d.Name, "hostcache %s, pmdalinux %s", unitsText(d.Units), unitsText(m.Units))
+		b.add(KindUnits, d.Name, "hostcache %s, %s %s", unitsText(d.Units), b.agent.program(), unitsText(m.Units))
 	}
 	if (d.InDom == cache.InDomNone) != (m.InDom == cache.InDomNone) {
-		b.add(KindInDom, d.Name, "hostcache %s, pmdalinux %s", b.indomText(d.InDom), linuxInDomText(m.InDom))
+		b.add(KindInDom, d.Name, "hostcache %s, %s %s", b.indomText(d.InDom), b.agent.program(),
+			b.agent.inDomText(m.InDom))
 	}
 }
 

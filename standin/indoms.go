@@ -22,9 +22,9 @@ func (b *builder) chooseInDoms() {
 		for _, d := range twins {
 			if got := b.twin[d.ID].InDom; got != chosen {
 				b.demote(d,
-					"its domain %s answers as 60.%d, as %d other "+
-						"twins on it do; pmdalinux puts it in 60.%d",
-					b.indomText(in), chosen, votes[chosen], got)
+					"its domain %s answers as %s, as %d other twins on it do; %s puts it in %s",
+					b.indomText(in), b.agent.inDomText(chosen), votes[chosen], b.agent.program(),
+					b.agent.inDomText(got))
 			}
 		}
 	}
@@ -65,8 +65,8 @@ func (b *builder) settleSharedInDoms() {
 // pmdalinux domain serial.
 func (b *builder) release(in, holder, serial cache.InDomID) {
 	b.add(KindInDomShared, b.indomText(in),
-		"claims 60.%d for %d twins; %s holds it with %d, and %s answers as its alias",
-		serial, len(b.twinsOn(in)), b.indomText(holder), len(b.twinsOn(holder)), b.indomText(in))
+		"claims %s for %d twins; %s holds it with %d, and %s answers as its alias",
+		b.agent.inDomText(serial), len(b.twinsOn(in)), b.indomText(holder), len(b.twinsOn(holder)), b.indomText(in))
 	b.alias[in] = holder
 }
 
@@ -110,14 +110,6 @@ func (b *builder) indomText(in cache.InDomID) string {
 		return fmt.Sprintf("%d (%s)", in, name)
 	}
 	return fmt.Sprint(uint32(in))
-}
-
-// linuxInDomText names a pmdalinux domain in a problem: "60.3" or "none".
-func linuxInDomText(in cache.InDomID) string {
-	if in == cache.InDomNone {
-		return "none"
-	}
-	return fmt.Sprintf("60.%d", in)
 }
 
 // unitsText writes units as dimensions and scales, enough to tell two apart.

@@ -8,11 +8,11 @@ const LinuxVersion = linuxtable.Version
 // LinuxTable returns every metric pmdalinux serves, sorted by name, from
 // the generated table in standin/linuxtable (the collectors' twin tests
 // read the same one).
-func LinuxTable() []LinuxMetric {
+func LinuxTable() []Metric {
 	table := linuxtable.Table()
-	out := make([]LinuxMetric, len(table))
+	out := make([]Metric, len(table))
 	for i, m := range table {
-		out[i] = LinuxMetric(m)
+		out[i] = Metric(m)
 	}
 	return out
 }

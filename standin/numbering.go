@@ -6,7 +6,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
-// Shift bounds pmdalinux's numbering: its clusters and domain serials
+// Shift bounds an agent's numbering: its clusters and domain serials
 // are all below it (readTable checks the table), which leaves the
 // placeholders' internal ids and the wire's range room above it.
 const Shift = 256
@@ -15,12 +15,14 @@ const Shift = 256
 const prefix = "hostcache."
 
 // Numbering maps hostcache's internal ids to the wire identifiers of the
-// stand-in's domain 60 and back. Only the twins answer there (hostcache.X
-// with pmdalinux's X's descriptor, as X's PMID and name); hostcache's own
+// domain of the agent stood in for, and back. Only the twins answer there
+// (hostcache.X with the agent's X's descriptor, as X's PMID and name);
+// hostcache's own
 // names keep their PMIDs in hostcache's domain, which the same process
 // answers on its second connection. It is immutable once built, and
 // every lookup is a map read: O(1) and allocation-free.
 type Numbering struct {
+	agent   Agent
 	pmid    map[cache.MetricID]uint32
 	metric  map[uint32]cache.MetricID
 	indom   map[cache.InDomID]uint32
@@ -29,8 +31,8 @@ type Numbering struct {
 	holder  map[cache.InDomID]cache.InDomID
 }
 
-// PMID returns the wire PMID of an internal metric id: pmdalinux's for a
-// twin, PMIDNull for every other metric, which domain 60 does not answer.
+// PMID returns the wire PMID of an internal metric id: the agent's for a
+// twin, PMIDNull for every other metric, which its domain does not answer.
 func (x *Numbering) PMID(id cache.MetricID) uint32 {
 	if w, ok := x.pmid[id]; ok {
 		return w
@@ -67,7 +69,7 @@ func (x *Numbering) KeptFiles() map[cache.InDomID]uint32 {
 	out := map[cache.InDomID]uint32{}
 	for in, wire := range x.indom {
 		serial := cache.InDomID(wire & maxSerial)
-		if _, alias := x.holder[in]; !alias && wire>>22 == Domain && KeptInDom(serial) {
+		if _, alias := x.holder[in]; !alias && wire>>22 == x.agent.Domain && x.agent.keptInDom(serial) {
 			out[in] = uint32(serial)
 		}
 	}

@@ -11,11 +11,11 @@ import (
 func TestPlaceholdersAreTwins(t *testing.T) {
 	table := LinuxTable()
 	have := map[string]bool{"hostcache.kernel.all.load": true}
-	src := Placeholders(table, have)
+	src := Placeholders(linuxWith(table), have)
 	if len(src.Metrics) != len(table)-1 {
 		t.Fatalf("%d placeholders for %d metrics, one of them had", len(src.Metrics), len(table))
 	}
-	x, problems, err := New(src.Metrics, src.InDoms, table)
+	x, problems, err := New(linuxWith(table), src.Metrics, src.InDoms)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,8 +32,8 @@ func TestPlaceholdersAreTwins(t *testing.T) {
 	}
 	for _, m := range table {
 		if m.Name == "ipc.shm.key" {
-			id, ok := x.Metric(m.PMID())
-			if !ok || !IsPlaceholder(id) || x.InDom(cache.InDomID(PlaceholderInDom)+m.InDom) != WireInDom(m.InDom) {
+			id, ok := x.Metric(Linux().PMID(m))
+			if !ok || !IsPlaceholder(id) || x.InDom(cache.InDomID(PlaceholderInDom)+m.InDom) != Linux().WireInDom(m.InDom) {
 				t.Errorf("ipc.shm.key's PMID names %s, %v", id, ok)
 			}
 		}

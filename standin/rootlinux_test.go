@@ -119,8 +119,8 @@ func pmnsPMID(s string) (string, error) {
 }
 
 // linuxByName is the table by metric name.
-func linuxByName() map[string]LinuxMetric {
-	out := map[string]LinuxMetric{}
+func linuxByName() map[string]Metric {
+	out := map[string]Metric{}
 	for _, m := range LinuxTable() {
 		out[m.Name] = m
 	}

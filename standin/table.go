@@ -1,13 +1,11 @@
-// Package standin holds what hostcache needs to answer in pmdalinux's
-// place: pmdalinux's own identifiers (standin/linuxtable, generated from the
-// running pmcd by tools/genlinux) and the mapping between hostcache's
-// internal metric and instance-domain ids and those wire identifiers.
+// Package standin holds what hostcache needs to answer in another agent's
+// place (pmdalinux's or pmdaproc's): that agent's own identifiers
+// (standin/linuxtable and standin/proctable, generated from the running
+// pmcd by tools/genlinux) and the mapping between hostcache's internal
+// metric and instance-domain ids and those wire identifiers.
 package standin
 
 import "github.com/pmdahostcache/pmdahostcache/cache"
-
-// Domain is pmdalinux's PMDA domain, the one the stand-in answers as.
-const Domain = 60
 
 // Wire identifiers with no metric or no instance domain (PM_ID_NULL,
 // PM_INDOM_NULL).
@@ -16,27 +14,14 @@ const (
 	InDomNull uint32 = 0xffffffff
 )
 
-// LinuxMetric is one metric pmdalinux serves, with its descriptor.
-type LinuxMetric struct {
+// Metric is one metric an agent serves, with its descriptor.
+type Metric struct {
 	Name          string
 	Cluster, Item uint32
-	InDom         cache.InDomID // serial in domain 60, or cache.InDomNone
+	InDom         cache.InDomID // serial in the agent's domain, or cache.InDomNone
 	Type          cache.Type
 	Sem           cache.Sem
 	Units         cache.Units
-}
-
-// PMID is the metric's wire PMID.
-func (m LinuxMetric) PMID() uint32 { return WirePMID(m.Cluster, m.Item) }
-
-// WirePMID packs a domain-60 PMID: domain 9 bits, cluster 12, item 10.
-func WirePMID(cluster, item uint32) uint32 {
-	return Domain<<22 | (cluster&0xfff)<<10 | item&0x3ff
-}
-
-// WireInDom packs a domain-60 instance domain: domain 9 bits, serial 22.
-func WireInDom(serial cache.InDomID) uint32 {
-	return Domain<<22 | uint32(serial)&0x3fffff
 }
 
 // KeptInDom reports whether pmdalinux's instance domain serial has its ids

@@ -11,7 +11,7 @@ const maxSerial = 1<<22 - 1
 
 // numbering builds the maps from the twins and domains settled so far.
 func (b *builder) numbering() (*Numbering, error) {
-	x := &Numbering{
+	x := &Numbering{agent: b.agent,
 		pmid: map[cache.MetricID]uint32{}, metric: map[uint32]cache.MetricID{},
 		indom: map[cache.InDomID]uint32{}, indomOf: map[uint32]cache.InDomID{},
 		twin: map[string]bool{}, holder: map[cache.InDomID]cache.InDomID{},
@@ -29,14 +29,14 @@ func (b *builder) numbering() (*Numbering, error) {
 	return x, nil
 }
 
-// placeMetric gives a twin its wire PMID, pmdalinux's; every other
-// metric has none in domain 60.
+// placeMetric gives a twin its wire PMID, the agent's; every other
+// metric has none in the agent's domain.
 func (b *builder) placeMetric(x *Numbering, d cache.Desc) error {
 	m, ok := b.twin[d.ID]
 	if !ok {
 		return nil
 	}
-	wire := m.PMID()
+	wire := b.agent.PMID(m)
 	if other, dup := x.metric[wire]; dup && other != d.ID {
 		return fmt.Errorf("%s and metric %s share wire PMID %#x", d.Name, other, wire)
 	}
@@ -44,14 +44,14 @@ func (b *builder) placeMetric(x *Numbering, d cache.Desc) error {
 	return nil
 }
 
-// placeInDom gives an internal domain the pmdalinux domain it holds, or
-// is an alias of; a domain with no twins has none in domain 60.
+// placeInDom gives an internal domain the agent's domain it holds, or
+// is an alias of; a domain with no twins has none in the agent's domain.
 func (b *builder) placeInDom(x *Numbering, in cache.InDomID) error {
 	serial, ok := b.indomTo[in]
 	if !ok {
 		return nil
 	}
-	wire := WireInDom(serial)
+	wire := b.agent.WireInDom(serial)
 	if holder, ok := b.alias[in]; ok {
 		x.indom[in], x.holder[in] = wire, holder
 		return nil

@@ -152,8 +152,8 @@ func TestStandInAnswersHostcacheOnItsSocket(t *testing.T) {
 		}
 		return reply
 	}
-	twin := linuxPMID(t, "kernel.all.load").PMID()
-	res = fetchValues(t, pipe, 3, twin, load, standin.WirePMID((load>>10)&0xfff+standin.Shift, load&0x3ff))
+	twin := standin.Linux().PMID(linuxPMID(t, "kernel.all.load"))
+	res = fetchValues(t, pipe, 3, twin, load, standin.Linux().WirePMID((load>>10)&0xfff+standin.Shift, load&0x3ff))
 	if res.Sets[1].NumVal != int32(pmda.ErrPMID) || res.Sets[2].NumVal != int32(pmda.ErrPMID) {
 		t.Errorf("the pipe answers hostcache's own PMIDs: %+v %+v", res.Sets[1], res.Sets[2])
 	}

@@ -32,15 +32,19 @@ func ownDomain(cfg config.Config, base pmda.Config, texts pmda.TextSource) pmda.
 	return c
 }
 
-// standInDomain is pmdalinux's domain as the stand-in answers it on
-// pmcd's pipe: pmdalinux's names only (the twins and the placeholders),
-// with pmdalinux's labels, no more (an extra label changes a series'
-// identity in pmseries), and no dynamic subtree of hostcache's.
+// standInDomain is the domain of the agent stood in for as the stand-in
+// answers it on pmcd's pipe: that agent's names only (the twins and the
+// placeholders), with its labels, no more (an extra label changes a
+// series' identity in pmseries), and its dynamic subtrees, not
+// hostcache's.
 func standInDomain(cfg config.Config, base pmda.Config, name string, ids pmda.Numbering,
 	texts pmda.TextSource) pmda.Config {
 	c := base
 	c.Name, c.Domain, c.Numbering, c.Texts = name, cfg.Domain, ids, texts
 	c.OwnLabelsOnly = true
+	if agent, ok := standInAgent(cfg); ok {
+		c.DynamicRoots = agent.DynamicRoots
+	}
 	return c
 }
 
@@ -95,7 +99,7 @@ type besideNumbering struct {
 func newBesideNumbering(domain uint32, schema *cache.Schema) besideNumbering {
 	x := besideNumbering{pmda.DomainNumbering(domain), map[cache.MetricID]bool{}, map[cache.InDomID]bool{}}
 	for _, d := range schema.Descs() {
-		if src, ok := schema.MetricSource(d.ID); ok && src == standin.PlaceholderSource {
+		if standin.IsPlaceholder(d.ID) {
 			x.hidden[d.ID] = true
 			if d.InDom != cache.InDomNone {
 				x.hiddenInDoms[d.InDom] = true

@@ -170,7 +170,7 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 		p.Exclude = re
 		env.Filter[name] = p
 	}
-	if cfg.StandIn != "" {
+	if cfg.StandIn == config.StandInLinux {
 		kept, err := linuxIDFiles(cfg, env)
 		if err != nil {
 			return nil, err

@@ -15,23 +15,33 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/standin"
 )
 
+// standInAgent is the agent -S names; config.validate has checked it.
+func standInAgent(cfg config.Config) (standin.Agent, bool) {
+	if cfg.StandIn == "" {
+		return standin.Agent{}, false
+	}
+	return standin.AgentNamed(cfg.StandIn)
+}
+
 // pipeNumbering is the name (the domain's agent label) and the numbering the
 // agent answers its pipe with: hostcache's own in its domain, or,
-// standing in for pmdalinux (-S linux), pmdalinux's name, PMIDs and
-// instance domains for the twins, and nothing else.
+// standing in for another agent (-S linux, -S proc), that agent's name,
+// PMIDs and instance domains for the twins, and nothing else.
 func pipeNumbering(cfg config.Config, schema *cache.Schema, log zerolog.Logger) (string, pmda.Numbering, error) {
-	if cfg.StandIn == "" {
+	agent, ok := standInAgent(cfg)
+	if !ok {
 		return config.Name, nil, nil
 	}
-	x, problems, err := standin.New(schema.Descs(), schema.InDoms(), standin.LinuxTable())
+	x, problems, err := standin.New(agent, schema.Descs(), schema.InDoms())
 	if err != nil {
 		return "", nil, err
 	}
 	for _, p := range problems {
 		log.Info().Str("kind", string(p.Kind)).Str("name", p.Name).Str("why", p.Why).Msg("stand-in")
 	}
-	log.Info().Int("twins", x.Twins()).Int("metrics", len(schema.Descs())).Msg("standing in for pmdalinux")
-	return cfg.StandIn, x, nil
+	log.Info().Int("twins", x.Twins()).Int("metrics", len(schema.Descs())).Str("agent", agent.Name).
+		Uint32("domain", agent.Domain).Msg("standing in")
+	return agent.Name, x, nil
 }
 
 // linuxIDFiles works out which of the collectors' instance domains keep
@@ -50,18 +60,19 @@ func linuxIDFiles(cfg config.Config, env engine.Env) (map[cache.InDomID]uint32, 
 	if err != nil {
 		return nil, err
 	}
-	x, _, err := standin.New(schema.Descs(), schema.InDoms(), standin.LinuxTable())
+	x, _, err := standin.New(standin.Linux(), schema.Descs(), schema.InDoms())
 	if err != nil {
 		return nil, err
 	}
 	return x.KeptFiles(), nil
 }
 
-// withPlaceholders adds, standing in for pmdalinux, the placeholders of
-// the pmdalinux metrics no collector has a twin of (standin.Placeholders):
-// their descriptors answer, their values never.
+// withPlaceholders adds, standing in, the placeholders of the metrics of
+// the agent stood in for that no collector has a twin of
+// (standin.Placeholders): their descriptors answer, their values never.
 func withPlaceholders(cfg config.Config, sources []cache.Source) []cache.Source {
-	if cfg.StandIn == "" {
+	agent, ok := standInAgent(cfg)
+	if !ok {
 		return sources
 	}
 	have := map[string]bool{}
@@ -70,14 +81,15 @@ func withPlaceholders(cfg config.Config, sources []cache.Source) []cache.Source 
 			have[d.Name] = true
 		}
 	}
-	return append(sources, standin.Placeholders(standin.LinuxTable(), have))
+	return append(sources, standin.Placeholders(agent, have))
 }
 
 // textsFor is the help the server answers with: the help files' and the
-// collectors', and, standing in, pmdalinux's and the placeholders'
+// collectors', and, standing in, the agent's own and the placeholders'
 // (help.StandIn).
 func textsFor(cfg config.Config, texts help.TextSource, schema *cache.Schema, log zerolog.Logger) help.TextSource {
-	if cfg.StandIn == "" {
+	agent, ok := standInAgent(cfg)
+	if !ok {
 		return texts
 	}
 	var placeholders []string
@@ -86,21 +98,22 @@ func textsFor(cfg config.Config, texts help.TextSource, schema *cache.Schema, lo
 			placeholders = append(placeholders, d.Name)
 		}
 	}
-	return help.NewStandIn(texts, linuxHelp(log), placeholders)
+	return help.NewStandIn(agent.Name, texts, agentHelp(agent.Name, log), placeholders)
 }
 
-// linuxHelp reads pmdalinux's compiled help, $PCP_PMDAS_DIR/linux/help.
-func linuxHelp(log zerolog.Logger) *help.Compiled {
-	c, base, err := help.ReadLinux(os.Getenv("PCP_PMDAS_DIR"))
+// agentHelp reads the compiled help of the agent stood in for,
+// $PCP_PMDAS_DIR/<name>/help.
+func agentHelp(name string, log zerolog.Logger) *help.Compiled {
+	c, base, err := help.ReadAgent(os.Getenv("PCP_PMDAS_DIR"), name)
 	switch {
 	case errors.Is(err, help.ErrNoPMDAsDir):
-		log.Warn().Msg("stand-in: PCP_PMDAS_DIR is not set; pmdalinux's names answer with hostcache's help")
+		log.Warn().Msgf("stand-in: PCP_PMDAS_DIR is not set; pmda%s's names answer with hostcache's help", name)
 		return nil
 	case err != nil:
-		log.Warn().Err(err).Msg("stand-in: pmdalinux's names answer with hostcache's help")
+		log.Warn().Err(err).Msgf("stand-in: pmda%s's names answer with hostcache's help", name)
 		return nil
 	}
 	log.Info().Str("file", base).Int("texts", c.Len()).
-		Msg("stand-in: pmdalinux's names answer with pmdalinux's help")
+		Msgf("stand-in: pmda%s's names answer with pmda%s's help", name, name)
 	return c
 }

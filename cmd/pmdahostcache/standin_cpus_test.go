@@ -10,6 +10,7 @@ import (
 
 	"github.com/pmdahostcache/pmdahostcache/pmda"
 	"github.com/pmdahostcache/pmdahostcache/pmda/driver"
+	"github.com/pmdahostcache/pmdahostcache/standin"
 )
 
 // procWithHiddenCPUs is proc-t0 with /proc/cpuinfo listing two CPUs more
@@ -69,7 +70,7 @@ func TestStandInCPUInfoHasStatsCPUs(t *testing.T) {
 	user := linuxPMID(t, "kernel.percpu.cpu.user")
 	var cpus, stat []uint32
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		_, reply, err := a.Request((&pmda.Fetch{PMIDs: []uint32{clock.PMID(), user.PMID()}}).Append(nil))
+		_, reply, err := a.Request((&pmda.Fetch{PMIDs: []uint32{standin.Linux().PMID(clock), standin.Linux().PMID(user)}}).Append(nil))
 		var res pmda.Result
 		if err != nil || res.Decode(reply) != nil || len(res.Sets) != 2 {
 			t.Fatalf("fetch: %v %x", err, reply)

@@ -34,7 +34,7 @@ func startStandInIn(t *testing.T, dir string) *driver.Agent {
 }
 
 // linuxPMID is pmdalinux's PMID of name, from the table.
-func linuxPMID(t *testing.T, name string) standin.LinuxMetric {
+func linuxPMID(t *testing.T, name string) standin.Metric {
 	t.Helper()
 	for _, m := range standin.LinuxTable() {
 		if m.Name == name {
@@ -42,7 +42,7 @@ func linuxPMID(t *testing.T, name string) standin.LinuxMetric {
 		}
 	}
 	t.Fatalf("pmdalinux has no %s", name)
-	return standin.LinuxMetric{}
+	return standin.Metric{}
 }
 
 // Standing in for pmdalinux, the agent answers kernel.all.load as
@@ -52,17 +52,17 @@ func linuxPMID(t *testing.T, name string) standin.LinuxMetric {
 func TestStandInAnswersAsPmdalinux(t *testing.T) {
 	a := startStandIn(t)
 	load := linuxPMID(t, "kernel.all.load")
-	_, reply, err := a.Request((&pmda.DescReq{PMID: load.PMID()}).Append(nil))
+	_, reply, err := a.Request((&pmda.DescReq{PMID: standin.Linux().PMID(load)}).Append(nil))
 	var d pmda.Desc
-	if err != nil || d.Decode(reply) != nil || d.PMID != load.PMID() || d.InDom != standin.WireInDom(load.InDom) {
-		t.Fatalf("desc of %#x: %v %x; want indom %#x", load.PMID(), err, reply, standin.WireInDom(load.InDom))
+	if err != nil || d.Decode(reply) != nil || d.PMID != standin.Linux().PMID(load) || d.InDom != standin.Linux().WireInDom(load.InDom) {
+		t.Fatalf("desc of %#x: %v %x; want indom %#x", standin.Linux().PMID(load), err, reply, standin.Linux().WireInDom(load.InDom))
 	}
 	own := pmidOf("hostcache.kernel.all.load")
 	rate := pmidOf("hostcache.rate.kernel.all.intr")
-	rate = standin.WirePMID((rate>>10)&0xfff+standin.Shift, rate&0x3ff)
+	rate = standin.Linux().WirePMID((rate>>10)&0xfff+standin.Shift, rate&0x3ff)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		_, reply, err = a.Request((&pmda.Fetch{PMIDs: []uint32{load.PMID(), own, rate}}).Append(nil))
+		_, reply, err = a.Request((&pmda.Fetch{PMIDs: []uint32{standin.Linux().PMID(load), own, rate}}).Append(nil))
 		var res pmda.Result
 		if err != nil || res.Decode(reply) != nil || len(res.Sets) != 3 {
 			t.Fatalf("fetch: %v %x", err, reply)
@@ -85,7 +85,7 @@ func TestStandInAnswersAsPmdalinux(t *testing.T) {
 	if !bytes.Contains(reply, []byte(`{"agent":"linux"}`)) {
 		t.Errorf("domain labels %q, want the agent linux", reply)
 	}
-	_, reply, _ = a.Request((&pmda.LabelReq{Ident: standin.WireInDom(load.InDom), Type: pmda.LabelInDom}).Append(nil))
+	_, reply, _ = a.Request((&pmda.LabelReq{Ident: standin.Linux().WireInDom(load.InDom), Type: pmda.LabelInDom}).Append(nil))
 	if bytes.Contains(reply, []byte("collector")) {
 		t.Errorf("indom labels %q carry the collector", reply)
 	}
@@ -111,10 +111,10 @@ func TestStandInKeepsPmdalinuxIDs(t *testing.T) {
 	os.WriteFile(file, []byte("2 0 2147483647\n0 1795769698 25\n5 1795769698 NMI\n"), 0o644)
 	a := startStandInIn(t, dir)
 	total := linuxPMID(t, "kernel.all.interrupts.total")
-	_, reply, err := a.Request((&pmda.InstanceReq{InDom: standin.WireInDom(total.InDom), Inst: pmda.InstNull}).Append(nil))
+	_, reply, err := a.Request((&pmda.InstanceReq{InDom: standin.Linux().WireInDom(total.InDom), Inst: pmda.InstNull}).Append(nil))
 	_, all, derr := pmda.DecodeInstance(reply)
 	if err != nil || derr != nil {
-		t.Fatalf("instances of %#x: %v %v", standin.WireInDom(total.InDom), err, derr)
+		t.Fatalf("instances of %#x: %v %v", standin.Linux().WireInDom(total.InDom), err, derr)
 	}
 	ids := map[string]uint32{}
 	for _, in := range all {
@@ -148,16 +148,16 @@ func TestStandInDescribesWhatItDoesNotSample(t *testing.T) {
 	t.Setenv("PCP_PMDAS_DIR", t.TempDir())
 	a := startStandIn(t)
 	swapIn := linuxPMID(t, "swap.in")
-	_, reply, err := a.Request((&pmda.DescReq{PMID: swapIn.PMID()}).Append(nil))
+	_, reply, err := a.Request((&pmda.DescReq{PMID: standin.Linux().PMID(swapIn)}).Append(nil))
 	var d pmda.Desc
-	if err != nil || d.Decode(reply) != nil || d.PMID != swapIn.PMID() || d.InDom != standin.InDomNull {
-		t.Fatalf("desc of swap.in %#x: %v %x", swapIn.PMID(), err, reply)
+	if err != nil || d.Decode(reply) != nil || d.PMID != standin.Linux().PMID(swapIn) || d.InDom != standin.InDomNull {
+		t.Fatalf("desc of swap.in %#x: %v %x", standin.Linux().PMID(swapIn), err, reply)
 	}
-	_, reply, err = a.Request((&pmda.TextReq{Ident: swapIn.PMID(), Type: pmda.TextPMID | pmda.TextOneLine}).Append(nil))
+	_, reply, err = a.Request((&pmda.TextReq{Ident: standin.Linux().PMID(swapIn), Type: pmda.TextPMID | pmda.TextOneLine}).Append(nil))
 	if _, text, derr := pmda.DecodeText(reply); err != nil || derr != nil || !strings.Contains(text, "swap.in") {
 		t.Errorf("help of swap.in: %q %v %v", text, err, derr)
 	}
-	_, reply, err = a.Request((&pmda.Fetch{PMIDs: []uint32{swapIn.PMID()}}).Append(nil))
+	_, reply, err = a.Request((&pmda.Fetch{PMIDs: []uint32{standin.Linux().PMID(swapIn)}}).Append(nil))
 	var res pmda.Result
 	if err != nil || res.Decode(reply) != nil || len(res.Sets) != 1 || res.Sets[0].NumVal != int32(pmda.ErrAppVersion) {
 		t.Errorf("fetch of swap.in: %v %+v", err, res.Sets)

@@ -46,15 +46,15 @@ func hostcacheSchema(t *testing.T) *cache.Schema {
 func hostcacheNumbering(t *testing.T) (*cache.Schema, *standin.Numbering, []standin.Problem) {
 	t.Helper()
 	s := hostcacheSchema(t)
-	x, problems, err := standin.New(s.Descs(), s.InDoms(), standin.LinuxTable())
+	x, problems, err := standin.New(standin.Linux(), s.Descs(), s.InDoms())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s, x, problems
 }
 
-func linuxByName() map[string]standin.LinuxMetric {
-	out := map[string]standin.LinuxMetric{}
+func linuxByName() map[string]standin.Metric {
+	out := map[string]standin.Metric{}
 	for _, m := range standin.LinuxTable() {
 		out[m.Name] = m
 	}
@@ -75,7 +75,7 @@ func TestOnlyTwinsHaveDomain60PMIDs(t *testing.T) {
 			}
 			continue
 		}
-		if wire>>22 != standin.Domain {
+		if wire>>22 != standin.Linux().Domain {
 			t.Errorf("%s: wire PMID %#x is in domain %d", d.Name, wire, wire>>22)
 		}
 		if other, dup := seen[wire]; dup {
@@ -85,14 +85,14 @@ func TestOnlyTwinsHaveDomain60PMIDs(t *testing.T) {
 		if back, ok := x.Metric(wire); !ok || back != d.ID {
 			t.Errorf("%s: %s -> %#x -> %s, %v", d.Name, d.ID, wire, back, ok)
 		}
-		if _, ok := x.Metric(standin.WirePMID(d.ID.Cluster()+standin.Shift, d.ID.Item())); ok {
+		if _, ok := x.Metric(standin.Linux().WirePMID(d.ID.Cluster()+standin.Shift, d.ID.Item())); ok {
 			t.Errorf("%s answers past pmdalinux's clusters too", d.Name)
 		}
 	}
 	if x.PMID(cache.NewMetricID(4000, 1)) != standin.PMIDNull {
 		t.Error("an id the schema does not hold has a wire PMID")
 	}
-	if _, ok := x.Metric(standin.WirePMID(4000, 1)); ok {
+	if _, ok := x.Metric(standin.Linux().WirePMID(4000, 1)); ok {
 		t.Error("60.4000.1 names a metric")
 	}
 	if _, ok := x.Metric(s.Descs()[0].ID.Cluster()<<10 | s.Descs()[0].ID.Item()); ok {
@@ -116,8 +116,8 @@ func TestTwinsAnswerAsPmdalinux(t *testing.T) {
 			}
 			continue
 		}
-		if !named || wire != m.PMID() || name != m.Name {
-			t.Errorf("%s: twin answers as %#x %s, pmdalinux's is %#x %s", d.Name, wire, name, m.PMID(), m.Name)
+		if !named || wire != standin.Linux().PMID(m) || name != m.Name {
+			t.Errorf("%s: twin answers as %#x %s, pmdalinux's is %#x %s", d.Name, wire, name, standin.Linux().PMID(m), m.Name)
 		}
 		if d.Type != m.Type || d.Sem != m.Sem || d.Units != m.Units || x.InDom(d.InDom) != wireInDomOf(m) {
 			t.Errorf("%s: twin's descriptor %v/%v/%#x/%#x, pmdalinux's %v/%v/%#x/%#x", d.Name,
@@ -137,11 +137,11 @@ func TestTwinsAnswerAsPmdalinux(t *testing.T) {
 	}
 }
 
-func wireInDomOf(m standin.LinuxMetric) uint32 {
+func wireInDomOf(m standin.Metric) uint32 {
 	if m.InDom == cache.InDomNone {
 		return standin.InDomNull
 	}
-	return standin.WireInDom(m.InDom)
+	return standin.Linux().WireInDom(m.InDom)
 }
 
 // Every instance domain with twins answers as a pmdalinux domain, and
@@ -163,7 +163,7 @@ func TestInstanceDomainsRoundTrip(t *testing.T) {
 			}
 			continue
 		}
-		if wire>>22 != standin.Domain {
+		if wire>>22 != standin.Linux().Domain {
 			t.Errorf("domain %d (%s): wire %#x is in domain %d", in.ID, in.Name, wire, wire>>22)
 		}
 		if holder, aliased := x.Holder(in.ID); aliased {

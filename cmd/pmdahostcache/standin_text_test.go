@@ -82,14 +82,14 @@ func TestStandInAnswersPmdalinuxHelp(t *testing.T) {
 			if long {
 				typ = pmda.TextPMID | pmda.TextHelp
 			}
-			want, ok := linux.Metric(m.PMID(), long)
-			if got, sent := textReply(t, a, m.PMID(), typ); !ok || !sent || got != want {
+			want, ok := linux.Metric(standin.Linux().PMID(m), long)
+			if got, sent := textReply(t, a, standin.Linux().PMID(m), typ); !ok || !sent || got != want {
 				t.Errorf("%s (long %v): %q (sent %v), want pmdalinux's %q (%v)", name, long, got, sent, want, ok)
 			}
 		}
 	}
 	load := linuxPMID(t, "kernel.all.load")
-	inDom := standin.WireInDom(load.InDom)
+	inDom := standin.Linux().WireInDom(load.InDom)
 	want, _ := linux.InDom(inDom, false)
 	if got := textOf(t, a, inDom, pmda.TextInDom|pmda.TextOneLine); got != want || got == "" {
 		t.Errorf("instance domain %#x: %q, want pmdalinux's %q", inDom, got, want)
@@ -105,7 +105,7 @@ func TestStandInWithoutPmdalinuxHelpAnswersOurs(t *testing.T) {
 		t.Fatal(err)
 	}
 	mine, _ := ours.MetricText("hostcache.kernel.all.load", false)
-	if got := textOf(t, a, linuxPMID(t, "kernel.all.load").PMID(), pmda.TextPMID|pmda.TextOneLine); got != mine {
+	if got := textOf(t, a, standin.Linux().PMID(linuxPMID(t, "kernel.all.load")), pmda.TextPMID|pmda.TextOneLine); got != mine {
 		t.Errorf("kernel.all.load: %q, want hostcache's %q", got, mine)
 	}
 }
