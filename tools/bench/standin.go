@@ -172,7 +172,7 @@ func defaultLoggedNames() ([]string, error) {
 func linuxPMIDs(names []string) []uint32 {
 	byName := map[string]uint32{}
 	for _, m := range standin.LinuxTable() {
-		byName[m.Name] = m.PMID()
+		byName[m.Name] = standin.Linux().PMID(m)
 	}
 	sort.Strings(names)
 	var out []uint32
