@@ -125,13 +125,18 @@ func lastNumber(t *testing.T, out string) int {
 	return n
 }
 
-// testProcAccess starts a process as nobody and asks as nobody over the
-// local socket, and over TCP (pmcd then names no user). Nobody lists
-// every process but reads no io that pmdaproc, answering as nobody, would
-// not give it; when the agent can read the io of nobody's process (it
-// runs as root when it stands in), nobody gets that; the TCP client gets
-// no per-process value at all.
-func testProcAccess(t *testing.T) {
+// testProcAccess checks hostcache.proc.* against pmdaproc's proc.*
+// (checkProcAccess).
+func testProcAccess(t *testing.T) { checkProcAccess(t, "hostcache.proc.", true) }
+
+// checkProcAccess starts a process as nobody and asks as nobody over the
+// local socket, and over TCP (pmcd then names no user), for the metrics
+// below prefix. Nobody lists every process but reads no io that
+// pmdaproc, answering as nobody, would not give it; when the agent can
+// read the io of nobody's process (it runs as root when it stands in),
+// nobody gets that; the TCP client gets no per-process value at all.
+// With pmdaproc beside, its proc.io.rchar is counted as well.
+func checkProcAccess(t *testing.T, prefix string, pmdaprocBeside bool) {
 	sleeper := exec.Command("runuser", "-u", "nobody", "--", "sleep", "60")
 	if err := sleeper.Start(); err != nil {
 		t.Fatal(err)
@@ -143,7 +148,7 @@ func testProcAccess(t *testing.T) {
 		for _, pid := range strings.Fields(out) {
 			n, _ := strconv.Atoi(pid)
 			own = fmt.Sprintf("%06d sleep", n)
-			if _, ok := values(t, "hostcache.proc.psinfo.pid")[own]; ok {
+			if _, ok := values(t, prefix+"psinfo.pid")[own]; ok {
 				return true
 			}
 		}
@@ -157,11 +162,14 @@ func testProcAccess(t *testing.T) {
 		}
 		return vals
 	}
-	ours, theirs, asRoot := nobody("hostcache.proc.io.rchar"), nobody("proc.io.rchar"),
-		values(t, "hostcache.proc.io.rchar")
+	ours, asRoot := nobody(prefix+"io.rchar"), values(t, prefix+"io.rchar")
+	var theirs map[string]string
+	if pmdaprocBeside {
+		theirs = nobody("proc.io.rchar")
+	}
 	// The kernel gives pmdaproc, answering as nobody, the io of nobody's
 	// own processes alone (each pminfo above is one of them).
-	euids := values(t, "hostcache.proc.id.euid")
+	euids := values(t, prefix+"id.euid")
 	for inst := range ours {
 		if euid, listed := euids[inst]; listed && euid != "65534" {
 			t.Errorf("nobody reads the io of %q, of user %s, which pmdaproc would not give it", inst, euid)
@@ -172,13 +180,13 @@ func testProcAccess(t *testing.T) {
 			t.Errorf("nobody gets no io of its own process %q", own)
 		}
 	}
-	if len(nobody("hostcache.proc.psinfo.pid")) == 0 {
+	if len(nobody(prefix+"psinfo.pid")) == 0 {
 		t.Error("nobody lists no process")
 	}
-	out, _ := run(t, 20*time.Second, "pminfo", "-h", "localhost", "-f", "hostcache.proc.psinfo.pid")
+	out, _ := run(t, 20*time.Second, "pminfo", "-h", "localhost", "-f", prefix+"psinfo.pid")
 	if valueLine.MatchString(out) {
 		t.Errorf("a client over TCP, whom pmcd names no user for, gets per-process values:\n%s", out)
 	}
-	t.Logf("io.rchar: root reads %d processes from hostcache; nobody %d from hostcache, %d from pmdaproc",
-		len(asRoot), len(ours), len(theirs))
+	t.Logf("%sio.rchar: root reads %d processes from hostcache; nobody %d from hostcache, %d from pmdaproc",
+		prefix, len(asRoot), len(ours), len(theirs))
 }

@@ -91,7 +91,7 @@ func TestStandIn(t *testing.T) {
 		after = runClients(t, dir, "after", views, stats)
 	})
 	t.Run("pmlogger", func(t *testing.T) { compareLoggers(t, before, after) })
-	t.Run("pmrep views", func(t *testing.T) { compareViews(t, views, before.outputs, after.outputs) })
+	t.Run("pmrep views", func(t *testing.T) { compareViews(t, "pmdalinux", views, before.outputs, after.outputs) })
 	t.Run("stat tools", func(t *testing.T) { compareStatTools(t, stats, before.outputs, after.outputs) })
 	t.Run("pmie", func(t *testing.T) { comparePmie(t, before.pmie, after.pmie) })
 	t.Run("pmlogextract and pmlogcheck", func(t *testing.T) {
@@ -111,9 +111,9 @@ func TestStandIn(t *testing.T) {
 	checkViewAgain(t, views, before.outputs)
 }
 
-// restoreBeside puts hostcache back beside pmdalinux as the tests expect
-// it, whatever the test left: pmdalinux's entry first, if the stand-in
-// still holds it, then the agent as domain HOSTCACHE.
+// restoreBeside puts hostcache back beside pmdalinux and pmdaproc as the
+// tests expect it, whatever the test left: the other agent's entry first,
+// if the stand-in still holds it, then the agent as domain HOSTCACHE.
 func restoreBeside(t *testing.T, pmdaDir string) {
 	wasInstalled := installed()
 	saved := filepath.Join(t.TempDir(), "pmdahostcache.previous")
@@ -121,7 +121,7 @@ func restoreBeside(t *testing.T, pmdaDir string) {
 		os.WriteFile(saved, data, 0o755)
 	}
 	t.Cleanup(func() {
-		if fileExists(filepath.Join(pmdaDir, "standin.linux")) {
+		if fileExists(filepath.Join(pmdaDir, "standin.linux")) || fileExists(filepath.Join(pmdaDir, "standin.proc")) {
 			run(t, 2*time.Minute, "sh", "-c", "cd "+pmdaDir+" && ./Remove </dev/null")
 		}
 		if wasInstalled {

@@ -109,10 +109,11 @@ func finalSample(out string) viewSample {
 }
 
 // compareViews holds each view's run with the stand-in to its run with
-// pmdalinux: no error it did not print then, figures where it printed
-// figures, and no N/A in the last sample where it printed a sample
-// without one (hostcache's own views print nothing with pmdalinux alone).
-func compareViews(t *testing.T, views []pmrepView, before, after map[string]toolOutput) {
+// the agent stood in for (pmdalinux, pmdaproc): no error it did not print
+// then, figures where it printed figures, and no N/A in the last sample
+// where it printed a sample without one (hostcache's own views print
+// nothing with pmdalinux alone).
+func compareViews(t *testing.T, agent string, views []pmrepView, before, after map[string]toolOutput) {
 	var printing int
 	var notHere []string
 	for _, v := range views {
@@ -129,14 +130,14 @@ func compareViews(t *testing.T, views []pmrepView, before, after map[string]tool
 		}
 		switch {
 		case bs.figures > 0 && as.figures == 0:
-			t.Errorf("pmrep :%s printed figures with pmdalinux, none with the stand-in:\n%s", v.name, a.stdout)
+			t.Errorf("pmrep :%s printed figures with %s, none with the stand-in:\n%s", v.name, agent, a.stdout)
 		case !v.perProcess && bs.figures > 0 && bs.missing == 0 && as.missing > 0:
-			t.Errorf("pmrep :%s: %d N/A in the last sample with the stand-in, none with pmdalinux:\n%s\npmdalinux's:\n%s",
-				v.name, as.missing, lastLines(a.stdout, 4), lastLines(b.stdout, 4))
+			t.Errorf("pmrep :%s: %d N/A in the last sample with the stand-in, none with %s:\n%s\n%s's:\n%s",
+				v.name, as.missing, agent, lastLines(a.stdout, 4), agent, lastLines(b.stdout, 4))
 		}
 	}
-	t.Logf("%d pmrep views, %d print figures with the stand-in; %d print no figure or an error with pmdalinux as well: %v",
-		len(views), printing, len(notHere), notHere)
+	t.Logf("%d pmrep views, %d print figures with the stand-in; %d print no figure or an error with %s as well: %v",
+		len(views), printing, len(notHere), agent, notHere)
 }
 
 // statTool is one of PCP's *stat tools and the row of figures it prints.

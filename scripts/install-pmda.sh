@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the built PMDA into $PCP_PMDAS_DIR/hostcache and run its Install.
-# Usage: scripts/install-pmda.sh path/to/pmdahostcache [-S linux|none]
-# (the Install options: in pmdalinux's place, or beside it).
+# Usage: scripts/install-pmda.sh path/to/pmdahostcache [-S linux|proc|none]
+# (the Install options: in pmdalinux's or pmdaproc's place, or beside them).
 # PCP's locations come from /etc/pcp.conf (through pcp.env), never hard-coded.
 set -eo pipefail
 

@@ -1,0 +1,249 @@
+//go:build linux
+
+package integration
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStandInProc installs hostcache in pmdaproc's place with its own
+// Install -S proc, runs PCP's process tools against pmdaproc and then
+// against the stand-in, and holds the stand-in's output to pmdaproc's on
+// the processes both runs list: pcp-ps's columns, pcp-pidstat's users
+// and commands, pcp-atop's process lines (-P PRG), and every :proc-*
+// pmrep view (no new complaint, figures where pmdaproc printed figures).
+// Where pmdaproc 6.0.3 prints a wrong value the README names (the
+// priority column, the real group id), the column is not compared;
+// kernel threads that renamed themselves between the runs neither.
+// While standing in, a client as nobody reads no other user's io, and a
+// TCP client no per-process value. Install -S none gives back pmdaproc's
+// pmcd.conf entry byte for byte, and pmdaproc serves again.
+func TestStandInProc(t *testing.T) {
+	requirePCP(t)
+	requireTools(t, "pmrep", "pcp")
+	bin := buildPMDA(t)
+	pmdaDir := filepath.Join(pcpVar(t, "PCP_PMDAS_DIR"), "hostcache")
+	confBefore := readPMCDConf(t)
+	if entry := domainEntry(confBefore, "3"); !strings.Contains(entry, "pmdaproc") {
+		t.Fatalf("pmcd.conf's domain 3 is %q: the tools' first run needs pmdaproc there", entry)
+	}
+	restoreBeside(t, pmdaDir)
+	views := procViews(t)
+	before := runJobs(procJobs(views))
+	mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin, "-S", "proc")
+	waitFor(t, "the stand-in's proc.psinfo.pid", 30*time.Second, func() bool {
+		out, _ := run(t, 10*time.Second, "pgrep", "-a", "pmdahostcache")
+		return strings.Contains(out, "-S proc") && len(values(t, "proc.psinfo.pid")) > 0
+	})
+	after := runJobs(procJobs(views))
+	t.Run("process access", func(t *testing.T) { checkProcAccess(t, "proc.", false) })
+	mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin, "-S", "none")
+	if got, want := domainEntry(readPMCDConf(t), "3"), domainEntry(confBefore, "3"); got != want {
+		t.Errorf("pmcd.conf's domain 3 after Install -S none:\n%q\nbefore:\n%q", got, want)
+	}
+	waitFor(t, "pmdaproc's proc.psinfo.pid again", 30*time.Second, func() bool {
+		out, _ := run(t, 10*time.Second, "pgrep", "-x", "pmdaproc")
+		return strings.TrimSpace(out) != "" && len(values(t, "proc.psinfo.pid")) > 0
+	})
+	t.Run("pcp-ps", func(t *testing.T) { comparePs(t, before["pcp-ps"], after["pcp-ps"]) })
+	t.Run("pcp-pidstat", func(t *testing.T) { comparePidstat(t, before["pcp-pidstat"], after["pcp-pidstat"]) })
+	t.Run("pcp-atop", func(t *testing.T) { compareAtop(t, before["pcp-atop"], after["pcp-atop"]) })
+	t.Run("pmrep views", func(t *testing.T) { compareViews(t, "pmdaproc", views, before, after) })
+}
+
+// domainEntry is pmcd.conf's entry for a domain, "" for none.
+func domainEntry(conf, domain string) string {
+	for _, line := range strings.Split(conf, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "[") {
+			break
+		}
+		if f := strings.Fields(line); len(f) > 1 && f[1] == domain {
+			return line
+		}
+	}
+	return ""
+}
+
+// procViews are PCP's :proc-* pmrep views that read pmdaproc's metrics
+// (proc-net and proc-net-ext read bcc's alone).
+func procViews(t *testing.T) []pmrepView {
+	var out []pmrepView
+	for _, v := range pmrepViews(t) {
+		if strings.HasPrefix(v.name, "proc-") && !strings.HasPrefix(v.name, "proc-net") {
+			out = append(out, v)
+		}
+	}
+	if len(out) < 12 {
+		t.Fatalf("only %d :proc-* views: %v", len(out), out)
+	}
+	return out
+}
+
+// procJobs are the process tools and views, each run once.
+func procJobs(views []pmrepView) []clientJob {
+	jobs := []clientJob{
+		{name: "pcp-ps", args: []string{"pcp", "ps", "-o", "all"}},
+		{name: "pcp-pidstat", args: []string{"pcp", "pidstat", "-t", "1", "-s", "2"}},
+		{name: "pcp-atop", args: []string{"pcp", "atop", "-P", "PRG", "1", "2"}},
+	}
+	for _, v := range views {
+		jobs = append(jobs, v.command())
+	}
+	return jobs
+}
+
+// psRow is one process of pcp-ps -o all: its columns by header.
+type psRow map[string]string
+
+// psRows reads pcp-ps -o all's rows (tab-separated after the time stamp)
+// by PID.
+func psRows(t *testing.T, o toolOutput) map[string]psRow {
+	t.Helper()
+	if o.failed() {
+		t.Fatalf("pcp-ps: %s", o.complaint())
+	}
+	var head []string
+	rows := map[string]psRow{}
+	for _, line := range strings.Split(o.stdout, "\n") {
+		cells := tabCells(line)
+		if len(cells) > 0 && cells[0] == "Timestamp" {
+			head = cells
+			continue
+		}
+		if head == nil || len(cells) != len(head) || !rowTimeStamp.MatchString(cells[0]) {
+			continue
+		}
+		row := psRow{}
+		for i, h := range head {
+			row[h] = cells[i]
+		}
+		rows[row["PID"]] = row
+	}
+	if len(rows) == 0 {
+		t.Fatalf("pcp-ps printed no process:\n%s", o.stdout)
+	}
+	return rows
+}
+
+// tabCells splits a line at tabs, and its first cell (the time stamp
+// and the first column, which spaces part) at spaces, dropping empty
+// cells.
+func tabCells(line string) []string {
+	first, rest, _ := strings.Cut(line, "\t")
+	out := strings.Fields(first)
+	for _, c := range strings.Split(rest, "\t") {
+		if c = strings.TrimSpace(c); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// renamed says whether a kernel thread's name changed between the runs:
+// a kworker names the work it does last.
+func renamed(before, after string) bool {
+	return before != after && strings.Contains(before, "kworker/") && strings.Contains(after, "kworker/")
+}
+
+// comparePs compares pcp-ps's user, parent, start and command columns on
+// the processes both runs list. Its PRI column is not compared: pmdaproc
+// 6.0.3 gives the real-time priority as proc.psinfo.priority.
+func comparePs(t *testing.T, before, after toolOutput) {
+	b, a := psRows(t, before), psRows(t, after)
+	compared := 0
+	for pid, rb := range b {
+		ra, ok := a[pid]
+		if !ok || renamed(rb["Command"], ra["Command"]) {
+			continue
+		}
+		compared++
+		for _, col := range []string{"USER", "PPID", "STARTED", "Command"} {
+			if rb[col] != ra[col] {
+				t.Errorf("pcp-ps, PID %s, %s: pmdaproc %q, the stand-in %q", pid, col, rb[col], ra[col])
+			}
+		}
+	}
+	if compared < 20 {
+		t.Errorf("pcp-ps: only %d processes in both runs", compared)
+	}
+	t.Logf("pcp-ps: %d processes compared (USER, PPID, STARTED, Command)", compared)
+}
+
+// pidstatRow is pcp-pidstat's row: time, UID, PID, usr, system, guest,
+// %CPU, CPU and Command, split by tabs.
+var pidstatRow = regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d[ \t]+(\d+)[ \t]+(\d+)([ \t]+\S+){5}[ \t]+(.*?)[ \t]*$`)
+
+// comparePidstat compares pcp-pidstat's user and command on the processes
+// both runs list.
+func comparePidstat(t *testing.T, before, after toolOutput) {
+	rows := func(o toolOutput) map[string][2]string {
+		if o.failed() {
+			t.Fatalf("pcp-pidstat: %s", o.complaint())
+		}
+		out := map[string][2]string{}
+		for _, m := range pidstatRow.FindAllStringSubmatch(o.stdout, -1) {
+			out[m[2]] = [2]string{m[1], m[4]}
+		}
+		return out
+	}
+	b, a := rows(before), rows(after)
+	compared := 0
+	for pid, rb := range b {
+		if ra, ok := a[pid]; ok && !renamed(rb[1], ra[1]) {
+			compared++
+			if rb != ra {
+				t.Errorf("pcp-pidstat, PID %s: pmdaproc %q, the stand-in %q", pid, rb, ra)
+			}
+		}
+	}
+	if compared < 20 {
+		t.Errorf("pcp-pidstat: only %d processes in both runs:\n%s", compared, lastLines(after.stdout, 5))
+	}
+	t.Logf("pcp-pidstat: %d processes compared (UID, Command)", compared)
+}
+
+// atopLine is pcp-atop's PRG line (atop's parseable output): host, epoch,
+// date, time, interval, PID, (name), state, real uid, real gid, TGID,
+// threads, exit code, start time, (command line) and parent.
+var atopLine = regexp.MustCompile(`(?m)^PRG \S+ \d+ \S+ \S+ \d+ (\d+) \((.*?)\) \S (\d+) (\d+) (\d+) (\d+) \S+ (\d+) \((.*)\) (\d+)`)
+
+// compareAtop compares pcp-atop's process lines on the processes both
+// runs list: name, real uid, TGID, start, command line and parent. The
+// real gid is not compared: pmdaproc 6.0.3 gives the uid as proc.id.gid.
+// pcp-atop stores proc.control.perclient.threads and lists each thread
+// with pmdaproc; the stand-in serves no threads yet (README), so thread
+// lines are counted, not compared.
+func compareAtop(t *testing.T, before, after toolOutput) {
+	rows := func(o toolOutput) (map[string][]string, int) {
+		procs, threads := map[string][]string{}, 0
+		for _, m := range atopLine.FindAllStringSubmatch(o.stdout, -1) {
+			if m[1] != m[5] {
+				threads++
+				continue
+			}
+			procs[m[1]] = []string{m[2], m[3], m[5], m[7], m[8], m[9]}
+		}
+		return procs, threads
+	}
+	b, bt := rows(before)
+	a, at := rows(after)
+	compared := 0
+	for pid, rb := range b {
+		ra, ok := a[pid]
+		if !ok || renamed(rb[0], ra[0]) || renamed(rb[4], ra[4]) {
+			continue
+		}
+		compared++
+		if strings.Join(rb, "|") != strings.Join(ra, "|") {
+			t.Errorf("pcp-atop, PID %s: pmdaproc %q, the stand-in %q", pid, rb, ra)
+		}
+	}
+	if compared < 20 {
+		t.Errorf("pcp-atop: only %d processes in both runs: %s\n%s", compared, after.complaint(), lastLines(after.stdout, 5))
+	}
+	t.Logf("pcp-atop: %d processes compared; thread lines: %d with pmdaproc, %d with the stand-in", compared, bt, at)
+}
