@@ -1,56 +1,70 @@
 #
-# The switch between beside another agent (pmdalinux or pmdaproc) and in
-# its place, for Install and Remove: sourced after pmdaproc.sh's
+# The switch between beside the other agents (pmdalinux, pmdaproc) and in
+# their place, for Install and Remove: sourced after pmdaproc.sh's
 # pmdaSetup, in the PMDA directory, with $domain (hostcache's, from
-# domain.h) set. use_target names the agent.
+# domain.h) set.
 #
 # Standing in for pmdalinux, pmcd.conf has two entries for the one process:
 #   linux      60         pipe binary <dir>/pmdahostcache -d 60 -S linux -U root -B <socket>
 #   hostcache  HOSTCACHE  socket unix <socket>
 # and standing in for pmdaproc the same with "proc" and domain 3.
-# pmcd starts the first and connects to the socket of the second. Each step
-# below rewrites one entry with pmdaproc.sh's __pmda_add (the entry of the
-# same name and domain replaced, the file kept sorted by domain) and
-# signals pmcd once. After every step pmcd has an agent for the target's
-# domain and for hostcache's, and every name keeps its PMID and
-# descriptor: a pmlogger checks its metrics whenever pmcd adds an agent,
-# and exits if one is missing or has changed.
+# Standing in for both, pmdaproc's entry (the lower domain, which pmcd
+# starts first) runs the process, and pmdalinux's is a socket too:
+#   proc       3          pipe binary <dir>/pmdahostcache -d 3 -S proc -U root -B <socket> -B linux=<linux socket>
+#   linux      60         socket unix <linux socket>
+#   hostcache  HOSTCACHE  socket unix <socket>
+# pmcd starts the pipe and connects to the sockets. Each step below
+# rewrites one entry with pmdaproc.sh's __pmda_add (the entry of the same
+# name and domain replaced, the file kept sorted by domain) and signals
+# pmcd once. After every step pmcd has an agent for every domain, and
+# every name keeps its PMID and descriptor: a pmlogger checks its metrics
+# whenever pmcd adds an agent, and exits if one is missing or has changed.
+#
+# Each agent stood in for has its pmcd.conf line saved verbatim in
+# standin.<name> beside this script, which also records the choice.
 #
 
-# use_target sets what the functions below work on: the agent's pmcd.conf
-# name, its domain, the file that keeps its pmcd.conf line, and the PMNS
-# root of its names (for the check after the switch).
-use_target()
-{
-    target=$1
-    case "$target" in
-    linux) target_domain=60; target_root=kernel ;;
-    proc) target_domain=3; target_root=proc ;;
-    esac
-    saved=standin.$target
-}
-
-# recorded_target prints the agent a standin.<name> file says hostcache
-# stands in for, or nothing.
-recorded_target()
-{
-    for __t in linux proc; do
-        if [ -f standin.$__t ]; then
-            echo $__t
-            return
-        fi
-    done
-}
-
-# The stand-in's socket for hostcache's domain. pmcd connects to it as
-# user pcp and unlinks it when it drops the agent: in this directory,
-# which only root may write, it can do the one and not the other.
+# The stand-in's sockets: hostcache's domain's, and pmdalinux's when the
+# process stands in for both. pmcd connects to them as user pcp and
+# unlinks them when it drops the agent: in this directory, which only
+# root may write, it can do the one and not the other.
 socket="$pmda_dir/hostcache.socket"
+linux_socket="$pmda_dir/linux.socket"
 
-# target_line prints pmcd.conf's entry for the target's domain.
+# agent_domain prints the domain of an agent hostcache stands in for.
+agent_domain()
+{
+    case "$1" in
+    linux) echo 60 ;;
+    proc) echo 3 ;;
+    esac
+}
+
+# agent_root prints the PMNS root of the agent's names, for the check
+# after the switch.
+agent_root()
+{
+    case "$1" in
+    linux) echo kernel ;;
+    proc) echo proc ;;
+    esac
+}
+
+# recorded_targets prints the agents standin.<name> files say hostcache
+# stands in for, by domain (the pipe's first), or nothing.
+recorded_targets()
+{
+    __out=
+    for __t in proc linux; do
+        [ -f standin.$__t ] && __out="$__out $__t"
+    done
+    echo $__out
+}
+
+# target_line prints pmcd.conf's entry for an agent's domain.
 target_line()
 {
-    $PCP_AWK_PROG -v dom="$target_domain" '/^[ \t]*\[/ { exit } $2 == dom { print; exit }' $PCP_PMCDCONF_PATH
+    $PCP_AWK_PROG -v dom="`agent_domain $1`" '/^[ \t]*\[/ { exit } $2 == dom { print; exit }' $PCP_PMCDCONF_PATH
 }
 
 # own_line prints pmcd.conf's entry for hostcache's domain.
@@ -59,17 +73,23 @@ own_line()
     $PCP_AWK_PROG -v dom="$domain" '/^[ \t]*\[/ { exit } $1 == "hostcache" && $2 == dom { print; exit }' $PCP_PMCDCONF_PATH
 }
 
-# standing_in says whether pmcd's entry for the target's domain runs the
-# agent.
-standing_in()
+# stands_for says whether pmcd's entry for an agent's domain is the
+# stand-in: its pipe, or its socket.
+stands_for()
 {
-    case "`target_line`" in
-    *pmdahostcache*) return 0 ;;
+    case "`target_line $1`" in
+    *pmdahostcache* | *"$linux_socket"*) return 0 ;;
     esac
     return 1
 }
 
-# beside_now says whether the agent runs beside the target, on its pipe.
+# standing_in says whether the agent stands in for any other.
+standing_in()
+{
+    stands_for linux || stands_for proc
+}
+
+# beside_now says whether the agent runs beside the others, on its pipe.
 beside_now()
 {
     standing_in && return 1
@@ -88,48 +108,85 @@ installed_as_shipped()
     sed -e "s/HOSTCACHE:/$domain:/" pmns | cmp -s - "$PMNSDIR/hostcache"
 }
 
-# enter_standin moves from beside the target to its place: pmcd's entry
-# for the target runs the agent, which makes the socket before its handshake on
-# the pipe, while the agent beside still answers hostcache's domain; then
-# hostcache's entry becomes the socket, and the agent beside, dropped,
-# exits.
+# save_line keeps an agent's pmcd.conf entry in standin.<name>, once.
+save_line()
+{
+    [ -f standin.$1 ] && return 0
+    __line=`target_line $1`
+    case "$__line" in
+    "")
+        echo "$prog: pmcd.conf has no entry for domain `agent_domain $1` to stand in for" >&2
+        status=1
+        exit
+        ;;
+    *pmdahostcache*)
+        echo "$prog: pmcd.conf's domain `agent_domain $1` runs pmdahostcache, and no standin.$1 keeps pmda$1's entry" >&2
+        status=1
+        exit
+        ;;
+    esac
+    echo "$__line" >standin.$1
+}
+
+# enter_standin moves from beside the agents named (by domain, the
+# pipe's first) to their place: pmcd's entry for the first runs the
+# agent, which makes its sockets before its handshake on the pipe, while
+# the agent beside still answers hostcache's domain; then the second's
+# entry becomes its socket; then hostcache's, and the agent beside,
+# dropped, exits.
 enter_standin()
 {
-    echo "Standing in for pmda$target: pmcd's $target entry runs $pmda_name ..."
+    __pipe=$1
+    __cmd="$pmda_dir/$pmda_name -d `agent_domain $__pipe` -S $__pipe -U root -B $socket"
+    [ $# -gt 1 ] && __cmd="$__cmd -B $2=$linux_socket"
+    echo "Standing in for pmda$__pipe: pmcd's $__pipe entry runs $pmda_name ..."
     # As pmdalinux and pmdaproc, the stand-in keeps running as root: the
     # serial lines' counters are printed only to a reader with
     # CAP_SYS_ADMIN, checked at every read of /proc/tty/driver/serial,
     # and a process's io file only to its owner or root.
-    __pmda_add "$target	$target_domain	pipe	binary 		$pmda_dir/$pmda_name -d $target_domain -S $target -U root -B $socket"
+    __pmda_add "$__pipe	`agent_domain $__pipe`	pipe	binary 		$__cmd"
+    if [ $# -gt 1 ]; then
+        echo "... and for pmda$2 on $linux_socket ..."
+        __pmda_add "$2	`agent_domain $2`	socket	unix $linux_socket"
+    fi
     echo "... and answers hostcache's domain $domain on $socket ..."
     __pmda_add "hostcache	$domain	socket	unix $socket"
     if $do_check; then
         $PCP_BINADM_DIR/pmsleep $check_delay
-        for __n in hostcache $target_root; do
+        for __n in hostcache "$@"; do
+            [ $__n = hostcache ] || __n=`agent_root $__n`
             $PCP_ECHO_PROG $PCP_ECHO_N "Check $__n metrics have appeared ... ""$PCP_ECHO_C"
             pmprobe -i $__n | __filter $__n
         done
     fi
 }
 
-# leave_standin puts the target's saved entry back, with the agent beside
-# it; nothing when pmcd's entry for the target's domain is not the agent.
+# leave_standin puts back the saved entry of every agent stood in for,
+# with the agent beside them: hostcache's own entry first, then the
+# socket's agent, then the pipe's, whose restart ends the stand-in.
+# Nothing when no entry is the stand-in.
 leave_standin()
 {
     standing_in || return 0
-    if [ ! -f $saved ]; then
-        echo "$prog: pmcd.conf's domain $target_domain runs pmdahostcache, and no $saved keeps pmda$target's entry" >&2
-        status=1
-        exit
-    fi
+    for __t in linux proc; do
+        if stands_for $__t && [ ! -f standin.$__t ]; then
+            echo "$prog: pmcd.conf's domain `agent_domain $__t` runs pmdahostcache, and no standin.$__t keeps pmda$__t's entry" >&2
+            status=1
+            exit
+        fi
+    done
     case "`own_line`" in
     *socket*)
-        echo "Back beside pmda$target: hostcache's entry runs $pmda_name ..."
+        echo "Back beside the other agents: hostcache's entry runs $pmda_name ..."
         # The line pmdaInstall writes for a pipe agent.
         __pmda_add "hostcache	$domain	pipe	binary 		$pmda_dir/$pmda_name -d $domain "
-        echo "Restoring pmda$target's entry in pmcd.conf ..."
-        __pmda_add "`cat $saved`"
-        rm -f "$socket"
+        for __t in linux proc; do
+            if stands_for $__t; then
+                echo "Restoring pmda$__t's entry in pmcd.conf ..."
+                __pmda_add "`cat standin.$__t`"
+            fi
+        done
+        rm -f "$socket" "$linux_socket"
         ;;
     *)
         # A stand-in of an earlier version: hostcache's names in domain 60
@@ -141,7 +198,7 @@ leave_standin()
         pmns_name=hostcache
         pmdaRemove
         echo "Restoring pmdalinux's entry in pmcd.conf ..."
-        __pmda_add "`cat $saved`"
+        __pmda_add "`cat standin.linux`"
         iam=hostcache
         domain=$__dom
         ;;

@@ -50,6 +50,11 @@ type Config struct {
 	// hostcache's names keep their PMIDs: pmcd's socket entry connects
 	// to it.
 	BesideSocket string
+	// AgentSockets (-B name=path), standing in, are the other agents the
+	// process also answers in place of, each on its unix socket, which
+	// pmcd's socket entry for that agent connects to: one process stands
+	// in for pmdaproc on its pipe and for pmdalinux on a socket.
+	AgentSockets []AgentSocket
 	LogFile      string // empty: stderr (pmcd points it at its log)
 	Debug        string // -D flags: "pdu" traces PDUs; any flag sets debug level
 	User         string // -U: run as this user after start-up
@@ -286,7 +291,49 @@ func (c *Config) validate() error {
 		return fmt.Errorf("-B %s: hostcache's own domain is answered beside a stand-in's pipe (-S) only",
 			c.BesideSocket)
 	}
+	return c.validateAgentSockets()
+}
+
+// validateAgentSockets checks each -B name=path: a known agent, another
+// than the pipe's, once, beside a stand-in's pipe.
+func (c *Config) validateAgentSockets() error {
+	seen := map[string]bool{c.StandIn: true}
+	for _, s := range c.AgentSockets {
+		_, known := StandInDomain(s.Agent)
+		switch {
+		case c.StandIn == "" || c.IPC != IPCPipe:
+			return fmt.Errorf("-B %s=%s: another agent is answered beside a stand-in's pipe (-S) only",
+				s.Agent, s.Path)
+		case !known:
+			return fmt.Errorf("-B %s=%s: the agent stands in for %q or %q only", s.Agent, s.Path,
+				StandInLinux, StandInProc)
+		case seen[s.Agent]:
+			return fmt.Errorf("-B %s=%s: the agent answers for %s once", s.Agent, s.Path, s.Agent)
+		case s.Path == "":
+			return fmt.Errorf("-B %s=: no socket path", s.Agent)
+		}
+		seen[s.Agent] = true
+	}
 	return nil
+}
+
+// AgentSocket is another agent stood in for on a unix socket (-B).
+type AgentSocket struct {
+	Agent string // pmcd.conf's name of the agent: "linux"
+	Path  string
+}
+
+// StandIns lists every agent the process answers in place of: the
+// pipe's, then the sockets'.
+func (c *Config) StandIns() []string {
+	if c.StandIn == "" {
+		return nil
+	}
+	out := []string{c.StandIn}
+	for _, s := range c.AgentSockets {
+		out = append(out, s.Agent)
+	}
+	return out
 }
 
 // The agents hostcache stands in for, and their domains.

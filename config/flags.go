@@ -18,6 +18,8 @@ const Usage = `Usage: pmdahostcache [options]
   -B path       standing in, answer hostcache's own domain (396) too, to
                 pmcd's connection on this unix socket (Install -S puts it
                 in pmcd.conf as hostcache's socket entry)
+  -B name=path  standing in, answer another agent's domain too (linux or
+                proc), on this unix socket (Install -S linux,proc)
   -l logfile    log file (default $PCP_LOG_DIR/pmcd/hostcache.log)
   -D flags      debug flags: "pdu" traces every PDU, "profile" writes a CPU
                 profile of the first minute to <logfile>.cpu.pprof; any flag
@@ -85,7 +87,11 @@ func (c *Config) setOption(opt byte, val string) error {
 	case 'S':
 		c.StandIn = val
 	case 'B':
-		c.BesideSocket = val
+		if name, path, ok := strings.Cut(val, "="); ok && !strings.Contains(name, "/") {
+			c.AgentSockets = append(c.AgentSockets, AgentSocket{Agent: name, Path: path})
+		} else {
+			c.BesideSocket = val
+		}
 	case 'l':
 		c.LogFile = val
 	case 'D':

@@ -20,8 +20,9 @@ import (
 // priority column, the real group id), the column is not compared;
 // kernel threads that renamed themselves between the runs neither.
 // While standing in, a client as nobody reads no other user's io, and a
-// TCP client no per-process value. Install -S none gives back pmdaproc's
-// pmcd.conf entry byte for byte, and pmdaproc serves again.
+// TCP client no per-process value. Install -S linux,proc then stands in
+// for both with one process (testBothStandIns). Install -S none gives
+// back pmcd.conf byte for byte, and pmdaproc serves again.
 func TestStandInProc(t *testing.T) {
 	requirePCP(t)
 	requireTools(t, "pmrep", "pcp")
@@ -41,9 +42,12 @@ func TestStandInProc(t *testing.T) {
 	})
 	after := runJobs(procJobs(views))
 	t.Run("process access", func(t *testing.T) { checkProcAccess(t, "proc.", false) })
+	t.Run("both stand-ins", func(t *testing.T) { testBothStandIns(t, bin) })
 	mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin, "-S", "none")
-	if got, want := domainEntry(readPMCDConf(t), "3"), domainEntry(confBefore, "3"); got != want {
-		t.Errorf("pmcd.conf's domain 3 after Install -S none:\n%q\nbefore:\n%q", got, want)
+	// The agent's own entry is there now, beside the others, whether or
+	// not it was before: the rest is as it was.
+	if got, want := withoutEntry(readPMCDConf(t), "hostcache"), withoutEntry(confBefore, "hostcache"); got != want {
+		t.Errorf("pmcd.conf after Install -S none:\n%s\nbefore:\n%s", got, want)
 	}
 	waitFor(t, "pmdaproc's proc.psinfo.pid again", 30*time.Second, func() bool {
 		out, _ := run(t, 10*time.Second, "pgrep", "-x", "pmdaproc")
@@ -53,6 +57,37 @@ func TestStandInProc(t *testing.T) {
 	t.Run("pcp-pidstat", func(t *testing.T) { comparePidstat(t, before["pcp-pidstat"], after["pcp-pidstat"]) })
 	t.Run("pcp-atop", func(t *testing.T) { compareAtop(t, before["pcp-atop"], after["pcp-atop"]) })
 	t.Run("pmrep views", func(t *testing.T) { compareViews(t, "pmdaproc", views, before, after) })
+}
+
+// testBothStandIns switches from standing in for pmdaproc to standing in
+// for both with Install -S linux,proc: one pmdahostcache process answers
+// domains 3, 60 and hostcache's, and neither pmdalinux nor pmdaproc runs.
+func testBothStandIns(t *testing.T, bin string) {
+	mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin, "-S", "linux,proc")
+	conf := readPMCDConf(t)
+	if e := domainEntry(conf, "60"); !strings.Contains(e, "socket") {
+		t.Errorf("pmcd.conf's domain 60 standing in for both: %q", e)
+	}
+	waitFor(t, "kernel.all.load and proc.nprocs from the stand-in", 30*time.Second, func() bool {
+		return len(values(t, "kernel.all.load")) == 3 && len(values(t, "proc.nprocs")) == 1 &&
+			len(values(t, "hostcache.kernel.all.load")) == 3
+	})
+	agents, _ := run(t, 10*time.Second, "pgrep", "-x", "pmdahostcache|pmdalinux|pmdaproc")
+	if n := len(strings.Fields(agents)); n != 1 {
+		out, _ := run(t, 10*time.Second, "pgrep", "-a", "pmdahostcache|pmdalinux|pmdaproc")
+		t.Errorf("%d agent processes standing in for both, want one pmdahostcache:\n%s", n, out)
+	}
+}
+
+// withoutEntry is pmcd.conf without the agent name's entry.
+func withoutEntry(conf, name string) string {
+	var out []string
+	for _, line := range strings.Split(conf, "\n") {
+		if f := strings.Fields(line); len(f) == 0 || f[0] != name {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // domainEntry is pmcd.conf's entry for a domain, "" for none.

@@ -11,6 +11,7 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/cache"
 	"github.com/pmdahostcache/pmdahostcache/collector"
 	"github.com/pmdahostcache/pmdahostcache/config"
+	"github.com/pmdahostcache/pmdahostcache/help"
 	"github.com/pmdahostcache/pmdahostcache/pmda"
 	"github.com/pmdahostcache/pmdahostcache/standin"
 )
@@ -37,15 +38,29 @@ func ownDomain(cfg config.Config, base pmda.Config, texts pmda.TextSource) pmda.
 // placeholders), with its labels, no more (an extra label changes a
 // series' identity in pmseries), and its dynamic subtrees, not
 // hostcache's.
-func standInDomain(cfg config.Config, base pmda.Config, name string, ids pmda.Numbering,
-	texts pmda.TextSource) pmda.Config {
+func standInDomain(agent standin.Agent, base pmda.Config, ids pmda.Numbering, texts pmda.TextSource) pmda.Config {
 	c := base
-	c.Name, c.Domain, c.Numbering, c.Texts = name, cfg.Domain, ids, texts
+	c.Name, c.Domain, c.Numbering, c.Texts = agent.Name, agent.Domain, ids, texts
 	c.OwnLabelsOnly = true
-	if agent, ok := standInAgent(cfg); ok {
-		c.DynamicRoots = agent.DynamicRoots
-	}
+	c.DynamicRoots = agent.DynamicRoots
+	c.Log = base.Log.With().Uint32("domain", agent.Domain).Logger()
 	return c
+}
+
+// standInDomains makes the server configuration of every agent the
+// process stands in for.
+func standInDomains(cfg config.Config, base pmda.Config, texts help.TextSource,
+	log zerolog.Logger) (map[string]pmda.Config, error) {
+	out := map[string]pmda.Config{}
+	schema := base.Front.Schema()
+	for _, agent := range standInAgents(cfg) {
+		ids, err := agentNumbering(agent, schema, log)
+		if err != nil {
+			return nil, err
+		}
+		out[agent.Name] = standInDomain(agent, base, ids, textsFor(agent, texts, schema, log))
+	}
+	return out, nil
 }
 
 // serveBeside answers one pmcd connection to hostcache's own domain: the

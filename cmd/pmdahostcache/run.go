@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -41,11 +41,7 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	if err != nil {
 		return err
 	}
-	name, ids, err := pipeNumbering(cfg, front.Schema(), log)
-	if err != nil {
-		return err
-	}
-	// One pmdaroot client for both domains' servers: it serialises its
+	// One pmdaroot client for every domain's server: it serialises its
 	// exchanges itself.
 	roots := newContainerFinder()
 	base := pmda.Config{
@@ -54,17 +50,19 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 		Containers:  roots,
 	}
 	own := ownDomain(cfg, base, allTexts)
+	agents, err := standInDomains(cfg, base, allTexts, log)
+	if err != nil {
+		return err
+	}
 	pipeCfg := own
 	if cfg.StandIn != "" {
-		pipeCfg = standInDomain(cfg, base, name, ids, textsFor(cfg, allTexts, front.Schema(), log))
+		pipeCfg = agents[cfg.StandIn]
 	}
-	var beside *besideListener
-	if cfg.BesideSocket != "" {
-		// Before the CREDS: pmcd connects to the socket as soon as this
-		// pipe agent's handshake is done.
-		if beside, err = listenBeside(cfg.BesideSocket, pcpUser(), log); err != nil {
-			return err
-		}
+	// Before the CREDS: pmcd connects to the sockets as soon as this pipe
+	// agent's handshake is done.
+	sockets, err := listenSockets(cfg, own, agents, log)
+	if err != nil {
+		return err
 	}
 	srv := pmda.NewServer(pipeCfg, conn, conn)
 	// pmcd gives us 3 s to say hello: the handshake comes before sampling.
@@ -82,12 +80,8 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	g.Go(func() error { return runner.Run(gctx) })
 	rl := &reloader{args: args, running: cfg, runner: runner, procs: procs, log: log}
 	go rl.watch(gctx)
-	if beside != nil {
-		// Not in the group: the pipe alone decides when the agent exits.
-		go beside.serve(gctx, func(ctx context.Context, c *net.UnixConn) error {
-			return serveBeside(ctx, own, c, runner.Ready(), log)
-		})
-	}
+	// Not in the group: the pipe alone decides when the agent exits.
+	serveSockets(gctx, sockets, runner.Ready(), log)
 	g.Go(func() error {
 		awaitFirstSamples(gctx, runner.Ready(), log)
 		// Serve returns ErrPeerClosed on EOF: a non-nil error, so the group
@@ -170,7 +164,7 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 		p.Exclude = re
 		env.Filter[name] = p
 	}
-	if cfg.StandIn == config.StandInLinux {
+	if slices.Contains(cfg.StandIns(), config.StandInLinux) {
 		kept, err := linuxIDFiles(cfg, env)
 		if err != nil {
 			return nil, err

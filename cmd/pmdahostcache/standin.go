@@ -11,37 +11,34 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/config"
 	"github.com/pmdahostcache/pmdahostcache/engine"
 	"github.com/pmdahostcache/pmdahostcache/help"
-	"github.com/pmdahostcache/pmdahostcache/pmda"
 	"github.com/pmdahostcache/pmdahostcache/standin"
 )
 
-// standInAgent is the agent -S names; config.validate has checked it.
-func standInAgent(cfg config.Config) (standin.Agent, bool) {
-	if cfg.StandIn == "" {
-		return standin.Agent{}, false
+// standInAgents are every agent the process answers in place of: the
+// pipe's (-S) and the sockets' (-B name=path).
+func standInAgents(cfg config.Config) []standin.Agent {
+	var out []standin.Agent
+	for _, name := range cfg.StandIns() {
+		if a, ok := standin.AgentNamed(name); ok {
+			out = append(out, a)
+		}
 	}
-	return standin.AgentNamed(cfg.StandIn)
+	return out
 }
 
-// pipeNumbering is the name (the domain's agent label) and the numbering the
-// agent answers its pipe with: hostcache's own in its domain, or,
-// standing in for another agent (-S linux, -S proc), that agent's name,
+// agentNumbering is the numbering of a stand-in's domain: the agent's
 // PMIDs and instance domains for the twins, and nothing else.
-func pipeNumbering(cfg config.Config, schema *cache.Schema, log zerolog.Logger) (string, pmda.Numbering, error) {
-	agent, ok := standInAgent(cfg)
-	if !ok {
-		return config.Name, nil, nil
-	}
+func agentNumbering(agent standin.Agent, schema *cache.Schema, log zerolog.Logger) (*standin.Numbering, error) {
 	x, problems, err := standin.New(agent, schema.Descs(), schema.InDoms())
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	for _, p := range problems {
 		log.Info().Str("kind", string(p.Kind)).Str("name", p.Name).Str("why", p.Why).Msg("stand-in")
 	}
 	log.Info().Int("twins", x.Twins()).Int("metrics", len(schema.Descs())).Str("agent", agent.Name).
 		Uint32("domain", agent.Domain).Msg("standing in")
-	return agent.Name, x, nil
+	return x, nil
 }
 
 // linuxIDFiles works out which of the collectors' instance domains keep
@@ -68,11 +65,11 @@ func linuxIDFiles(cfg config.Config, env engine.Env) (map[cache.InDomID]uint32, 
 }
 
 // withPlaceholders adds, standing in, the placeholders of the metrics of
-// the agent stood in for that no collector has a twin of
+// each agent stood in for that no collector has a twin of
 // (standin.Placeholders): their descriptors answer, their values never.
 func withPlaceholders(cfg config.Config, sources []cache.Source) []cache.Source {
-	agent, ok := standInAgent(cfg)
-	if !ok {
+	agents := standInAgents(cfg)
+	if len(agents) == 0 {
 		return sources
 	}
 	have := map[string]bool{}
@@ -81,17 +78,16 @@ func withPlaceholders(cfg config.Config, sources []cache.Source) []cache.Source 
 			have[d.Name] = true
 		}
 	}
-	return append(sources, standin.Placeholders(agent, have))
+	for _, agent := range agents {
+		sources = append(sources, standin.Placeholders(agent, have))
+	}
+	return sources
 }
 
-// textsFor is the help the server answers with: the help files' and the
-// collectors', and, standing in, the agent's own and the placeholders'
-// (help.StandIn).
-func textsFor(cfg config.Config, texts help.TextSource, schema *cache.Schema, log zerolog.Logger) help.TextSource {
-	agent, ok := standInAgent(cfg)
-	if !ok {
-		return texts
-	}
+// textsFor is the help a stand-in's domain answers with: the agent's
+// own, the placeholders', and the help files' and the collectors' for
+// the rest (help.StandIn).
+func textsFor(agent standin.Agent, texts help.TextSource, schema *cache.Schema, log zerolog.Logger) help.TextSource {
 	var placeholders []string
 	for _, d := range schema.Descs() {
 		if standin.IsPlaceholder(d.ID) {

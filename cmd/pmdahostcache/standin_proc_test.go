@@ -113,3 +113,45 @@ func TestStandInAnswersAsPmdaproc(t *testing.T) {
 		t.Errorf("hostcache's own %#x answered on pmdaproc's pipe: %v %v", own, h, err)
 	}
 }
+
+// One process stands in for pmdaproc on its pipe and for pmdalinux on a
+// socket (-B linux=path), beside hostcache's own socket: each connection
+// answers its own domain's PMIDs, and none another's.
+func TestStandInForBothAgents(t *testing.T) {
+	dir := t.TempDir()
+	own, linux := filepath.Join(dir, "hostcache.socket"), filepath.Join(dir, "linux.socket")
+	conf := filepath.Join(dir, "hostcache.conf")
+	os.WriteFile(conf, []byte("id_dir = "+dir+"\n"), 0o644)
+	a, err := driver.Start(agentPath, []string{"-d", "3", "-S", "proc", "-B", own, "-B", "linux=" + linux,
+		"-l", filepath.Join(dir, "agent.log"), "-U", "root", "-c", conf, "-r", "../../testdata/proc-t0",
+		"-s", t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Kill)
+	pipe := func(p []byte) []byte {
+		_, reply, err := a.Request(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return reply
+	}
+	l, b := dialBeside(t, linux), dialBeside(t, own)
+	onLinux := func(p []byte) []byte { return l.request(t, p) }
+	onOwn := func(p []byte) []byte { return b.request(t, p) }
+	nprocs := standin.Proc().PMID(procMetric(t, "proc.nprocs"))
+	load := standin.Linux().PMID(linuxPMID(t, "kernel.all.load"))
+	fetchValues(t, pipe, 1, nprocs)
+	fetchValues(t, onLinux, 3, load)
+	fetchValues(t, onOwn, 3, pmidOf("hostcache.kernel.all.load"))
+	for _, c := range []struct {
+		where   string
+		request func([]byte) []byte
+		pmid    uint32
+	}{{"the pipe", pipe, load}, {"pmdalinux's socket", onLinux, nprocs}, {"hostcache's socket", onOwn, load}} {
+		h, _ := pmda.DecodeHeader(c.request((&pmda.DescReq{PMID: c.pmid}).Append(nil)))
+		if h.Type != pmda.TypeError {
+			t.Errorf("%s answers %#x, another domain's PMID, with %s", c.where, c.pmid, h.Type)
+		}
+	}
+}
