@@ -70,8 +70,9 @@ func testSideBySide(t *testing.T, pmdaDir string) {
 
 // testUnderLoad runs the checks that measure over real seconds side by
 // side, while the host works: one CPU busy, a bounded loop of TCP
-// transfers over loopback, a steady trickle of direct writes and one dd
-// burst.
+// transfers over loopback, a steady trickle of direct writes, one dd
+// burst, and 200 processes a second started and ended (the process
+// churn check).
 func testUnderLoad(t *testing.T, load *underLoad) {
 	load.phaseFetch, load.phaseFetchErr = ccBuild(t.TempDir(), "phasefetch")
 	load.alignedFetch, load.alignedFetchErr = ccBuild(t.TempDir(), "alignedfetch")
@@ -87,6 +88,11 @@ func testUnderLoad(t *testing.T, load *underLoad) {
 	t.Run("flight recorder", func(t *testing.T) {
 		t.Parallel()
 		testFlightRecorder(t, load)
+	})
+	// Its forks load both sides of the others' comparisons alike.
+	t.Run("process churn", func(t *testing.T) {
+		t.Parallel()
+		testProcessChurn(t)
 	})
 }
 
