@@ -78,7 +78,7 @@ const (
 	keyVoluntary
 	keyNonvoluntary
 	keyEnvID
-	keyNS // NSLines keys from here, one a namespace line
+	keyNS                   // NSLines keys from here, one a namespace line
 	keyVm = keyNS + NSLines // VmFields keys from here, one a Vm line
 )
 
@@ -89,7 +89,7 @@ var statusKeys = map[string]statusKey{
 	"SigIgn": keySigIgn, "SigCgt": keySigCgt, "Cpus_allowed_list": keyCpus,
 	"voluntary_ctxt_switches": keyVoluntary, "nonvoluntary_ctxt_switches": keyNonvoluntary,
 	"envID": keyEnvID, "NStgid": keyNS + NSTgid, "NSpid": keyNS + NSPid, "NSpgid": keyNS + NSPgid,
-	"NSsid": keyNS + NSSid,
+	"NSsid":  keyNS + NSSid,
 	"VmPeak": keyVm + VmPeak, "VmSize": keyVm + VmSize, "VmLck": keyVm + VmLck, "VmPin": keyVm + VmPin,
 	"VmHWM": keyVm + VmHWM, "VmRSS": keyVm + VmRSS, "VmData": keyVm + VmData, "VmStk": keyVm + VmStk,
 	"VmExe": keyVm + VmExe, "VmLib": keyVm + VmLib, "VmPTE": keyVm + VmPTE, "VmSwap": keyVm + VmSwap,
