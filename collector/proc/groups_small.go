@@ -174,6 +174,13 @@ func (g *filesGroup) readAutogroup(rd *reader, pid int32, b *cache.Builder) {
 	if !ok {
 		return
 	}
+	if len(text) == 0 {
+		// A process in no autogroup (a kernel thread, a task the kernel
+		// groups otherwise) has an empty file: pmdaproc gives it 0 and 0.
+		b.SetU64(autogroupID.ID, uint32(pid), 0)
+		b.SetI64(autogroupNice.ID, uint32(pid), 0)
+		return
+	}
 	if id, nice, err := kernel.ParsePidAutogroup(text); err == nil {
 		b.SetU64(autogroupID.ID, uint32(pid), id)
 		b.SetI64(autogroupNice.ID, uint32(pid), nice)

@@ -22,6 +22,12 @@ func newAllHarness(t *testing.T, tree string) (*collectortest.Harness, []engine.
 	t.Helper()
 	h := &collectortest.Harness{T: t, Proc: t.TempDir()}
 	h.Use(tree)
+	return attachAll(t, h)
+}
+
+// attachAll builds every collector of Registry on h's /proc root.
+func attachAll(t *testing.T, h *collectortest.Harness) (*collectortest.Harness, []engine.Collector) {
+	t.Helper()
 	env := engine.Env{Proc: h.Proc}
 	var cs []engine.Collector
 	for _, reg := range Registry() {
@@ -98,6 +104,8 @@ func TestGroupsFromFixture(t *testing.T) {
 	h.WantU64("proc.psinfo.oom_score", 100, 666)
 	h.WantU64("proc.autogroup.enabled", 0xffffffff, 1)
 	h.WantU64("proc.autogroup.id", 100, 42)
+	h.WantU64("proc.autogroup.id", 2, 0) // in no autogroup: an empty file
+	h.WantU64("proc.autogroup.nice", 2, 0)
 	h.WantU64("proc.namespaces.envid", 300, 101)
 	if v := h.MustValue("proc.autogroup.nice", 100); int64(v.Bits) != -3 {
 		t.Errorf("autogroup.nice of 100 = %d", int64(v.Bits))
@@ -114,7 +122,7 @@ func TestGroupsFromFixture(t *testing.T) {
 		"proc.psinfo.cgroups":   {300},    // a line of one part
 		"proc.id.container":     {300},
 		"proc.psinfo.wchan_s":   {300},    // an empty file
-		"proc.autogroup.id":     {2, 300}, // no file; no id
+		"proc.autogroup.id":     {300},    // no id
 		"proc.psinfo.labels":    {2, 100}, // no attr/current
 		"proc.psinfo.environ":   {300},    // no file
 		"proc.namespaces.envid": {1, 100}, // no envID line
