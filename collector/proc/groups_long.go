@@ -44,7 +44,11 @@ func (g *longTextGroup) sample(rd *reader, pids []int32, b *cache.Builder) {
 	for _, pid := range pids {
 		text, whole, err := kernel.ReadFilePrefix(rd.pathOf(pid, g.file), g.buf, maxLongText)
 		g.buf = text
-		if err != nil {
+		switch {
+		case refusedAsEmpty(err):
+			b.SetString(g.desc.ID, uint32(pid), "")
+			continue
+		case err != nil:
 			continue
 		}
 		text = g.shape(text, whole)

@@ -188,8 +188,8 @@ func (g *filesGroup) readAutogroup(rd *reader, pid int32, b *cache.Builder) {
 }
 
 // readLink sets a link of the process (exe, cwd). A kernel thread has
-// none (ENOENT), and gets "" as pmdaproc gives it; a link the agent may
-// not read has no value, rather than pmdaproc's "".
+// none (ENOENT), and gets "" as pmdaproc gives it (refusedAsEmpty tells
+// the other cases).
 func (g *filesGroup) readLink(rd *reader, pid int32, name string, id cache.MetricID, kept *texts,
 	b *cache.Builder) {
 	if cap(g.link) < syscall.PathMax {
@@ -198,10 +198,19 @@ func (g *filesGroup) readLink(rd *reader, pid int32, name string, id cache.Metri
 	g.link = g.link[:syscall.PathMax]
 	n, err := syscall.Readlink(rd.pathOf(pid, name), g.link)
 	switch {
-	case errors.Is(err, syscall.ENOENT):
+	case errors.Is(err, syscall.ENOENT) || refusedAsEmpty(err):
 		n = 0
 	case err != nil || n < 0:
 		return
 	}
 	b.SetString(id, uint32(pid), kept.of(pid, g.link[:n]))
+}
+
+// refusedAsEmpty reports whether a read the kernel refused reads "", as
+// pmdaproc reads it for root: when the agent runs as root, root's own
+// answer is "" (a process even root may not inspect, such as another
+// container's init). An agent running as another user cannot tell what
+// root would read, and gives no value.
+func refusedAsEmpty(err error) bool {
+	return (errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM)) && syscall.Geteuid() == 0
 }

@@ -1,9 +1,11 @@
 package proc
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unsafe"
@@ -264,5 +266,24 @@ func TestGroupWithoutProcessCollector(t *testing.T) {
 	}
 	if _, err := cache.NewSchema(c.Source()); err != nil {
 		t.Error(err)
+	}
+}
+
+// A refused read is "" only for an agent running as root, whose refusal
+// is root's answer too; a missing file or no error is never one.
+func TestRefusedAsEmpty(t *testing.T) {
+	root := syscall.Geteuid() == 0
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{&fs.PathError{Op: "open", Path: "/proc/1/environ", Err: syscall.EACCES}, root},
+		{&fs.PathError{Op: "readlink", Path: "/proc/1/exe", Err: syscall.EPERM}, root},
+		{&fs.PathError{Op: "open", Path: "/proc/1/environ", Err: syscall.ENOENT}, false},
+		{nil, false},
+	} {
+		if got := refusedAsEmpty(tc.err); got != tc.want {
+			t.Errorf("%v: %v, want %v (agent as root: %v)", tc.err, got, tc.want, root)
+		}
 	}
 }
