@@ -14,7 +14,8 @@ import (
 
 // processCollector twins pmdaproc's proc.* metrics: once a sample it lists
 // /proc and reads each process's stat, status, statm, io and schedstat,
-// whoever asks and however often.
+// whoever asks and however often. The costlier files are the groups'
+// collectors' (group.go), which read the processes it lists.
 type processCollector struct {
 	lister kernel.PIDLister
 	reader reader
