@@ -18,10 +18,28 @@ type PidStatus struct {
 	// Pending (thread and process), blocked, ignored and caught signals:
 	// the masks SigPnd|ShdPnd, SigBlk, SigIgn, SigCgt.
 	SigPending, SigBlocked, SigIgnored, SigCaught uint64
-	CpusAllowedList                               []byte // shared with the parsed text
-	VoluntaryCtxt, NonvoluntaryCtxt               uint64
-	Has                                           uint64 // 1<<statusKey of each line read
+	// SigPnd is the SigPnd line alone: the signals pending for the thread
+	// itself, which pmdaproc's signal_s prints.
+	SigPnd                          uint64
+	CpusAllowedList                 []byte // shared with the parsed text
+	VoluntaryCtxt, NonvoluntaryCtxt uint64
+	// NS holds the NStgid, NSpid, NSpgid and NSsid lines' text (one id
+	// per nested PID namespace, outermost first), shared with the parsed
+	// text; nil where the kernel printed no such line.
+	NS [NSLines][]byte
+	// EnvID is OpenVZ's envID line, which other kernels do not print.
+	EnvID uint64
+	Has   uint64 // 1<<statusKey of each line read
 }
+
+// The namespace lines of PidStatus.NS.
+const (
+	NSTgid = iota
+	NSPid
+	NSPgid
+	NSSid
+	NSLines
+)
 
 // The Vm lines of PidStatus.Vm, in the file's order.
 const (
@@ -59,7 +77,9 @@ const (
 	keyCpus
 	keyVoluntary
 	keyNonvoluntary
-	keyVm // VmFields keys from here, one a Vm line
+	keyEnvID
+	keyNS                   // NSLines keys from here, one a namespace line
+	keyVm = keyNS + NSLines // VmFields keys from here, one a Vm line
 )
 
 // statusKeys maps a line's key to its number.
@@ -68,6 +88,8 @@ var statusKeys = map[string]statusKey{
 	"Threads": keyThreads, "SigPnd": keySigPnd, "ShdPnd": keyShdPnd, "SigBlk": keySigBlk,
 	"SigIgn": keySigIgn, "SigCgt": keySigCgt, "Cpus_allowed_list": keyCpus,
 	"voluntary_ctxt_switches": keyVoluntary, "nonvoluntary_ctxt_switches": keyNonvoluntary,
+	"envID": keyEnvID, "NStgid": keyNS + NSTgid, "NSpid": keyNS + NSPid, "NSpgid": keyNS + NSPgid,
+	"NSsid":  keyNS + NSSid,
 	"VmPeak": keyVm + VmPeak, "VmSize": keyVm + VmSize, "VmLck": keyVm + VmLck, "VmPin": keyVm + VmPin,
 	"VmHWM": keyVm + VmHWM, "VmRSS": keyVm + VmRSS, "VmData": keyVm + VmData, "VmStk": keyVm + VmStk,
 	"VmExe": keyVm + VmExe, "VmLib": keyVm + VmLib, "VmPTE": keyVm + VmPTE, "VmSwap": keyVm + VmSwap,
@@ -75,6 +97,9 @@ var statusKeys = map[string]statusKey{
 
 // HasLine says whether the status held the Vm line i (VmPeak...).
 func (s *PidStatus) HasLine(vm int) bool { return s.Has&(1<<(keyVm+statusKey(vm))) != 0 }
+
+// HasEnvID says whether the status held OpenVZ's envID line.
+func (s *PidStatus) HasEnvID() bool { return s.Has&(1<<keyEnvID) != 0 }
 
 // ParsePidStatus reads "Key:\tvalue" lines. Lines it does not know are
 // skipped; a known line with a bad value is an error.
@@ -112,6 +137,8 @@ func (s *PidStatus) set(k statusKey, v []byte) error {
 		ok = takeFour(v, &s.GID)
 	case k == keyCpus:
 		s.CpusAllowedList, ok = v, true
+	case k >= keyNS:
+		s.NS[k-keyNS], ok = v, true
 	case k >= keySigPnd && k <= keySigCgt:
 		ok = s.setMask(k, v)
 	default:
@@ -140,6 +167,8 @@ func (s *PidStatus) counter(k statusKey) *uint64 {
 		return &s.Threads
 	case keyVoluntary:
 		return &s.VoluntaryCtxt
+	case keyEnvID:
+		return &s.EnvID
 	}
 	return &s.NonvoluntaryCtxt
 }
@@ -151,7 +180,10 @@ func (s *PidStatus) setMask(k statusKey, v []byte) bool {
 		return false
 	}
 	switch k {
-	case keySigPnd, keyShdPnd:
+	case keySigPnd:
+		s.SigPnd = m
+		s.SigPending |= m
+	case keyShdPnd:
 		s.SigPending |= m
 	case keySigBlk:
 		s.SigBlocked = m

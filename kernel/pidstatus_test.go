@@ -107,3 +107,41 @@ func BenchmarkParsePidStatus(b *testing.B) {
 		}
 	}
 }
+
+// The namespace lines keep their text (one id per namespace, tab apart),
+// envID is read where OpenVZ prints it, and SigPnd is kept apart from
+// the process-wide ShdPnd.
+func TestParsePidStatusNamespaces(t *testing.T) {
+	tests := []struct {
+		name, text string
+		ns         [NSLines]string
+		envID      uint64
+		hasEnvID   bool
+		sigPnd     uint64
+	}{
+		{"host", "NStgid:\t4328\nNSpid:\t4328\nNSpgid:\t4317\nNSsid:\t32616\nSigPnd:\t0000000000000002\n" +
+			"ShdPnd:\t0000000000000100\n", [NSLines]string{"4328", "4328", "4317", "32616"}, 0, false, 2},
+		{"in a container", "NStgid:\t10203\t1\nNSpid:\t10203\t1\nNSpgid:\t10203\t1\nNSsid:\t10200\t0\n",
+			[NSLines]string{"10203\t1", "10203\t1", "10203\t1", "10200\t0"}, 0, false, 0},
+		{"OpenVZ", "envID:\t101\nNSpid:\t7\n", [NSLines]string{"", "7", "", ""}, 101, true, 0},
+		{"old kernel: no NS lines", "Pid:\t7\n", [NSLines]string{}, 0, false, 0},
+	}
+	for _, tc := range tests {
+		var s PidStatus
+		if err := ParsePidStatus([]byte(tc.text), &s); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for i := range NSLines {
+			if string(s.NS[i]) != tc.ns[i] || (s.NS[i] == nil) != (tc.ns[i] == "") {
+				t.Errorf("%s: NS %d = %q, want %q", tc.name, i, s.NS[i], tc.ns[i])
+			}
+		}
+		if s.EnvID != tc.envID || s.HasEnvID() != tc.hasEnvID || s.SigPnd != tc.sigPnd {
+			t.Errorf("%s: envID %d %v sigpnd %x", tc.name, s.EnvID, s.HasEnvID(), s.SigPnd)
+		}
+	}
+	var s PidStatus
+	if err := ParsePidStatus([]byte("envID:\tx\n"), &s); err == nil {
+		t.Error("a bad envID is no error")
+	}
+}

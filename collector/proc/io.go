@@ -35,9 +35,7 @@ var schedstatRows = []numRow{
 var nsec = cache.MakeUnits(0, 1, 0, 0, cache.TimeNSec, 0)
 
 func ioRow(name string, item uint32, u cache.Units) cache.Desc {
-	d := processRow(name, clusterIO, item, cache.TypeU64, cache.SemCounter, u)
-	d.Access = cache.AccessOwner
-	return d
+	return owned(processRow(name, clusterIO, item, cache.TypeU64, cache.SemCounter, u))
 }
 
 func ioField(field func(r *record) uint64) func(r *record) (uint64, bool) {

@@ -14,7 +14,8 @@ import (
 
 // processCollector twins pmdaproc's proc.* metrics: once a sample it lists
 // /proc and reads each process's stat, status, statm, io and schedstat,
-// whoever asks and however often.
+// whoever asks and however often. The costlier files are the groups'
+// collectors' (group.go), which read the processes it lists.
 type processCollector struct {
 	lister kernel.PIDLister
 	reader reader
@@ -25,14 +26,23 @@ type processCollector struct {
 	rec    record
 	insts  *cache.Instances
 	pageKB uint64
+	board  *board // where the groups' collectors find the processes listed
 }
 
 // NewProcessCollector checks the /proc root below env.Proc.
 func NewProcessCollector(env engine.Env) (engine.Collector, error) {
+	return newProcessCollector(env, &board{})
+}
+
+// newProcessCollector makes the process collector, which tells b the
+// processes each sample lists.
+func newProcessCollector(env engine.Env, b *board) (engine.Collector, error) {
 	if st, err := os.Stat(env.Proc); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("proc: the /proc root %q is not a directory", env.Proc)
 	}
+	b.markBuilt()
 	return &processCollector{
+		board:  b,
 		lister: kernel.PIDLister{Root: env.Proc},
 		reader: reader{root: env.Proc},
 		table:  newTable(),
@@ -94,6 +104,7 @@ func (c *processCollector) Sample(b *cache.Builder, _ time.Time) error {
 		c.setValues(b, r)
 	}
 	c.pids = listed
+	c.board.post(c.pids)
 	c.table.sweep()
 	if c.table.changed || c.insts == nil {
 		c.insts = c.table.instances(c.pids)

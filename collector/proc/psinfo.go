@@ -73,6 +73,21 @@ var statRows = []numRow{
 		func(r *record) (uint64, bool) { return uint64(max(r.stat.RSS, 0)) * r.pageKB, true }},
 	{psinfoRow("hostcache.proc.psinfo.rss_rlim", 24, cache.TypeU64, cache.SemInstant, cache.UnitsKByte),
 		func(r *record) (uint64, bool) { return r.stat.RSSLim / 1024, true }},
+	// The kernel shows the addresses and wchan to the process's owner
+	// alone (others read 0 or 1): so does the twin. pmdaproc's type is
+	// u32, so a 64-bit address keeps its low 32 bits.
+	{owned(psinfoRow("hostcache.proc.psinfo.start_code", 25, cache.TypeU32, cache.SemDiscrete,
+		cache.UnitsNone)), restField(kernel.PidStatStartCode)},
+	{owned(psinfoRow("hostcache.proc.psinfo.end_code", 26, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)),
+		restField(kernel.PidStatStartCode + 1)},
+	{owned(psinfoRow("hostcache.proc.psinfo.start_stack", 27, cache.TypeU32, cache.SemDiscrete,
+		cache.UnitsNone)), restField(kernel.PidStatStartCode + 2)},
+	{owned(psinfoRow("hostcache.proc.psinfo.esp", 28, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)),
+		restField(kernel.PidStatStartCode + 3)},
+	{owned(psinfoRow("hostcache.proc.psinfo.eip", 29, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone)),
+		restField(kernel.PidStatStartCode + 4)},
+	{owned(psinfoRow("hostcache.proc.psinfo.wchan", 34, cache.TypeU64, cache.SemDiscrete, cache.UnitsNone)),
+		restField(kernel.PidStatWChan)},
 	{psinfoRow("hostcache.proc.psinfo.signal", 30, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone),
 		restField(5)},
 	{psinfoRow("hostcache.proc.psinfo.blocked", 31, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone),
@@ -133,6 +148,14 @@ func processRow(name string, cluster, item uint32, t cache.Type, sem cache.Sem, 
 	d := engine.Row{Name: name, Cluster: cluster, Item: item, Type: t, Sem: sem, Units: u,
 		InDom: indomProcess}.Desc()
 	d.Access = known
+	return d
+}
+
+// owned marks a per-process metric as the owner's and root's alone: the
+// kernel checks a reader as it checks a debugger (ptrace) before it
+// shows these values, and pmdaproc reads them as its client.
+func owned(d cache.Desc) cache.Desc {
+	d.Access = cache.AccessOwner
 	return d
 }
 

@@ -25,3 +25,40 @@ func BenchmarkSampleHost(b *testing.B) {
 	}
 	b.ReportMetric(float64(h.U64("proc.nprocs", 0xffffffff)), "processes")
 }
+
+// BenchmarkSampleGroupHost samples each group of this host's processes
+// (those the process collector listed): what a group costs a sample
+// while clients read it. Unread, a group reads nothing.
+func BenchmarkSampleGroupHost(b *testing.B) {
+	h, cs := newAllHarness(&testing.T{}, "processes/t0")
+	env := engine.Env{Proc: "/proc"}
+	shared := &board{}
+	main, err := newProcessCollector(env, shared)
+	if err != nil {
+		b.Fatal(err)
+	}
+	schema := h.Store.Schema()
+	now := time.Now()
+	if err := main.Sample(schema.NewBuilder(0, now), now); err != nil {
+		b.Fatal(err)
+	}
+	for i, g := range groups {
+		src, _ := schema.SourceIndex(g.name)
+		c, err := groupFactory(g.name, g.make, shared)(env)
+		if err != nil || cs[i+1].Name() != g.name {
+			b.Fatalf("%s: %v", g.name, err)
+		}
+		b.Run(g.name, func(b *testing.B) {
+			builder := schema.NewBuilder(src, now)
+			b.ReportAllocs()
+			for b.Loop() {
+				now = now.Add(time.Second)
+				builder.Reset(now)
+				if err := c.Sample(builder, now); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(shared.read(nil))), "processes")
+		})
+	}
+}

@@ -55,6 +55,9 @@ var statusRows = []numRow{
 		func(r *record) (uint64, bool) { return vmKB(r, kernel.VmRSS) + vmKB(r, kernel.VmSwap), r.hasStatus }},
 	{statusRow("hostcache.proc.memory.vmnonlib", 44, cache.TypeU64, cache.SemInstant, cache.UnitsKByte),
 		vmNonLib},
+	// OpenVZ's container id: no value on other kernels, as pmdaproc gives none.
+	{statusRow("hostcache.proc.namespaces.envid", 42, cache.TypeU32, cache.SemDiscrete, cache.UnitsNone),
+		func(r *record) (uint64, bool) { return r.status.EnvID, r.hasStatus && r.status.HasEnvID() }},
 }
 
 // statusStrRows are cluster 24's strings: the users' and groups' names
@@ -78,12 +81,35 @@ var statusStrRows = []strRow{
 		mask(maskCaught)},
 	{statusRow("hostcache.proc.psinfo.cpusallowed", 31, cache.TypeString, cache.SemInstant, cache.UnitsNone),
 		func(r *record) (string, bool) { return r.proc.cpus(r.status.CpusAllowedList), r.hasStatus }},
+	{statusRow("hostcache.proc.psinfo.signal_s", 16, cache.TypeString, cache.SemInstant, cache.UnitsNone),
+		mask(maskPending)},
+	{statusRow("hostcache.proc.namespaces.tgid", 37, cache.TypeString, cache.SemDiscrete, cache.UnitsNone),
+		namespace(kernel.NSTgid)},
+	{statusRow("hostcache.proc.namespaces.pid", 38, cache.TypeString, cache.SemDiscrete, cache.UnitsNone),
+		namespace(kernel.NSPid)},
+	{statusRow("hostcache.proc.namespaces.pgid", 39, cache.TypeString, cache.SemDiscrete, cache.UnitsNone),
+		namespace(kernel.NSPgid)},
+	{statusRow("hostcache.proc.namespaces.sid", 40, cache.TypeString, cache.SemDiscrete, cache.UnitsNone),
+		namespace(kernel.NSSid)},
+}
+
+// namespace prints an NS line as pmdaproc does, its ids comma-separated
+// (outermost namespace first); no value where the kernel prints no line.
+func namespace(line int) func(r *record) (string, bool) {
+	return func(r *record) (string, bool) {
+		raw := r.status.NS[line]
+		if !r.hasStatus || raw == nil {
+			return "", false
+		}
+		return r.proc.nsText(line, raw), true
+	}
 }
 
 // The signal masks of status that psinfo's *_s metrics print.
 const (
 	maskBlocked = iota
 	maskIgnored
+	maskPending // the thread's SigPnd line, not ShdPnd
 	maskCaught
 	masks
 )
@@ -91,7 +117,7 @@ const (
 // mask prints a signal mask as status does, in 16 hexadecimal digits.
 func mask(which int) func(r *record) (string, bool) {
 	return func(r *record) (string, bool) {
-		m := [masks]uint64{r.status.SigBlocked, r.status.SigIgnored, r.status.SigCaught}[which]
+		m := [masks]uint64{r.status.SigBlocked, r.status.SigIgnored, r.status.SigPnd, r.status.SigCaught}[which]
 		return r.proc.maskText(which, m), r.hasStatus
 	}
 }

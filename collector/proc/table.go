@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
 
 // process is what the collector keeps of a process between samples: who
@@ -23,6 +24,38 @@ type process struct {
 	masks     [masks]uint64
 	maskTexts [masks]string
 	cpuList   string
+	nsTexts   [kernel.NSLines]string
+}
+
+// nsText is an NS line of status with its ids comma-separated, made again
+// only when it changed.
+func (p *process) nsText(line int, raw []byte) string {
+	if !sameCommaForm(raw, p.nsTexts[line]) {
+		b := []byte(string(raw))
+		for i, c := range b {
+			if c == ' ' || c == '\t' {
+				b[i] = ','
+			}
+		}
+		p.nsTexts[line] = string(b)
+	}
+	return p.nsTexts[line]
+}
+
+// sameCommaForm reports whether text is raw with its blanks as commas.
+func sameCommaForm(raw []byte, text string) bool {
+	if len(raw) != len(text) || text == "" {
+		return false
+	}
+	for i, c := range raw {
+		if c == ' ' || c == '\t' {
+			c = ','
+		}
+		if c != text[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // maskText is signal mask which printed, made again only when it changed.

@@ -13,20 +13,17 @@ import (
 // pmdaprocProcessInDom is pmdaproc's process instance domain, 3.9.
 const pmdaprocProcessInDom cache.InDomID = 9
 
-// Every hostcache.proc.X has pmdaproc's proc.X descriptor (standin/proctable,
-// generated from pmdaproc itself): type, semantics, units, and the process
-// instance domain where pmdaproc has 3.9. Its item is pmdaproc's and its
-// cluster pmdaproc's plus 100, so that the stand-in can map one to the other.
+// Every hostcache.proc.X, of the process collector and of the groups',
+// has pmdaproc's proc.X descriptor (standin/proctable, generated from
+// pmdaproc itself): type, semantics, units, and the process instance
+// domain where pmdaproc has 3.9. Its item is pmdaproc's and its cluster
+// pmdaproc's plus 100, so that the stand-in can map one to the other.
 func TestDescriptorsMatchPmdaproc(t *testing.T) {
 	theirs := map[string]proctable.Metric{}
 	for _, m := range proctable.Table() {
 		theirs[m.Name] = m
 	}
-	c, err := NewProcessCollector(engine.Env{Proc: "/proc"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range c.Source().Metrics {
+	for _, d := range registryMetrics(t) {
 		name := strings.TrimPrefix(d.Name, engine.Prefix)
 		m, ok := theirs[name]
 		if !ok {
@@ -45,6 +42,42 @@ func TestDescriptorsMatchPmdaproc(t *testing.T) {
 			t.Errorf("%s is %s, pmdaproc's %d.%d (cluster + 100 wanted)", d.Name, d.ID, m.Cluster, m.Item)
 		}
 	}
+}
+
+// Every metric pmdaproc serves has its twin here, but proc.control.*
+// (the agent's controls, served elsewhere): the 153 of pmdaproc 6.0.3.
+func TestEveryPmdaprocMetricHasATwin(t *testing.T) {
+	ours := map[string]bool{}
+	for _, d := range registryMetrics(t) {
+		ours[strings.TrimPrefix(d.Name, engine.Prefix)] = true
+	}
+	served := 0
+	for _, m := range proctable.Table() {
+		if !strings.HasPrefix(m.Name, "proc.") || strings.HasPrefix(m.Name, "proc.control.") {
+			continue
+		}
+		if !ours[m.Name] {
+			t.Errorf("pmdaproc's %s has no twin", m.Name)
+		}
+		served++
+	}
+	if served != 150 {
+		t.Errorf("%d pmdaproc metrics to twin, want the 150 of 6.0.3 without its 3 controls", served)
+	}
+}
+
+// registryMetrics lists the metrics of every collector Registry makes.
+func registryMetrics(t *testing.T) []cache.Desc {
+	t.Helper()
+	var out []cache.Desc
+	for _, reg := range Registry() {
+		c, err := reg.Factory(engine.Env{Proc: "/proc"})
+		if err != nil {
+			t.Fatalf("%s: %v", reg.Name, err)
+		}
+		out = append(out, c.Source().Metrics...)
+	}
+	return out
 }
 
 // Every counter has its rate: a double per second, in the process

@@ -1,0 +1,40 @@
+package proc
+
+import "sync"
+
+// board passes the processes the process collector listed to the
+// collectors of the costly groups (group.go), which read the files of
+// those processes alone: their values then belong to the instances the
+// process domain lists. The collectors sample in goroutines of their own.
+type board struct {
+	mu    sync.Mutex
+	pids  []int32 // sorted, as of the process collector's last sample
+	built bool    // the process collector is built (not disabled)
+}
+
+// post records a sample's processes.
+func (b *board) post(pids []int32) {
+	b.mu.Lock()
+	b.pids = append(b.pids[:0], pids...)
+	b.mu.Unlock()
+}
+
+// read copies the processes of the last sample into dst.
+func (b *board) read(dst []int32) []int32 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append(dst[:0], b.pids...)
+}
+
+// markBuilt records that the process collector exists.
+func (b *board) markBuilt() {
+	b.mu.Lock()
+	b.built = true
+	b.mu.Unlock()
+}
+
+func (b *board) hasLister() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.built
+}
