@@ -30,8 +30,14 @@ func (st *Front) SetFreshener(f Freshener) {
 }
 
 // Freshen asks the front's freshener, if any, for fresh samples of
-// sources as of now.
+// sources as of now. The sources count as read from now on, before they
+// sample: one slowed down for want of readers samples this fetch's
+// sample at its full pace.
 func (st *Front) Freshen(sources []int, now time.Time) {
+	schema := st.Schema()
+	for _, src := range sources {
+		schema.NoteSourceRead(src, now)
+	}
 	if h := st.fresh.Load(); h != nil && len(sources) > 0 {
 		h.f.Freshen(sources, now)
 	}

@@ -34,14 +34,23 @@ const readGranularity = 100 * time.Millisecond
 // now, and wakes the source's sampler if it had slowed down.
 func (s *Schema) noteRead(i int, client int32, now time.Time) {
 	src := s.srcOf[i]
+	s.use.arrivals[src].note(client, now.UnixNano())
+	s.NoteSourceRead(src, now)
+}
+
+// NoteSourceRead records a read of source at now, as a fetch about to
+// read its metrics makes, and wakes its sampler if it had slowed down.
+func (s *Schema) NoteSourceRead(source int, now time.Time) {
+	if source < 0 || source >= len(s.use.lastRead) {
+		return
+	}
 	ns := now.UnixNano()
-	s.use.arrivals[src].note(client, ns)
-	if last := &s.use.lastRead[src]; ns-last.Load() >= int64(readGranularity) {
+	if last := &s.use.lastRead[source]; ns-last.Load() >= int64(readGranularity) {
 		last.Store(ns)
 	}
-	if s.use.idle[src].Load() {
+	if s.use.idle[source].Load() {
 		select {
-		case s.use.wake[src] <- struct{}{}:
+		case s.use.wake[source] <- struct{}{}:
 		default:
 		}
 	}

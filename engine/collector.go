@@ -119,6 +119,16 @@ type Paced interface {
 	Pace(factor int)
 }
 
+// OnDemand is a Paced collector that samples only for its readers (the
+// process groups that read a costly file of every process): unread since
+// the agent started, it is slowed down at once rather than after
+// idle_after, and a fetch of one of its metrics wakes it for that very
+// fetch (Runner.Freshen).
+type OnDemand interface {
+	Paced
+	OnDemand() bool
+}
+
 // Bounder is a collector whose counters have physical bounds: the engine
 // takes a step beyond one for a reset (Bound). The runner asks once, when
 // it attaches the collector's history.

@@ -29,6 +29,9 @@ type idleState struct {
 	// factor it was last given (the loop's own).
 	paced Paced
 	pace  int
+	// onDemand is set for an OnDemand collector: never read, it counts
+	// as unread from the start.
+	onDemand bool
 }
 
 // set takes the back-off's settings: a factor under 2 is the default.
@@ -48,10 +51,15 @@ func (b *idleBackoff) update(schema *cache.Schema, e *entry, now time.Time) {
 	unread := false
 	if after > 0 && schema != nil {
 		last := schema.LastRead(e.source)
-		if last.Before(b.started) {
+		switch {
+		case last.IsZero() && e.idle.onDemand:
+			unread = true
+		case last.Before(b.started):
 			last = b.started
+			fallthrough
+		default:
+			unread = now.Sub(last) >= after
 		}
-		unread = now.Sub(last) >= after
 	}
 	if unread != e.idle.slowed.Load() {
 		e.setIdle(schema, unread)

@@ -162,3 +162,31 @@ func TestUnreadSourcesShareTheSlowGrid(t *testing.T) {
 		t.Errorf("%d and %d distinct instants, want 13 and 4", len(fast), len(slow))
 	}
 }
+
+// onDemandScript is a Paced collector that samples only for readers.
+type onDemandScript struct{ pacedScript }
+
+func (*onDemandScript) OnDemand() bool { return true }
+
+// An OnDemand collector no client has read is slowed down from its first
+// sample, not after idle_after; a fetch that asks for it (Front.Freshen)
+// counts as a read before its fresh sample, which is then at full pace.
+func TestOnDemandCollectorWaitsForItsReaders(t *testing.T) {
+	p := &onDemandScript{pacedScript{scripted: scripted{name: "ondemand"}}}
+	r, front := newTestRunner(t, p, time.Second)
+	r.setPacing(Schedule{IdleAfter: time.Minute, IdleFactor: 10})
+	if err := r.SampleAt(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p.paces, []int{10}) {
+		t.Fatalf("an unread OnDemand collector's paces %v before its first sample, want [10]", p.paces)
+	}
+	front.Freshen([]int{r.entries[0].source}, time.Now())
+	if err := r.SampleAt(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p.paces, []int{10, 1}) || p.at[1] != 1 {
+		t.Errorf("after a fetch asked for it, paces %v given before samples %v; want [10 1] before the second",
+			p.paces, p.at)
+	}
+}

@@ -125,6 +125,9 @@ func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
 		e := &entry{c: c, log: log.With().Str("collector", c.Name()).Logger(), fresh: newFetchFresh()}
 		e.sched.init(sched, c.Name())
 		e.idle.paced, _ = c.(Paced)
+		if od, ok := c.(OnDemand); ok {
+			e.idle.onDemand = od.OnDemand()
+		}
 		e.stats.staller, _ = c.(interface{ Stalls() uint64 })
 		r.entries = append(r.entries, e)
 		list[i] = cache.Instance{ID: uint32(i), Name: c.Name()}

@@ -69,6 +69,10 @@ func (c *groupCollector) Source() cache.Source {
 // source: above 1 when no client has read it for idle_after.
 func (c *groupCollector) Pace(factor int) { c.pace = factor }
 
+// OnDemand says the group samples only for its readers: slowed down
+// from the start until a client reads it.
+func (c *groupCollector) OnDemand() bool { return true }
+
 // Sample reads the group's files of the processes last listed; while no
 // client reads the group, nothing (its metrics then have no value).
 func (c *groupCollector) Sample(b *cache.Builder, _ time.Time) error {
