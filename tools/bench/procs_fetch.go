@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -142,7 +143,9 @@ func procFetch(bin string, n int, limit time.Duration, lists ...fetchList) ([]fe
 	for _, l := range lists {
 		args = append(args, l.label+"="+strings.Join(l.names, ","))
 	}
-	out, err := exec.Command(bin, args...).Output()
+	cmd := exec.Command(bin, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	out, err := cmd.Output()
 	if err != nil {
 		if ee, ok := err.(*exec.ExitError); ok {
 			return nil, fmt.Errorf("procfetch: %v: %s", err, ee.Stderr)

@@ -109,6 +109,7 @@ type background struct {
 func measureProcsIdle(self string, agents procAgents, window time.Duration) (background, error) {
 	floor := exec.Command(self, "procs-floor")
 	floor.Stderr = os.Stderr
+	floor.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // a signal to the bench skips the defer
 	out, err := floor.StdoutPipe()
 	if err != nil {
 		return background{}, err
