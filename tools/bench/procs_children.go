@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 
+	"golang.org/x/sync/errgroup"
 	"golang.org/x/sys/unix"
 )
 
@@ -46,20 +48,33 @@ func (c *children) reapOnSignal() {
 	}()
 }
 
-// grow starts children until there are n.
+// grow starts children until there are n. Process creation is slow on
+// a small virtual machine (milliseconds each), so workers start them in
+// parallel, two per CPU.
 func (c *children) grow(n int) error {
 	attr := &os.ProcAttr{Files: []*os.File{c.null, c.null, c.null},
 		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}}
-	for c.count() < n {
-		p, err := os.StartProcess(sleeper[0], sleeper, attr)
-		if err != nil {
-			return fmt.Errorf("starting child %d: %w", c.count()+1, err)
-		}
-		c.mu.Lock()
-		c.procs = append(c.procs, p)
-		c.mu.Unlock()
+	todo := make(chan struct{}, max(n-c.count(), 0))
+	for range cap(todo) {
+		todo <- struct{}{}
 	}
-	return nil
+	close(todo)
+	var g errgroup.Group
+	for range 2 * runtime.NumCPU() {
+		g.Go(func() error {
+			for range todo {
+				p, err := os.StartProcess(sleeper[0], sleeper, attr)
+				if err != nil {
+					return fmt.Errorf("starting a child beside %d: %w", c.count(), err)
+				}
+				c.mu.Lock()
+				c.procs = append(c.procs, p)
+				c.mu.Unlock()
+			}
+			return nil
+		})
+	}
+	return g.Wait()
 }
 
 func (c *children) count() int {
