@@ -45,6 +45,8 @@ type machineFacts struct {
 	hostcachePID    int
 	procPID         int
 	baseProcs       int
+	loadBefore      string // the load averages when the run started and ended: the machine may be shared
+	loadAfter       string
 	fetchesPerAgent int
 }
 
@@ -77,6 +79,7 @@ func runProcs(cfg procsConfig) (string, error) {
 	run.facts.cpus, run.facts.kernel = runtime.NumCPU(), kernelRelease()
 	run.facts.hostcachePID, run.facts.procPID = agents.hostcache, agents.proc
 	run.facts.baseProcs, run.facts.fetchesPerAgent = countProcs(), cfg.fetches+1
+	run.facts.loadBefore = loadAverages()
 	kids, err := newChildren()
 	if err != nil {
 		return "", err
@@ -97,6 +100,7 @@ func runProcs(cfg procsConfig) (string, error) {
 	if err := agents.still(); err != nil {
 		return "", err
 	}
+	run.facts.loadAfter = loadAverages()
 	return procsReport(run), nil
 }
 
@@ -139,6 +143,15 @@ func countProcs() int {
 		}
 	}
 	return n
+}
+
+// loadAverages are /proc/loadavg's 1, 5 and 15 minute figures.
+func loadAverages() string {
+	text, _ := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(text)); len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
 }
 
 func kernelRelease() string {

@@ -211,7 +211,8 @@ func fakeProcsRun() procsRun {
 		hcRSS: 150 << 10, procRSS: 9 << 10}
 	bad.fetch.proc.errors, bad.fetch.proc.status = 1, -12353
 	return procsRun{columns: psColumns[:19], left: psColumns[19:], base: base, sizes: []procsSize{good, bad},
-		facts: machineFacts{cpus: 2, kernel: "6.1.0", pidMax: 32768, baseProcs: 75, fetchesPerAgent: 51}}
+		facts: machineFacts{cpus: 2, kernel: "6.1.0", pidMax: 32768, baseProcs: 75, fetchesPerAgent: 51,
+			loadBefore: "0.50 0.40 0.30", loadAfter: "1.50 0.70 0.40"}}
 }
 
 func TestProcsReport(t *testing.T) {
@@ -221,7 +222,7 @@ func TestProcsReport(t *testing.T) {
 	if !strings.Contains(report, "Left out, no hostcache twin yet: proc.id.{uid_nm}.") {
 		t.Errorf("the left-out column is not named:\n%s", report)
 	}
-	if !strings.Contains(report, "2 CPUs, Linux 6.1.0") {
+	if !strings.Contains(report, "2 CPUs, Linux 6.1.0") || !strings.Contains(report, "1.50 0.70 0.40 at the end") {
 		t.Errorf("no machine facts:\n%s", report)
 	}
 	row := func(prefix string) string {
