@@ -95,14 +95,29 @@ func latencyRow(figure string, run procsRun, of func(fetchFigures) time.Duration
 	return row
 }
 
+// firstRow compares the agents' first fetches, each failed or not.
+func firstRow(run procsRun) procsRow {
+	row := procsRow{figure: "first fetch, the children just started"}
+	cell := func(f fetchFigures) string {
+		if f.firstErr {
+			return fmt.Sprintf("%s, failed: %s", span(f.first), pmErrName(f.status))
+		}
+		return span(f.first)
+	}
+	for _, s := range run.sizes {
+		hc, pr := s.fetch.hostcache, s.fetch.proc
+		row.sizes = append(row.sizes, cells{cell(hc), cell(pr), times(float64(pr.first), float64(hc.first)), ""})
+	}
+	return row
+}
+
 // procsRows are the table's rows.
 func procsRows(run procsRun) []procsRow {
 	rows := []procsRow{
 		latencyRow("fetch p50 (ratio: pmdaproc ÷ hostcache)", run,
 			func(f fetchFigures) time.Duration { return f.p(0.5) }, true),
 		latencyRow("fetch p99", run, func(f fetchFigures) time.Duration { return f.p(0.99) }, false),
-		latencyRow("first fetch, the children just started", run,
-			func(f fetchFigures) time.Duration { return f.first }, false),
+		firstRow(run),
 	}
 	cached := procsRow{figure: "fetch p50, hostcache answering from its cache (a second fetch at once)"}
 	fetches, answered, cpu := procsRow{figure: "fetches: all, failed; hostcache's that had proc sampled anew"},

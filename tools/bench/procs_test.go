@@ -209,7 +209,7 @@ func fakeProcsRun() procsRun {
 			before: procCollectorFigures{samples: 50, historyBytes: 10 << 20, historySamples: 90, historySpan: 900},
 			after:  procCollectorFigures{samples: 53, historyBytes: 20 << 20, historySamples: 90, historySpan: 900}},
 		hcRSS: 150 << 10, procRSS: 9 << 10}
-	bad.fetch.proc.errors, bad.fetch.proc.status = 1, -12353
+	bad.fetch.proc.errors, bad.fetch.proc.status, bad.fetch.proc.firstErr = 1, -12353, true
 	return procsRun{columns: psColumns[:19], left: psColumns[19:], base: base, sizes: []procsSize{good, bad},
 		facts: machineFacts{cpus: 2, kernel: "6.1.0", pidMax: 32768, baseProcs: 75, fetchesPerAgent: 51,
 			loadBefore: "0.50 0.40 0.30", loadAfter: "1.50 0.70 0.40"}}
@@ -240,6 +240,7 @@ func TestProcsReport(t *testing.T) {
 		{"CPU per s, idle", "| 3.0 ms | 0 µs | 0.8× | ≤ 1×: PASS | 40.0 ms | 0 µs | 2.0× | ≤ 1×: MISS |"},
 		// The children add 1 ms against the floor's 3 ms, then 38 ms against 19 ms.
 		{"CPU per s the children add", "| 1.0 ms | | 0.3× | ≤ 1×: PASS | 38.0 ms | | 2.0× | ≤ 1×: MISS |"},
+		{"first fetch", "| 5.0 ms | 30.0 ms | 6.0× | | 50.0 ms | 300.0 ms, failed: PM_ERR_TIMEOUT | 6.0× | |"},
 		{"RSS", "| 40.0 MB | 8.0 MB | 5.0× | | 150.0 MB | 9.0 MB | 16.7× | ≤ 100 MB: MISS |"},
 		{"fetches: all", "| 51, 0; 50 | 51, 0 | | | 51, 0; 0 | 11, 1 | | |"},
 		{"fetch p50, hostcache answering from its cache", "| 100 µs | 20.0 ms | 200.0× | | 100 µs | 200.0 ms " +
