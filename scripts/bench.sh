@@ -25,6 +25,7 @@ mkdir -p bin docs
 $GO build -o bin/pmdahostcache ./cmd/pmdahostcache
 $GO build -o bin/bench ./tools/bench
 gcc -O2 -Wall -o bin/fetchloop tools/fetchloop/fetchloop.c -lpcp
+gcc -O2 -Wall -o bin/procfetch tools/bench/procfetch/procfetch.c -lpcp
 gcc -O2 -Wall -o bin/echoagent tools/echoagent/echoagent.c
 gcc -O2 -Wall -o bin/ticker tools/echoagent/ticker.c
 scripts/install-pmda.sh bin/pmdahostcache >/dev/null
@@ -51,6 +52,8 @@ out=docs/performance.md
   bin/bench readers
   echo
   bin/bench standin
+  echo
+  bin/bench procs
 } | tee "$out.new"
 mv "$out.new" "$out"
 echo "wrote $out"

@@ -24,7 +24,7 @@ import (
 	"time"
 )
 
-// Usage: bench [targets|scale|stall|soak|record|collectors|background|readers|gen-tree] [flags]
+// Usage: bench [targets|scale|stall|soak|record|collectors|background|readers|standin|procs|gen-tree] [flags]
 func main() {
 	mode := "targets"
 	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") {
@@ -57,6 +57,7 @@ func main() {
 	nowConf := flag.String("now-conf", "",
 		"collectors: configuration lines for -agent only; "+
 			"background: for every binary (e.g. \"idle_after = 5\")")
+	procs := procsFlags()
 	flag.Parse()
 	var report string
 	var err error
@@ -84,6 +85,14 @@ func main() {
 		report, err = runReaders(*agent, *before, *rounds, *readersSettle, *readersWindow)
 	case "standin":
 		report, err = runStandIn(*agent, *linux, *n, *rounds, *idle)
+	case "procs":
+		report, err = procs.run()
+	case "procs-floor":
+		if err := runProcFloor(); err != nil {
+			fmt.Fprintln(os.Stderr, "bench procs-floor:", err)
+			os.Exit(1)
+		}
+		return
 	case "echo-agent":
 		runEchoAgent()
 		return
@@ -104,7 +113,7 @@ func main() {
 		return
 	default:
 		err = fmt.Errorf("unknown mode %q (targets, scale, stall, soak, "+
-			"record, collectors, background, readers, gen-tree)", mode)
+			"record, collectors, background, readers, standin, procs, gen-tree)", mode)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
