@@ -282,7 +282,8 @@ func (c *Config) validate() error {
 		domain, known := StandInDomain(c.StandIn)
 		switch {
 		case !known:
-			return fmt.Errorf("-S %q: the agent stands in for %q or %q only", c.StandIn, StandInLinux, StandInProc)
+			return fmt.Errorf("-S %q: the agent stands in for %q or %q only", c.StandIn, StandInLinux,
+				StandInProc)
 		case c.Domain != domain:
 			return fmt.Errorf("-S %s answers as domain %d, not %d", c.StandIn, domain, c.Domain)
 		}

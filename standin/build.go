@@ -95,7 +95,8 @@ func (b *builder) compare(d cache.Desc, m Metric) {
 		b.add(KindSem, d.Name, "hostcache %s, %s %s", d.Sem, b.agent.program(), m.Sem)
 	}
 	if d.Units != m.Units {
-		b.add(KindUnits, d.Name, "hostcache %s, %s %s", unitsText(d.Units), b.agent.program(), unitsText(m.Units))
+		b.add(KindUnits, d.Name, "hostcache %s, %s %s", unitsText(d.Units), b.agent.program(),
+			unitsText(m.Units))
 	}
 	if (d.InDom == cache.InDomNone) != (m.InDom == cache.InDomNone) {
 		b.add(KindInDom, d.Name, "hostcache %s, %s %s", b.indomText(d.InDom), b.agent.program(),

@@ -66,7 +66,8 @@ func (b *builder) settleSharedInDoms() {
 func (b *builder) release(in, holder, serial cache.InDomID) {
 	b.add(KindInDomShared, b.indomText(in),
 		"claims %s for %d twins; %s holds it with %d, and %s answers as its alias",
-		b.agent.inDomText(serial), len(b.twinsOn(in)), b.indomText(holder), len(b.twinsOn(holder)), b.indomText(in))
+		b.agent.inDomText(serial), len(b.twinsOn(in)), b.indomText(holder), len(b.twinsOn(holder)),
+		b.indomText(in))
 	b.alias[in] = holder
 }
 

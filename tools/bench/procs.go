@@ -175,8 +175,9 @@ type procsFlagValues struct {
 func procsFlags() procsFlagValues {
 	return procsFlagValues{
 		fetchBin: flag.String("procfetch", "bin/procfetch", "procs: the libpcp client (tools/bench/procfetch)"),
-		sizes:    flag.String("procs-sizes", "1000,10000", "procs: the sleeping children at each step, ascending"),
-		fetches:  flag.Int("procs-fetches", 50, "procs: fetches per agent per size after the first"),
+		sizes: flag.String("procs-sizes", "1000,10000",
+			"procs: the sleeping children at each step, ascending"),
+		fetches: flag.Int("procs-fetches", 50, "procs: fetches per agent per size after the first"),
 		limit: flag.Duration("procs-limit", 60*time.Second,
 			"procs: the fetches of one size stop once they have taken this long"),
 		window: flag.Duration("procs-window", 30*time.Second, "procs: each idle window"),

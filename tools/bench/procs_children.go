@@ -118,7 +118,8 @@ func roomForChildren(extra int) (pidMax int, err error) {
 		}
 	}
 	if tasks+extra+1000 > pidMax {
-		return pidMax, fmt.Errorf("pid_max %d leaves no room for %d children beside %d tasks", pidMax, extra, tasks)
+		return pidMax, fmt.Errorf("pid_max %d leaves no room for %d children beside %d tasks",
+			pidMax, extra, tasks)
 	}
 	var lim unix.Rlimit
 	if err := unix.Getrlimit(unix.RLIMIT_NPROC, &lim); err != nil {

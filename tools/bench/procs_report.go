@@ -83,7 +83,8 @@ func latencyRow(figure string, run procsRun, of func(fetchFigures) time.Duration
 	row := procsRow{figure: figure}
 	for _, s := range run.sizes {
 		hc, pr := s.fetch.hostcache, s.fetch.proc
-		c := cells{latencyCell(hc, of(hc)), latencyCell(pr, of(pr)), times(float64(of(pr)), float64(of(hc))), ""}
+		c := cells{latencyCell(hc, of(hc)), latencyCell(pr, of(pr)),
+			times(float64(of(pr)), float64(of(hc))), ""}
 		if want, ok := procsLatencyTargets[s.extra]; ok && target {
 			// Met when hostcache answers without a failure and faster by
 			// the factor, or answers where pmdaproc failed every fetch.
@@ -106,7 +107,8 @@ func firstRow(run procsRun) procsRow {
 	}
 	for _, s := range run.sizes {
 		hc, pr := s.fetch.hostcache, s.fetch.proc
-		row.sizes = append(row.sizes, cells{cell(hc), cell(pr), times(float64(pr.first), float64(hc.first)), ""})
+		row.sizes = append(row.sizes, cells{cell(hc), cell(pr),
+			times(float64(pr.first), float64(hc.first)), ""})
 	}
 	return row
 }
@@ -128,11 +130,13 @@ func procsRows(run procsRun) []procsRow {
 		again := s.fetch.cached
 		cached.sizes = append(cached.sizes, cells{latencyCell(again, again.p(0.5)), latencyCell(pr, pr.p(0.5)),
 			times(float64(pr.p(0.5)), float64(again.p(0.5))), ""})
-		fetches.sizes = append(fetches.sizes, cells{fmt.Sprintf("%d, %d; %d", hc.fetches, hc.errors, s.fetch.sampled),
+		fetches.sizes = append(fetches.sizes, cells{
+			fmt.Sprintf("%d, %d; %d", hc.fetches, hc.errors, s.fetch.sampled),
 			fmt.Sprintf("%d, %d", pr.fetches, pr.errors), "", ""})
 		answered.sizes = append(answered.sizes, cells{fmt.Sprint(hc.values), fmt.Sprint(pr.values),
 			fmt.Sprintf("%d in /proc", s.procsSeen), ""})
-		cpu.sizes = append(cpu.sizes, cells{span(hc.cpu), span(pr.cpu), times(float64(pr.cpu), float64(hc.cpu)), ""})
+		cpu.sizes = append(cpu.sizes, cells{span(hc.cpu), span(pr.cpu),
+			times(float64(pr.cpu), float64(hc.cpu)), ""})
 	}
 	rows = append(rows, cached, fetches, answered, cpu)
 	rows = append(rows, backgroundRows(run)...)
@@ -237,7 +241,8 @@ func procsReport(run procsRun) string {
 		"The first fetch is the context's first, the children just started.\n" +
 		"An idle window follows, nobody fetching from the bench, with the floor running beside the agents.\n" +
 		"The floor lists /proc and reads each process's stat, status, statm, io and schedstat every 10 s.\n" +
-		"It also stats each process's directory, and reads a new process's cmdline, as the proc sample does.\n" +
+		"It also stats each process's directory, and reads a new process's cmdline,\n" +
+		"as the proc sample does.\n" +
 		"It parses nothing.\n" +
 		"CPU is the threads' schedstat run time, in ns.\n\n")
 	fmt.Fprintf(&b, "Columns fetched, pcp-ps's (%d): %s.\n", len(run.columns), groupNames(run.columns))
@@ -251,8 +256,8 @@ func procsReport(run procsRun) string {
 		"Each agent gets %d fetches a size at most (fewer when pmdaproc is slow).\n"+
 		"Each idle window lasts %s, at a phase between the proc sample's and the floor's.\n"+
 		"The no-children window's CPU per s: hostcache %s, pmdaproc %s, floor %s.\n\n",
-		f.cpus, f.kernel, f.pidMax, f.baseProcs, f.loadBefore, f.loadAfter, f.hostcachePID, f.procPID, f.fetchesPerAgent,
-		run.base.window, span(run.base.hostcache), span(run.base.proc), span(run.base.floor))
+		f.cpus, f.kernel, f.pidMax, f.baseProcs, f.loadBefore, f.loadAfter, f.hostcachePID, f.procPID,
+		f.fetchesPerAgent, run.base.window, span(run.base.hostcache), span(run.base.proc), span(run.base.floor))
 	b.WriteString("| figure |")
 	for _, s := range run.sizes {
 		n := thousands(s.extra)
