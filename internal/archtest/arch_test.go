@@ -45,7 +45,7 @@ var allowed = []struct {
 	{"pmda", []string{"cache", "internal/pcpenc"}},
 	{"config", []string{"cache", "internal/regularfile"}},
 	{"help", []string{"cache", "internal/regularfile"}},
-	{"standin", []string{"cache", "standin/linuxtable"}},
+	{"standin", []string{"cache", "standin/linuxtable", "standin/proctable"}},
 	{"mmv/mmvtest", nil},
 	{"mmv", []string{"mmv/mmvtest"}},
 	{"tools/", []string{"*"}},
