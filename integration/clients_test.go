@@ -131,6 +131,7 @@ var deliberatelyNoValue = map[string]string{
 	"proc.io.read_bytes":            "the io of processes the pcp user may not trace",
 	"proc.io.write_bytes":           "the io of processes the pcp user may not trace",
 	"proc.io.cancelled_write_bytes": "the io of processes the pcp user may not trace",
+	"proc.psinfo.environ":           "the environment of processes the pcp user may not trace",
 }
 
 // twinOf names the pmdalinux metric a hostcache metric mirrors.

@@ -88,7 +88,9 @@ func testProcUtime(t *testing.T) {
 	if err := burn.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer burn.Process.Kill()
+	// Killed and reaped: a zombie left behind would be named otherwise by
+	// an agent that first sees it dead ("(sh)").
+	defer func() { burn.Process.Kill(); burn.Wait() }()
 	pid := strconv.Itoa(burn.Process.Pid)
 	utimes := func() (ours, theirs int) {
 		t.Helper()
@@ -141,7 +143,7 @@ func checkProcAccess(t *testing.T, prefix string, pmdaprocBeside bool) {
 	if err := sleeper.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer sleeper.Process.Kill()
+	defer func() { sleeper.Process.Kill(); sleeper.Wait() }()
 	var own string
 	waitFor(t, "nobody's sleep to be listed", 20*time.Second, func() bool {
 		out, _ := run(t, 10*time.Second, "pgrep", "-u", "nobody", "-x", "sleep")

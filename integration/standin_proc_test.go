@@ -22,7 +22,9 @@ import (
 // While standing in, a client as nobody reads no other user's io, and a
 // TCP client no per-process value. Install -S linux,proc then stands in
 // for both with one process (testBothStandIns). Install -S none gives
-// back pmcd.conf byte for byte, and pmdaproc serves again.
+// back pmcd.conf byte for byte, and pmdaproc serves again. A pmlogger
+// logging pmdaproc's metrics every second goes on across every switch,
+// with values in each phase.
 func TestStandInProc(t *testing.T) {
 	requirePCP(t)
 	requireTools(t, "pmrep", "pcp")
@@ -34,7 +36,9 @@ func TestStandInProc(t *testing.T) {
 	}
 	restoreBeside(t, pmdaDir)
 	views := procViews(t)
+	logger := startProcLogger(t)
 	before := runJobs(procJobs(views))
+	logger.phase("the stand-in for pmdaproc")
 	mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin, "-S", "proc")
 	waitFor(t, "the stand-in's proc.psinfo.pid", 30*time.Second, func() bool {
 		out, _ := run(t, 10*time.Second, "pgrep", "-a", "pmdahostcache")
@@ -42,7 +46,9 @@ func TestStandInProc(t *testing.T) {
 	})
 	after := runJobs(procJobs(views))
 	t.Run("process access", func(t *testing.T) { checkProcAccess(t, "proc.", false) })
+	logger.phase("the stand-in for both")
 	t.Run("both stand-ins", func(t *testing.T) { testBothStandIns(t, bin) })
+	logger.phase("pmdaproc again")
 	mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin, "-S", "none")
 	// The agent's own entry is there now, beside the others, whether or
 	// not it was before: the rest is as it was.
@@ -53,6 +59,8 @@ func TestStandInProc(t *testing.T) {
 		out, _ := run(t, 10*time.Second, "pgrep", "-x", "pmdaproc")
 		return strings.TrimSpace(out) != "" && len(values(t, "proc.psinfo.pid")) > 0
 	})
+	time.Sleep(3 * time.Second)
+	t.Run("pmlogger across the switches", logger.check)
 	t.Run("pcp-ps", func(t *testing.T) { comparePs(t, before["pcp-ps"], after["pcp-ps"]) })
 	t.Run("pcp-pidstat", func(t *testing.T) { comparePidstat(t, before["pcp-pidstat"], after["pcp-pidstat"]) })
 	t.Run("pcp-atop", func(t *testing.T) { compareAtop(t, before["pcp-atop"], after["pcp-atop"]) })
@@ -185,14 +193,15 @@ func renamed(before, after string) bool {
 }
 
 // comparePs compares pcp-ps's user, parent, start and command columns on
-// the processes both runs list. Its PRI column is not compared: pmdaproc
+// the processes both runs list, zombies left out: a zombie has no command
+// line, and its name is what the agent made of it when it first saw it. Its PRI column is not compared: pmdaproc
 // 6.0.3 gives the real-time priority as proc.psinfo.priority.
 func comparePs(t *testing.T, before, after toolOutput) {
 	b, a := psRows(t, before), psRows(t, after)
 	compared := 0
 	for pid, rb := range b {
 		ra, ok := a[pid]
-		if !ok || renamed(rb["Command"], ra["Command"]) {
+		if !ok || renamed(rb["Command"], ra["Command"]) || rb["S"] == "Z" || ra["S"] == "Z" {
 			continue
 		}
 		compared++
@@ -244,10 +253,11 @@ func comparePidstat(t *testing.T, before, after toolOutput) {
 // atopLine is pcp-atop's PRG line (atop's parseable output): host, epoch,
 // date, time, interval, PID, (name), state, real uid, real gid, TGID,
 // threads, exit code, start time, (command line) and parent.
-var atopLine = regexp.MustCompile(`(?m)^PRG \S+ \d+ \S+ \S+ \d+ (\d+) \((.*?)\) \S (\d+) (\d+) (\d+) (\d+) \S+ (\d+) \((.*)\) (\d+)`)
+var atopLine = regexp.MustCompile(`(?m)^PRG \S+ \d+ \S+ \S+ \d+ (\d+) \((.*?)\) (\S) (\d+) (\d+) (\d+) (\d+) \S+ (\d+) \((.*)\) (\d+)`)
 
 // compareAtop compares pcp-atop's process lines on the processes both
-// runs list: name, real uid, TGID, start, command line and parent. The
+// runs list, zombies left out: name, real uid, TGID, start, command line
+// and parent. The
 // real gid is not compared: pmdaproc 6.0.3 gives the uid as proc.id.gid.
 // pcp-atop stores proc.control.perclient.threads and lists each thread
 // with pmdaproc; the stand-in serves no threads yet (README), so thread
@@ -256,11 +266,12 @@ func compareAtop(t *testing.T, before, after toolOutput) {
 	rows := func(o toolOutput) (map[string][]string, int) {
 		procs, threads := map[string][]string{}, 0
 		for _, m := range atopLine.FindAllStringSubmatch(o.stdout, -1) {
-			if m[1] != m[5] {
+			switch {
+			case m[1] != m[6]:
 				threads++
-				continue
+			case m[3] != "Z":
+				procs[m[1]] = []string{m[2], m[4], m[6], m[8], m[9], m[10]}
 			}
-			procs[m[1]] = []string{m[2], m[3], m[5], m[7], m[8], m[9]}
 		}
 		return procs, threads
 	}
