@@ -132,6 +132,7 @@ var deliberatelyNoValue = map[string]string{
 	"proc.io.write_bytes":           "the io of processes the pcp user may not trace",
 	"proc.io.cancelled_write_bytes": "the io of processes the pcp user may not trace",
 	"proc.psinfo.environ":           "the environment of processes the pcp user may not trace",
+	"proc.namespaces.envid":         "OpenVZ's envID line, which this kernel does not print; pmdaproc answers PM_ERR_APPVERSION",
 }
 
 // twinOf names the pmdalinux metric a hostcache metric mirrors.
