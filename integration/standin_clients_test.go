@@ -134,7 +134,7 @@ type background struct {
 // text of its configuration through pmcd while the views start too.
 func startBackground(t *testing.T, name string, args ...string) *background {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	b := &background{name: name, cancel: cancel}
 	b.cmd = exec.CommandContext(ctx, name, args...)
 	b.cmd.Stdout, b.cmd.Stderr = &b.out, &b.out

@@ -14,8 +14,8 @@ import (
 // summary, a per-process counter and a placeholder's neighbour.
 var procLogged = []string{"proc.nprocs", "proc.psinfo.utime", "proc.runq.runnable"}
 
-// procLogger is a pmlogger logging procLogged every second across the
-// switches of TestStandInProc, with the times each phase began.
+// procLogger is a pmlogger logging procLogged every second across
+// TestStandIn's switches, with the times each phase began.
 type procLogger struct {
 	dir    string
 	proc   *background

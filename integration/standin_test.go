@@ -36,9 +36,13 @@ import (
 //
 // The switch runs as an administrator's would, with PCP's primary
 // pmlogger logging across it (testSwitch): the agent goes in beside
-// pmdalinux, stands in with Install -S linux for the checks above, and
-// goes back with Install -S none. Remove then puts pmdalinux back: its
-// pmcd.conf entry as before, and it serves again.
+// pmdalinux, stands in with Install -S linux for the checks above, then
+// for pmdalinux and pmdaproc with Install -S linux,proc
+// (testBothStandIns: pcp-ps, pcp-pidstat and pcp-atop print what they
+// printed with pmdaproc, and a pmlogger logging pmdaproc's metrics goes
+// on), and goes back with Install -S none. Remove then puts pmdalinux
+// and pmdaproc back: their pmcd.conf entries as before, and pmdalinux
+// serves again.
 func TestStandIn(t *testing.T) {
 	requirePCP(t)
 	requireTools(t, "pmlogconf", "pmlogger", "pmdumplog", "pmlogextract", "pmlogcheck",
@@ -66,9 +70,13 @@ func TestStandIn(t *testing.T) {
 	if installed() {
 		mustRun(t, 2*time.Minute, "sh", "-c", "cd "+pmdaDir+" && ./Remove </dev/null")
 	}
+	procLog := startProcLogger(t)
 	before := runClients(t, dir, "before", views, stats)
+	procBefore := runJobs(procToolJobs())
+	procLog.phase("pmdaproc beside the stand-in for pmdalinux")
 
 	var after clientRun
+	var procAfter map[string]toolOutput
 	testSwitch(t, bin, pmdaDir, func() {
 		waitFor(t, "the stand-in's kernel.all.load", 30*time.Second, func() bool {
 			return listMetrics(t, []string{"kernel.all.load"})["kernel.all.load"].numval == 3
@@ -89,6 +97,18 @@ func TestStandIn(t *testing.T) {
 			afAsOfTheFetch(t, "network.ip.inreceives", "Ip", "InReceives")
 		})
 		after = runClients(t, dir, "after", views, stats)
+		procAfter = testBothStandIns(t, pmdaDir, procLog, views)
+	})
+	time.Sleep(2 * time.Second)
+	t.Run("pmlogger across the process stand-in", procLog.check)
+	for name, o := range before.outputs {
+		procBefore[name] = o // the :proc-* views' first run
+	}
+	t.Run("process tools", func(t *testing.T) {
+		if n := len(procViews(views)); n < 12 {
+			t.Errorf("only %d :proc-* views", n)
+		}
+		compareProcTools(t, views, procBefore, procAfter)
 	})
 	t.Run("pmlogger", func(t *testing.T) { compareLoggers(t, before, after) })
 	t.Run("pmrep views", func(t *testing.T) { compareViews(t, "pmdalinux", views, before.outputs, after.outputs) })
@@ -105,8 +125,10 @@ func TestStandIn(t *testing.T) {
 	if out, _ := run(t, 10*time.Second, "pgrep", "-x", "pmdalinux"); strings.TrimSpace(out) == "" {
 		t.Error("pmdalinux does not run after Remove")
 	}
-	if after, before := linuxEntry(readPMCDConf(t)), linuxEntry(confBefore); after != before {
-		t.Errorf("pmcd.conf's linux entry after Remove %q, before %q", after, before)
+	for _, domain := range []string{"60", "3"} {
+		if after, before := domainEntry(readPMCDConf(t), domain), domainEntry(confBefore, domain); after != before {
+			t.Errorf("pmcd.conf's domain %s entry after Remove %q, before %q", domain, after, before)
+		}
 	}
 	checkViewAgain(t, views, before.outputs)
 }
