@@ -135,8 +135,8 @@ func primaryLogger(t *testing.T, initScript string) (dir, why string) {
 	if !fileExists(initScript) {
 		return "", "PCP's pmlogger init script is not installed"
 	}
-	if out, _ := run(t, 10*time.Second, "pgrep", "-x", "pmlogger"); strings.TrimSpace(out) != "" {
-		return "", "a pmlogger runs already: " + strings.TrimSpace(out)
+	if others := otherLoggers(t); len(others) > 0 {
+		return "", "a pmlogger runs already: " + strings.Join(others, " ")
 	}
 	control := filepath.Join(pcpVar(t, "PCP_SYSCONF_DIR"), "pmlogger", "control.d", "local")
 	saved, err := os.ReadFile(control)
@@ -171,6 +171,26 @@ func primaryLogger(t *testing.T, initScript string) (dir, why string) {
 		t.Fatalf("pmlogger_check's configuration has not hostcache's groups:\n%s", firstLines(readText(t, config), 20))
 	}
 	return dir, ""
+}
+
+// otherLoggers are the pmlogger processes running that this test process
+// did not start (its own log beside the primary).
+func otherLoggers(t *testing.T) []string {
+	out, _ := run(t, 10*time.Second, "pgrep", "-x", "pmlogger")
+	var others []string
+	for _, pid := range strings.Fields(out) {
+		stat, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
+		if err != nil {
+			continue // gone
+		}
+		// The parent is the second field after the command's closing ")".
+		rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
+		if f := strings.Fields(rest); len(f) > 1 && f[1] == strconv.Itoa(os.Getpid()) {
+			continue
+		}
+		others = append(others, pid)
+	}
+	return others
 }
 
 // waitPrimary returns the primary pmlogger's pid, once it runs.
