@@ -18,6 +18,8 @@ const (
 	churnRate = 200
 	churnLife = 300 * time.Millisecond
 	churnFor  = 60 * time.Second
+	// churnAfter is when the churn starts after the checks' common start.
+	churnAfter = 2 * time.Second
 	// churnBatch processes start together, churnRate/churnBatch times a
 	// second: a ticker at 5 ms falls behind on a loaded host.
 	churnBatch = 10
@@ -82,16 +84,20 @@ func (l *lives) exitedBefore(pid int, t time.Time) bool {
 }
 
 // testProcessChurn starts and ends 200 processes a second for a minute
-// beside the other checks under load, while one client that keeps its
+// beside the other checks under load, from churnAfter past their start, while one client that keeps its
 // context fetches hostcache.proc.psinfo.utime and its rate every second.
 // No fetch gives a value or a rate to a process that had exited before
 // it; the agent's resident memory grows by at most churnGrowth, and the
 // number of processes comes back to where it was.
-func testProcessChurn(t *testing.T) {
+func testProcessChurn(t *testing.T, load *underLoad) {
 	client, err := ccBuild(t.TempDir(), "instfetch")
 	if err != nil {
 		t.Fatalf("instfetch: %v", err)
 	}
+	// Two seconds past the common start: the other checks' clients start
+	// there, on a whole second's grid, and a host forking 200 processes a
+	// second would start them late, off the phase they are judged at.
+	time.Sleep(time.Until(load.t0.Add(churnAfter)))
 	agent := besideAgentPID(t)
 	rss0, n0 := vmRSS(t, agent), processCount(t)
 	l := &lives{pid: map[int][]life{}}

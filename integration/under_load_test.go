@@ -92,7 +92,7 @@ func testUnderLoad(t *testing.T, load *underLoad) {
 	// Its forks load both sides of the others' comparisons alike.
 	t.Run("process churn", func(t *testing.T) {
 		t.Parallel()
-		testProcessChurn(t)
+		testProcessChurn(t, load)
 	})
 }
 
