@@ -33,8 +33,8 @@ func ownDomain(cfg config.Config, base pmda.Config, texts pmda.TextSource) pmda.
 	return c
 }
 
-// standInDomain is the domain of the agent stood in for as the stand-in
-// answers it on pmcd's pipe: that agent's names only (the twins and the
+// standInDomain is the domain of an agent stood in for as the stand-in
+// answers it, on pmcd's pipe or a socket: that agent's names only (the twins and the
 // placeholders), with its labels, no more (an extra label changes a
 // series' identity in pmseries), and its dynamic subtrees, not
 // hostcache's.
@@ -63,8 +63,8 @@ func standInDomains(cfg config.Config, base pmda.Config, texts help.TextSource,
 	return out, nil
 }
 
-// serveBeside answers one pmcd connection to hostcache's own domain: the
-// handshake at once (pmcd waits for it as for a pipe agent's), then
+// serveBeside answers one pmcd connection to a socket's domain
+// (hostcache's own, or another agent's stood in for): the handshake at once (pmcd waits for it as for a pipe agent's), then
 // requests once the first samples are in, until pmcd closes it. The end
 // of ctx (the agent exits) does not end it: the exit closes it together
 // with the pipe (besideListener.serve).
