@@ -38,10 +38,9 @@ import (
 // pmlogger logging across it (testSwitch): the agent goes in beside
 // pmdalinux, stands in with Install -S linux for the checks above, then
 // for pmdalinux and pmdaproc with Install -S linux,proc
-// (testBothStandIns), where PCP's clients run their second time, and
-// pcp-ps, pcp-pidstat, pcp-atop and the :proc-* views print what they
+// (testBothStandIns: pcp-ps, pcp-pidstat and pcp-atop print what they
 // printed with pmdaproc, and a pmlogger logging pmdaproc's metrics goes
-// on; then it goes back with Install -S none. Remove then puts pmdalinux
+// on), and goes back with Install -S none. Remove then puts pmdalinux
 // and pmdaproc back: their pmcd.conf entries as before, and pmdalinux
 // serves again.
 func TestStandIn(t *testing.T) {
@@ -101,21 +100,12 @@ func TestStandIn(t *testing.T) {
 			afAsOfTheFetch(t, "network.tcp.insegs", "Tcp", "InSegs")
 			afAsOfTheFetch(t, "network.ip.inreceives", "Ip", "InReceives")
 		})
-		// The clients' second run and the process tools' run with the
-		// stand-in for both, side by side.
-		testBothStandIns(t, pmdaDir, procLog)
-		procAfterDone := make(chan map[string]toolOutput, 1)
-		go func() { procAfterDone <- runJobs(procToolJobs()) }()
 		after = runClients(t, dir, "after", views, stats)
-		procAfter = <-procAfterDone
-		procLog.phase("pmdaproc again")
+		procAfter = testBothStandIns(t, pmdaDir, procLog, views)
 	})
 	t.Run("pmlogger across the process stand-in", procLog.check)
 	for name, o := range before.outputs {
-		procBefore[name] = o // the :proc-* views' runs
-	}
-	for name, o := range after.outputs {
-		procAfter[name] = o
+		procBefore[name] = o // the :proc-* views' first run
 	}
 	t.Run("process tools", func(t *testing.T) {
 		if n := len(procViews(views)); n < 12 {
