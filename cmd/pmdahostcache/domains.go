@@ -64,10 +64,11 @@ func standInDomains(cfg config.Config, base pmda.Config, texts help.TextSource,
 }
 
 // serveBeside answers one pmcd connection to a socket's domain
-// (hostcache's own, or another agent's stood in for): the handshake at once (pmcd waits for it as for a pipe agent's), then
-// requests once the first samples are in, until pmcd closes it. The end
-// of ctx (the agent exits) does not end it: the exit closes it together
-// with the pipe (besideListener.serve).
+// (hostcache's own, or another agent's stood in for): the handshake at
+// once (pmcd waits for it as for a pipe agent's), then requests once the
+// first samples are in, until pmcd closes it. The end of ctx (the agent
+// exits) does not end it: the exit closes it together with the pipe
+// (besideListener.serve).
 func serveBeside(ctx context.Context, c pmda.Config, conn *net.UnixConn, ready <-chan struct{},
 	log zerolog.Logger) error {
 	stream, err := pmda.NewStream(conn, conn)
