@@ -283,3 +283,64 @@ func TestFullDisk(t *testing.T) {
 		t.Errorf("left on the full disk: %v (status %+v)", left, st)
 	}
 }
+
+// borrower is a source over the changing source's instance domain with no
+// table of its own, as the process groups read the proc collector's
+// PIDs. Listed first, its samples come before the changing source's at
+// the same time; it also has a value for an instance never described.
+type borrower struct{}
+
+var tBorrowed = cache.Desc{Name: "hostcache.test.borrowed", ID: cache.NewMetricID(3, 0), Type: cache.TypeU64,
+	Sem: cache.SemInstant, Units: cache.UnitsCount, InDom: 1}
+
+func (borrower) Name() string { return "borrower" }
+func (borrower) Source() cache.Source {
+	return cache.Source{Name: "borrower", Metrics: []cache.Desc{tBorrowed}}
+}
+func (borrower) Sample(b *cache.Builder, _ time.Time) error {
+	b.SetU64(tBorrowed.ID, 0, 7)
+	b.SetU64(tBorrowed.ID, 9, 9)
+	return nil
+}
+
+// A source that borrows another's instances has its values written after
+// a table of them, and none for an instance the archive never names:
+// PCP's clients would print "???" for it, and pmseries refuses such a
+// record.
+func TestBorrowedInstancesAreDescribed(t *testing.T) {
+	need(t, "pmdumplog", "pmlogcheck")
+	r := engine.NewRunner(zerolog.Nop(), []engine.Collector{borrower{}, &changing{}}, engine.Schedule{Default: time.Second})
+	schema, err := cache.NewSchema(r.Sources()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Attach(cache.NewFront(schema)); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Unix(1_790_000_000, 500_000_000)
+	for i := 0; i < 3; i++ {
+		if err := r.SampleAt(at.Add(time.Duration(i) * time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last := at.Add(2 * time.Second)
+	rec := New(Config{Dir: t.TempDir(), Host: "testhost", Domain: 396, Schema: schema, Texts: texts{},
+		History: r.History, UID: -1, GID: -1, Log: zerolog.Nop(), Now: func() time.Time { return last }})
+	if err := rec.Start(time.Hour, root); err != nil {
+		t.Fatal(err)
+	}
+	rec.Wait()
+	st := rec.Status()
+	if st.Errors != 0 || st.Last == "" {
+		t.Fatalf("status %+v", st)
+	}
+	out, err := exec.Command("pmdumplog", "-z", st.Last, "hostcache.test.borrowed").CombinedOutput()
+	dump := string(out)
+	if err != nil || strings.Count(dump, `inst [0 or "a"] value 7`) != 3 || strings.Contains(dump, "???") ||
+		strings.Contains(dump, "inst [9") {
+		t.Errorf("pmdumplog: %v, want three values of instance a and none of 9:\n%s", err, dump)
+	}
+	if out, err := exec.Command("pmlogcheck", st.Last).CombinedOutput(); err != nil {
+		t.Errorf("pmlogcheck: %v\n%s", err, out)
+	}
+}

@@ -283,6 +283,9 @@ func (a *assembly) step(st step) error {
 			set.Values = append(set.Values, archive.Value{Inst: v.Inst, Bits: v.Bits})
 		}
 	}
+	if err := a.describedOnly(st.at, sh, s); err != nil {
+		return err
+	}
 	a.started[st.src] = true
 	if !anyValue(a.sets) {
 		// An empty record is a <mark>: a gap in every metric, across
@@ -290,6 +293,61 @@ func (a *assembly) step(st step) error {
 		return nil
 	}
 	return a.w.Result(st.at, a.sets)
+}
+
+// describedOnly keeps in the step's sets only the instances the archive
+// describes by then. A source that reads another's instances (the
+// process groups take the proc collector's PIDs) keeps no table of its
+// own: the first table any history keeps for that domain is written at
+// this step, and the values of instances it lacks are left out. A value
+// of an instance the archive does not name would make PCP's clients
+// print "???" and pmseries refuse the record.
+func (a *assembly) describedOnly(at time.Time, sh *engine.SourceHistory, s engine.RecordedSample) error {
+	for i := range a.sets {
+		set := &a.sets[i]
+		d, ok := a.schema.Desc(cache.MetricID(set.PMID & (1<<22 - 1)))
+		if !ok || d.InDom == cache.InDomNone || len(set.Values) == 0 {
+			continue
+		}
+		if k := slices.Index(sh.InDoms, d.InDom); k >= 0 && s.InDom(k) != nil {
+			continue // written above from the sample itself
+		}
+		table, err := a.someTable(at, d.InDom)
+		if err != nil {
+			return err
+		}
+		set.Values = slices.DeleteFunc(set.Values, func(v archive.Value) bool {
+			if table == nil {
+				return true
+			}
+			_, named := table.Name(v.Inst)
+			return !named
+		})
+	}
+	return nil
+}
+
+// someTable is the instance domain's table as the archive has it, written
+// at at from the first sample of any history that keeps one when the
+// archive has none yet. It is nil (naming nothing) when no history keeps
+// one.
+func (a *assembly) someTable(at time.Time, id cache.InDomID) (*cache.Instances, error) {
+	if in := a.indoms[id]; in != nil {
+		return in, nil
+	}
+	for _, sh := range a.hist {
+		k := slices.Index(sh.InDoms, id)
+		if k < 0 {
+			continue
+		}
+		for _, s := range sh.Samples {
+			if in := s.InDom(k); in != nil {
+				a.indoms[id] = in
+				return in, a.writeInDom(at, id, in)
+			}
+		}
+	}
+	return nil, nil
 }
 
 // anyValue reports whether any of the sets has a value.
