@@ -32,18 +32,24 @@ var mmvColumns = []struct{ label, spec string }{
 	{"age", "hostcache.control.collector.age,,mmv"},
 }
 
+// The flapping file's span in testMMVRates: over four intervals, the
+// burst's among them. The agent's gap between changes then grows to 32 s
+// (mmvPace), so the files settle within half a minute of the flapping's
+// end, before the pmrep run ends or soon after.
+const mmvFlapFrom, mmvFlapFor = 15 * time.Second, 35 * time.Second
+
 // The writer's figures (testdata/mmv_writer.py): its counter's steady
 // rate a second, what a burst adds in one step, and the queue depth it
 // holds for that second.
 const mmvRate, mmvBurst, mmvBurstDepth = 100, 5000, 900
 
-// testMMVRates: pmrep at 10 s for 60 s, while another file (a copy of
-// hctest's, so a valid one, see mmvFlapper) appears and goes every 1.25 s.
-// 45 s in, the writer makes a burst, in an interval whose both fetches
+// testMMVRates: pmrep at 10 s for 60 s; from 15 s to 50 s in, another
+// file (a copy of hctest's, so a valid one, see mmvFlapper) appears and
+// goes every 1.25 s. 45 s in, the writer makes a burst, in an interval whose both fetches
 // come after the agent learned pmrep's period (its first three fetches),
 // so both are served fresh samples. Every interval, hostcache's 10 s rates
-// equal pmrep's rates of pmdammv's counters within 1%, as in a quiet
-// minute: the flapping file costs them nothing. In the steady intervals
+// equal pmrep's rates of pmdammv's counters within 1%, the flapping
+// file's as the quiet ones: it costs them nothing. In the steady intervals
 // both are the writer's rate. In the burst's interval both show the
 // average, far below the burst, which max.rate shows (thousands a
 // second), as max.depth shows the burst's queue depth.
@@ -56,7 +62,11 @@ func testMMVRates(t *testing.T, w *mmvWriter, flap *mmvFlapper) {
 	start := time.Now()
 	rows, out := runMMVPmrep(t, func() {
 		flapped := make(chan struct{})
-		go func() { defer close(flapped); flap.run(65 * time.Second) }()
+		go func() {
+			defer close(flapped)
+			time.Sleep(time.Until(start.Add(mmvFlapFrom)))
+			flap.run(mmvFlapFor)
+		}()
 		time.Sleep(time.Until(start.Add(45 * time.Second)))
 		w.signal(t, "burst")
 		waitFor(t, "the writer's burst", 10*time.Second, func() bool {
