@@ -29,7 +29,7 @@ import (
 //   - the served sample's age at the fetch: median ≤ 50 ms, p99 ≤ 200 ms;
 //   - a repeated hostcache value while pmdalinux's twin moved, and a
 //     doubled step (hostcache's step ≥ 1.8x its median while pmdalinux's
-//     is not), each at most once in the 1 s intervals (1.3% of 76);
+//     is not), each at most once in the 1 s intervals (1.7% of 60);
 //   - at 10 s, hostcache.rate of intr and pswitch against pmdalinux's
 //     counters over the client's own fetches: median relative error ≤ 1%.
 func testFreshFetch(t *testing.T, load *underLoad) {
@@ -69,18 +69,18 @@ const ffAge = "hostcache.control.collector.age[cpu]"
 // a reader's period and phase from them.
 const ffSettled = 3
 
-// ffClients: 80 fetches at 1 s give 76 intervals after the first three
+// ffClients: 64 fetches at 1 s give 60 intervals after the first three
 // fetches, of which one may hold a repeated or doubled step (a single
-// burst of interrupts at a step's edge); 9 at 10 s give five judged
-// intervals, the burst inside the first; both end about 82 s after the
-// start, with the flight recorder's check beside them.
+// burst of interrupts at a step's edge); 7 at 10 s give three judged
+// intervals, the burst inside the first; both end about 64 s after the
+// start, with the loggers' and the process churn's checks.
 var ffClients = func() []ffClient {
 	one := []string{"hostcache.kernel.all.intr", "kernel.all.intr", ffAge}
 	var cs []ffClient
 	for _, ms := range []int{0, 250, 480, 500, 520, 750} {
-		cs = append(cs, ffClient{time.Second, time.Duration(ms) * time.Millisecond, 80, one})
+		cs = append(cs, ffClient{time.Second, time.Duration(ms) * time.Millisecond, 64, one})
 	}
-	return append(cs, ffClient{10 * time.Second, 420 * time.Millisecond, 9, []string{
+	return append(cs, ffClient{10 * time.Second, 420 * time.Millisecond, 7, []string{
 		"hostcache.rate.kernel.all.intr", "kernel.all.intr",
 		"hostcache.rate.kernel.all.pswitch", "kernel.all.pswitch", ffAge,
 	}})

@@ -42,6 +42,11 @@ type underLoad struct {
 // 10 s phase client's fourth interval (31.37 s to 41.37 s), both judged.
 const ciBurstAt = 36700 * time.Millisecond
 
+// ciChecksEnd is when, after t0, the checks that measure the agent under
+// the load have their last fetch: the loggers of testClientIntervals
+// (66 s at 1 s), the phase clients (64 s) and the churn (62 s).
+const ciChecksEnd = 66 * time.Second
+
 // testSideBySide runs the MMV check beside the rest: new clients' rates,
 // PCP's clients, then the checks under load. The MMV check compares
 // hostcache with pmdammv in the same fetches, so what the others cost the
