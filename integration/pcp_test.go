@@ -201,11 +201,12 @@ func TestPCP(t *testing.T) {
 	t.Run("side by side", func(t *testing.T) { testSideBySide(t, pmdaDir) })
 	t.Run("pmie asks for a recording", func(t *testing.T) { testPmieRecords(t) })
 	t.Run("example configuration", func(t *testing.T) { testExampleConfig(t, pmdaDir) })
-	t.Run("restart keeps instance ids", func(t *testing.T) { testRestartIDs(t, bin) })
 	t.Run("logs clean", func(t *testing.T) { testLogs(t, logDir, pmcdLogStart) })
 	// After the log check: a bad file is refused with an error, on purpose.
 	t.Run("SIGHUP reload", func(t *testing.T) { testReload(t, pmdaDir, logDir) })
 	t.Run("sources nobody reads slow down", func(t *testing.T) { testIdleBackoff(t, pmdaDir) })
+	// After the log check: pmcd logs the killed agent's end.
+	t.Run("restart keeps instance ids", func(t *testing.T) { testRestartIDs(t) })
 	t.Run("Remove", func(t *testing.T) {
 		removed = true
 		testRemove(t)

@@ -26,9 +26,11 @@ func instanceIDs(t *testing.T, metric string) map[string]string {
 var stableIndoms = []string{"hostcache.disk.dev.read", "hostcache.disk.partitions.read",
 	"hostcache.network.interface.in.bytes", "hostcache.filesys.capacity"}
 
-// testRestartIDs reinstalls the agent (Install stops the running one and
-// pmcd starts a new process) and checks every instance keeps its id.
-func testRestartIDs(t *testing.T, bin string) {
+// testRestartIDs stops the agent as a crash would and has pmcd start a
+// new process (pmcd restarts an agent that exited when it is sent
+// SIGHUP), and checks every instance keeps its id. (A reinstall restarts
+// it too: TestDebianPackage's upgrade and TestStandIn's switches.)
+func testRestartIDs(t *testing.T) {
 	before := map[string]map[string]string{}
 	total := 0
 	for _, m := range stableIndoms {
@@ -38,15 +40,16 @@ func testRestartIDs(t *testing.T, bin string) {
 	if total == 0 {
 		t.Fatal("no instances to compare")
 	}
-	pid0, _ := run(t, 5*time.Second, "pgrep", "-x", "pmdahostcache")
-	mustRun(t, 3*time.Minute, filepath.Join(repoRoot, "scripts", "install-pmda.sh"), bin)
-	waitFor(t, "the new agent to serve", 30*time.Second, func() bool {
-		return len(instanceIDs(t, stableIndoms[0])) == len(before[stableIndoms[0]])
+	pid0 := strings.TrimSpace(mustRun(t, 5*time.Second, "pgrep", "-x", "pmdahostcache"))
+	mustRun(t, 10*time.Second, "kill", "-KILL", pid0)
+	var pid1 string
+	waitFor(t, "pmcd to start a new agent", 30*time.Second, func() bool {
+		mustRun(t, 10*time.Second, filepath.Join(pcpVar(t, "PCP_BINADM_DIR"), "pmsignal"), "-a", "-s", "HUP", "pmcd")
+		time.Sleep(500 * time.Millisecond)
+		pid1, _ = run(t, 5*time.Second, "pgrep", "-x", "pmdahostcache")
+		pid1 = strings.TrimSpace(pid1)
+		return pid1 != "" && pid1 != pid0 && len(instanceIDs(t, stableIndoms[0])) == len(before[stableIndoms[0]])
 	})
-	pid1, _ := run(t, 5*time.Second, "pgrep", "-x", "pmdahostcache")
-	if strings.TrimSpace(pid0) == strings.TrimSpace(pid1) {
-		t.Fatalf("agent was not restarted (pid %s)", pid0)
-	}
 	for _, m := range stableIndoms {
 		after := instanceIDs(t, m)
 		for name, id := range before[m] {
