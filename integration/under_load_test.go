@@ -63,13 +63,36 @@ func testSideBySide(t *testing.T, pmdaDir string) {
 		// Before the load: the network counters must not move between the
 		// kernel's readings and the fetch (afAsOfTheFetch).
 		t.Run("short clients", func(t *testing.T) {
-			testShortClients(t, "hostcache.kernel.all.cpu.", "kernel.all.cpu.")
-			afAsOfTheFetch(t, "hostcache.network.tcp.insegs", "Tcp", "InSegs")
+			together(t,
+				check{"CPU rates", func(t *testing.T) { testShortClients(t, "hostcache.kernel.all.cpu.", "kernel.all.cpu.") }},
+				check{"tcp.insegs as of the fetch", func(t *testing.T) {
+					afAsOfTheFetch(t, "hostcache.network.tcp.insegs", "Tcp", "InSegs")
+				}})
 		})
 		// Fetching every metric costs CPU that would move the figures
 		// judged under the load.
 		t.Run("PCP's clients", func(t *testing.T) { testClients(t, pmdaDir, load) })
 		t.Run("under load", func(t *testing.T) { testUnderLoad(t, load) })
+	})
+}
+
+// check is a named check for together.
+type check struct {
+	name string
+	run  func(t *testing.T)
+}
+
+// together runs checks side by side, each a parallel subtest of t, and
+// returns when all have ended.
+func together(t *testing.T, checks ...check) {
+	t.Helper()
+	t.Run("together", func(t *testing.T) {
+		for _, c := range checks {
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				c.run(t)
+			})
+		}
 	})
 }
 
