@@ -107,20 +107,8 @@ func agentHelp(name string, log zerolog.Logger) *help.Compiled {
 		log.Warn().Msgf("stand-in: PCP_PMDAS_DIR is not set; pmda%s's names answer with hostcache's help", name)
 		return nil
 	}
-	own, base, err := help.ReadAgent(dir, name)
-	if err != nil {
-		log.Warn().Err(err).Msgf("stand-in: pmda%s's help file is not read", name)
-	} else {
-		log.Info().Str("file", base).Int("texts", own.Len()).Msgf("stand-in: pmda%s's help file", name)
-	}
-	captured, base, err := help.ReadCaptured(dir, name)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		log.Info().Str("file", base).Msgf("stand-in: no help captured of pmda%s", name)
-	case err != nil:
-		log.Warn().Err(err).Msgf("stand-in: the help captured of pmda%s is not read", name)
-	}
-	all, added := help.Layer(own, captured)
+	captured, base := capturedHelp(dir, name, log)
+	all, added := help.Layer(agentHelpFile(dir, name, log), captured)
 	if captured != nil {
 		log.Info().Str("file", base).Int("texts", captured.Len()).Int("added", added).
 			Msgf("stand-in: help captured of pmda%s, for the PMIDs its help file lacks", name)
@@ -129,4 +117,28 @@ func agentHelp(name string, log zerolog.Logger) *help.Compiled {
 		log.Warn().Msgf("stand-in: pmda%s's names answer with hostcache's help", name)
 	}
 	return all
+}
+
+// agentHelpFile reads the agent's compiled help, or nil.
+func agentHelpFile(dir, name string, log zerolog.Logger) *help.Compiled {
+	c, base, err := help.ReadAgent(dir, name)
+	if err != nil {
+		log.Warn().Err(err).Msgf("stand-in: pmda%s's help file is not read", name)
+		return nil
+	}
+	log.Info().Str("file", base).Int("texts", c.Len()).Msgf("stand-in: pmda%s's help file", name)
+	return c
+}
+
+// capturedHelp reads the help Install captured of the agent, or nil, and
+// the base name of its files. Most agents have none.
+func capturedHelp(dir, name string, log zerolog.Logger) (*help.Compiled, string) {
+	c, base, err := help.ReadCaptured(dir, name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		log.Info().Str("file", base).Msgf("stand-in: no help captured of pmda%s", name)
+	case err != nil:
+		log.Warn().Err(err).Msgf("stand-in: the help captured of pmda%s is not read", name)
+	}
+	return c, base
 }
