@@ -128,6 +128,158 @@ save_line()
     echo "$__line" >standin.$1
 }
 
+# capture_help keeps, in standin.<name>.help.{dir,pag} beside this
+# script, the help the running pmda<name> answers for the PMIDs of its
+# domain that its compiled help lacks: pmdaproc answers its per-process
+# metrics' help from its code. Standing in, the agent answers those PMIDs
+# from the capture (after the agent's help file, before its own texts),
+# so their help stays the same across the switch. The texts come from
+# the host's agent at install time; none ships with hostcache. Standing
+# in already, the agent is not there to ask, and the capture made before
+# stays; so does it when this one fails, with a warning.
+capture_help()
+{
+    stands_for $1 && return 0
+    __agent=$1
+    __base=standin.$1.help
+    __py=
+    # pmpython runs the first python3 on $PATH, which may lack PCP's module.
+    for __p in "$PCP_BIN_DIR/pmpython" /usr/bin/python3; do
+        if "$__p" -c 'import pcp.pmapi' >/dev/null 2>&1; then
+            __py=$__p
+            break
+        fi
+    done
+    if [ -z "$__py" ]; then
+        echo "Warning: no Python with PCP's module to capture pmda$__agent's help" >&2
+        return 0
+    fi
+    if ! __counts=`help_source "$__py" $__agent $tmp/$__base.src 2>$tmp/$__base.err`; then
+        echo "Warning: pmda$__agent's help is not captured: `tail -n 1 $tmp/$__base.err`" >&2
+        return 0
+    fi
+    # The domain's PMIDs, the texts written and those newhelp cannot hold.
+    set -- $__counts
+    if [ "${1:-0}" -eq 0 ]; then
+        echo "Warning: pmda$__agent's help is not captured: pmcd has no names in domain `agent_domain $__agent`" >&2
+        return 0
+    fi
+    if [ "$2" -eq 0 ]; then
+        forget_help $__agent
+        return 0
+    fi
+    rm -f $__base.new.dir $__base.new.pag
+    if ! $PCP_BINADM_DIR/newhelp -o $__base.new $tmp/$__base.src >$tmp/$__base.err 2>&1 ||
+        [ ! -f $__base.new.dir ] || [ ! -f $__base.new.pag ]; then
+        rm -f $__base.new.dir $__base.new.pag
+        echo "Warning: pmda$__agent's help is not captured: newhelp: `head -n 1 $tmp/$__base.err`" >&2
+        return 0
+    fi
+    chmod 0644 $__base.new.dir $__base.new.pag
+    mv -f $__base.new.pag $__base.pag
+    mv -f $__base.new.dir $__base.dir
+    __skipped=
+    [ "$3" -gt 0 ] && __skipped=" ($3 left out: newhelp cannot hold them)"
+    echo "Captured pmda$__agent's help for $2 PMIDs its help file lacks in $__base.{dir,pag}$__skipped"
+}
+
+# forget_help removes an agent's captured help, once pmcd runs the agent
+# again: the next switch captures it afresh, from the agent then installed.
+forget_help()
+{
+    rm -f standin.$1.help.dir standin.$1.help.pag standin.$1.help.new.dir standin.$1.help.new.pag
+}
+
+# help_source asks pmcd, with PCP's Python module ($1), for the texts the
+# running pmda$2 answers for each PMID of its domain that its compiled
+# help lacks, and writes them to $3 as newhelp's source: numeric PMIDs,
+# and a line holding one dot after every long text (newhelp drops the
+# newlines that end a text; hostcache's help.ReadCaptured drops the dot).
+# It prints the domain's number of PMIDs, the texts written and those
+# left out, which newhelp would change: a one-line text starting with a
+# space, a line too long, a line newhelp takes for a comment or an entry.
+help_source()
+{
+    "$1" - `agent_domain $2` "$PCP_PMDAS_DIR/$2/help" "$3" <<'EOF'
+import struct
+import sys
+
+import cpmapi as c
+from pcp import pmapi
+
+DIRECT = 16  # libpcp's PM_TEXT_DIRECT: the agent's own answer, no fallback
+MAX_LINE = 126  # newhelp splits a longer line
+MAX_ENTRY = 1000  # and cuts an entry past 1024 bytes short
+domain, helpbase, out = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+
+
+def in_help_file():
+    try:
+        with open(helpbase + ".dir", "rb") as f:
+            index = f.read()
+        magic, _, n = struct.unpack_from("=III", index)
+    except (OSError, struct.error):
+        return set()
+    if magic != 0x50635068:
+        return set()
+    n = min(n, len(index) // 12 - 1)
+    return {struct.unpack_from("=I", index, 12 * i)[0] for i in range(1, n + 1)}
+
+
+def domain_pmids(ctx):
+    names = []
+    ctx.pmTraversePMNS("", names.append)
+    try:
+        pmids = list(ctx.pmLookupName(names))
+    except pmapi.pmErr:
+        pmids = []
+        for name in names:
+            try:
+                pmids.append(ctx.pmLookupName(name)[0])
+            except pmapi.pmErr:
+                pass
+    return sorted({p for p in pmids if p != c.PM_ID_NULL and ctx.pmID_domain(p) == domain})
+
+
+def as_bytes(text):
+    return text.encode() if isinstance(text, str) else text
+
+
+def entry(ident, one, long):
+    head = b"@ " + ident.encode() + b" " + one
+    body = (long.split(b"\n") if long else []) + [b"."]
+    if one[:1].isspace() or b"\n" in one or len(head) > MAX_LINE:
+        return None
+    if any(len(line) > MAX_LINE or line[:1] in (b"#", b"@") for line in body):
+        return None
+    text = b"\n".join([head] + body) + b"\n"
+    return text if len(text) <= MAX_ENTRY else None
+
+
+ctx = pmapi.pmContext(c.PM_CONTEXT_HOST, "local:")
+pmids = domain_pmids(ctx)
+have = in_help_file()
+written = left_out = 0
+with open(out, "wb") as f:
+    for pmid in pmids:
+        if pmid in have:
+            continue
+        try:
+            one = as_bytes(ctx.pmLookupText(pmid, c.PM_TEXT_ONELINE | DIRECT))
+            long = as_bytes(ctx.pmLookupText(pmid, c.PM_TEXT_HELP | DIRECT))
+        except pmapi.pmErr:
+            left_out += 1
+            continue
+        text = entry(ctx.pmIDStr(pmid), one, long)
+        if text is None:
+            left_out += 1
+            continue
+        f.write(text)
+        written += 1
+print(len(pmids), written, left_out)
+EOF
+}
+
 # enter_standin moves from beside the agents named (by domain, the
 # pipe's first) to their place: pmcd's entry for the first runs the
 # agent, which makes its sockets before its handshake on the pipe, while

@@ -8,18 +8,19 @@ import (
 
 // StandIn is the help of the stand-in for another agent (pmdalinux,
 // pmdaproc). The agent's numbering answers with the agent's own help,
-// compiled in its PMDA directory, so that archives logged before and
-// after the switch carry the same text and pmlogextract merges them
-// without a warning. The placeholders have a help text of their own
-// where the agent's is absent.
+// compiled in its PMDA directory, then with the texts Install captured
+// from the running agent (ReadCaptured, Layer), so that archives logged
+// before and after the switch carry the same text and pmlogextract
+// merges them without a warning. The placeholders have a help text of
+// their own where the agent's is absent.
 type StandIn struct {
 	TextSource
 	agent        string    // pmcd.conf's name of the agent: "linux"
-	own          *Compiled // the agent's help; nil when it cannot be read
+	own          *Compiled // the agent's help and its capture; nil when neither is read
 	placeholders map[string]bool
 }
 
-// NewStandIn answers with linux (nil for none) by PMID and InDom, with
+// NewStandIn answers with own (nil for none) by PMID and InDom, with
 // the placeholder text for the names in placeholders, and with ours for
 // the rest.
 func NewStandIn(agent string, ours TextSource, own *Compiled, placeholders []string) StandIn {

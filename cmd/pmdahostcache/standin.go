@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"time"
 
@@ -97,19 +98,47 @@ func textsFor(agent standin.Agent, texts help.TextSource, schema *cache.Schema, 
 	return help.NewStandIn(agent.Name, texts, agentHelp(agent.Name, log), placeholders)
 }
 
-// agentHelp reads the compiled help of the agent stood in for,
-// $PCP_PMDAS_DIR/<name>/help.
+// agentHelp is the help of the agent stood in for: its compiled help,
+// $PCP_PMDAS_DIR/<name>/help, then what Install captured of the texts the
+// agent answers from its code (help.ReadCaptured).
 func agentHelp(name string, log zerolog.Logger) *help.Compiled {
-	c, base, err := help.ReadAgent(os.Getenv("PCP_PMDAS_DIR"), name)
-	switch {
-	case errors.Is(err, help.ErrNoPMDAsDir):
+	dir := os.Getenv("PCP_PMDAS_DIR")
+	if dir == "" {
 		log.Warn().Msgf("stand-in: PCP_PMDAS_DIR is not set; pmda%s's names answer with hostcache's help", name)
 		return nil
-	case err != nil:
-		log.Warn().Err(err).Msgf("stand-in: pmda%s's names answer with hostcache's help", name)
+	}
+	captured, base := capturedHelp(dir, name, log)
+	all, added := help.Layer(agentHelpFile(dir, name, log), captured)
+	if captured != nil {
+		log.Info().Str("file", base).Int("texts", captured.Len()).Int("added", added).
+			Msgf("stand-in: help captured of pmda%s, for the PMIDs its help file lacks", name)
+	}
+	if all == nil {
+		log.Warn().Msgf("stand-in: pmda%s's names answer with hostcache's help", name)
+	}
+	return all
+}
+
+// agentHelpFile reads the agent's compiled help, or nil.
+func agentHelpFile(dir, name string, log zerolog.Logger) *help.Compiled {
+	c, base, err := help.ReadAgent(dir, name)
+	if err != nil {
+		log.Warn().Err(err).Msgf("stand-in: pmda%s's help file is not read", name)
 		return nil
 	}
-	log.Info().Str("file", base).Int("texts", c.Len()).
-		Msgf("stand-in: pmda%s's names answer with pmda%s's help", name, name)
+	log.Info().Str("file", base).Int("texts", c.Len()).Msgf("stand-in: pmda%s's help file", name)
 	return c
+}
+
+// capturedHelp reads the help Install captured of the agent, or nil, and
+// the base name of its files. Most agents have none.
+func capturedHelp(dir, name string, log zerolog.Logger) (*help.Compiled, string) {
+	c, base, err := help.ReadCaptured(dir, name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		log.Info().Str("file", base).Msgf("stand-in: no help captured of pmda%s", name)
+	case err != nil:
+		log.Warn().Err(err).Msgf("stand-in: the help captured of pmda%s is not read", name)
+	}
+	return c, base
 }

@@ -15,7 +15,13 @@ import (
 // pmdaproc: domain 3, -S proc, on the fixture processes.
 func startProcStandIn(t *testing.T) *driver.Agent {
 	t.Helper()
-	dir := t.TempDir()
+	return startProcStandInIn(t, t.TempDir())
+}
+
+// startProcStandInIn runs the stand-in for pmdaproc with its ids and
+// its log in dir.
+func startProcStandInIn(t *testing.T, dir string) *driver.Agent {
+	t.Helper()
 	conf := filepath.Join(dir, "hostcache.conf")
 	os.WriteFile(conf, []byte("id_dir = "+dir+"\n"), 0o644)
 	a, err := driver.Start(agentPath, []string{"-d", "3", "-S", "proc", "-l", filepath.Join(dir, "agent.log"),
