@@ -38,9 +38,10 @@ import (
 // pmlogger logging across it (testSwitch): the agent goes in beside
 // pmdalinux, stands in with Install -S linux for the checks above, then
 // for pmdalinux and pmdaproc with Install -S linux,proc
-// (testBothStandIns: pcp-ps, pcp-pidstat and pcp-atop print what they
+// (testBothStandIns), where PCP's clients run their second time, and
+// pcp-ps, pcp-pidstat, pcp-atop and the :proc-* views print what they
 // printed with pmdaproc, and a pmlogger logging pmdaproc's metrics goes
-// on), and goes back with Install -S none. Remove then puts pmdalinux
+// on; then it goes back with Install -S none. Remove then puts pmdalinux
 // and pmdaproc back: their pmcd.conf entries as before, and pmdalinux
 // serves again.
 func TestStandIn(t *testing.T) {
@@ -106,12 +107,21 @@ func TestStandIn(t *testing.T) {
 					afAsOfTheFetch(t, "network.ip.inreceives", "Ip", "InReceives")
 				}})
 		})
+		// The clients' second run and the process tools' run with the
+		// stand-in for both, side by side.
+		testBothStandIns(t, pmdaDir, procLog)
+		procAfterDone := make(chan map[string]toolOutput, 1)
+		go func() { procAfterDone <- runJobs(procToolJobs()) }()
 		after = runClients(t, dir, "after", views, stats)
-		procAfter = testBothStandIns(t, pmdaDir, procLog, views)
+		procAfter = <-procAfterDone
+		procLog.phase("pmdaproc again")
 	})
 	t.Run("pmlogger across the process stand-in", procLog.check)
 	for name, o := range before.outputs {
-		procBefore[name] = o // the :proc-* views' first run
+		procBefore[name] = o // the :proc-* views' runs
+	}
+	for name, o := range after.outputs {
+		procAfter[name] = o
 	}
 	t.Run("process tools", func(t *testing.T) {
 		if n := len(procViews(views)); n < 12 {
