@@ -22,8 +22,9 @@ const Usage = `Usage: pmdahostcache [options]
                 proc), on this unix socket (Install -S linux,proc)
   -l logfile    log file (default $PCP_LOG_DIR/pmcd/hostcache.log)
   -D flags      debug flags: "pdu" traces every PDU, "profile" writes a CPU
-                profile of the first minute to <logfile>.cpu.pprof; any flag
-                enables debug logging
+                profile of the first minute to <logfile>.cpu.pprof, then a
+                heap profile to <logfile>.heap.pprof; any flag enables
+                debug logging
   -U user       run as user after start-up (default $PCP_USER or pcp)
   -p            talk to pmcd over stdin/stdout (default)
   -i port       listen on 127.0.0.1:port for pmcd

@@ -3,15 +3,18 @@ package main
 import (
 	"context"
 	"os"
+	"runtime"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
 )
 
 // profileFor writes a CPU profile of the agent's first d of running to
-// path, for -D profile: how a developer sees where background sampling
-// spends its time on a real host.
+// path, then a heap profile beside it, for -D profile: how a developer
+// sees where background sampling spends its time and memory on a real
+// host.
 func profileFor(ctx context.Context, path string, d time.Duration, log zerolog.Logger) {
 	f, err := os.Create(path)
 	if err != nil {
@@ -29,4 +32,22 @@ func profileFor(ctx context.Context, path string, d time.Duration, log zerolog.L
 	}
 	pprof.StopCPUProfile()
 	log.Info().Str("file", path).Msg("cpu profile written")
+	writeHeapProfile(strings.TrimSuffix(path, ".cpu.pprof")+".heap.pprof", log)
+}
+
+// writeHeapProfile writes what the heap holds once the first minute's
+// samples are in: where the agent's memory goes on a real host.
+func writeHeapProfile(path string, log zerolog.Logger) {
+	f, err := os.Create(path)
+	if err != nil {
+		log.Warn().Err(err).Msg("heap profile")
+		return
+	}
+	defer f.Close()
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		log.Warn().Err(err).Msg("heap profile")
+		return
+	}
+	log.Info().Str("file", path).Msg("heap profile written")
 }
