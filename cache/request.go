@@ -12,6 +12,9 @@ type Request struct {
 	// Who is the client's user, as pmcd described it: metrics whose
 	// Access is not AccessAll give it only the values it may read.
 	Who Credentials
+	// Controls are the process controls: the control metrics give the
+	// client's settings from them. Nil reads as every control off.
+	Controls *ProcControls
 }
 
 // NoClient marks a read made on no client's behalf: metrics computed over a
@@ -27,6 +30,9 @@ func (r *Request) AppendValues(dst []Value, d *Desc) []Value {
 		}
 	}
 	start := len(dst)
+	if d.Control != ControlNone {
+		return r.appendControl(dst, d)
+	}
 	if d.Compute != nil {
 		dst = d.Compute(r, dst)
 	} else {

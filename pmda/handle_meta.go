@@ -35,12 +35,19 @@ func (s *Server) handleInstance(h Header, pdu []byte) ([]byte, error) {
 	if desc.Access != cache.AccessAll && !s.creds.credentials(h.From).Known {
 		return nil, ErrPermission
 	}
+	// A client that sees threads lists the threads in the processes' place.
+	members := id
+	if s.cfg.Controls.Threads(h.From) {
+		if view, ok := s.cfg.Front.Schema().ThreadInDom(id); ok {
+			members = view
+		}
+	}
 	// The members as of now, as a fetch's values: a process started a
 	// moment ago is found (pmdaproc lists /proc at each request too).
-	if src, ok := s.cfg.Front.Schema().SourceOfInDom(id); ok {
+	if src, ok := s.cfg.Front.Schema().SourceOfInDom(members); ok {
 		s.cfg.Front.Freshen([]int{src}, s.cfg.Now())
 	}
-	in, _ := s.cfg.Front.Load().InDom(id)
+	in, _ := s.cfg.Front.Load().InDom(members)
 	switch {
 	case q.Name != "":
 		inst, ok := in.Lookup(q.Name)
