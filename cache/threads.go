@@ -13,25 +13,18 @@ type threadViews struct {
 }
 
 // buildThreadViews indexes the threads views of the schema's metrics and
-// instance domains; a view of nothing, or a second view of one metric, is
-// an error.
+// instance domains. A view of a metric the schema lacks (its collector
+// disabled) is never read; a second view of one metric is an error.
 func (s *Schema) buildThreadViews() error {
 	s.views = threadViews{metrics: map[MetricID]int{}, indoms: map[InDomID]InDomID{}}
 	for _, in := range s.indoms {
-		if !in.Threads {
-			continue
+		if in.Threads {
+			s.views.indoms[in.ThreadsOf] = in.ID
 		}
-		if _, ok := s.indomOwn[in.ThreadsOf]; !ok {
-			return fmt.Errorf("indom %s: the threads view of unknown indom %d", in.Name, in.ThreadsOf)
-		}
-		s.views.indoms[in.ThreadsOf] = in.ID
 	}
 	for i, d := range s.descs {
 		if !d.Threads {
 			continue
-		}
-		if _, ok := s.byID[d.ThreadsOf]; !ok {
-			return fmt.Errorf("metric %s: the threads view of unknown metric %s", d.Name, d.ThreadsOf)
 		}
 		if _, dup := s.views.metrics[d.ThreadsOf]; dup {
 			return fmt.Errorf("metric %s: metric %s has two threads views", d.Name, d.ThreadsOf)
