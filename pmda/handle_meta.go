@@ -156,7 +156,7 @@ func (s *Server) handleLabel(h Header, pdu []byte) ([]byte, error) {
 		}
 	case LabelCluster:
 	case LabelInstances:
-		sets = s.instanceLabelSets(q.Ident)
+		sets = s.instanceLabelSets(q.Ident, s.cfg.Controls.Threads(h.From))
 	default:
 		return nil, ErrType
 	}
@@ -193,13 +193,18 @@ func (s *Server) indomDesc(indom uint32) (*cache.InDomDesc, bool) {
 }
 
 // instanceLabelSets returns one set per instance the current profile
-// selects (see cache.InDomDesc.InstanceLabels).
-func (s *Server) instanceLabelSets(indom uint32) []LabelSet {
+// selects, the threads' for a client that sees threads (see
+// cache.InDomDesc.InstanceLabels).
+func (s *Server) instanceLabelSets(indom uint32, threads bool) []LabelSet {
 	desc, ok := s.indomDesc(indom)
 	if !ok {
 		return nil
 	}
-	in, _ := s.cfg.Front.Load().InDom(desc.ID)
+	members := desc.ID
+	if view, ok := s.cfg.Front.Schema().ThreadInDom(desc.ID); ok && threads {
+		members = view // a client that sees threads labels the threads
+	}
+	in, _ := s.cfg.Front.Load().InDom(members)
 	prof := s.profiles.last
 	var sets []LabelSet
 	for _, x := range in.All() {

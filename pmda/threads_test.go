@@ -1,6 +1,7 @@
 package pmda
 
 import (
+	"encoding/binary"
 	"errors"
 	"io"
 	"slices"
@@ -220,5 +221,25 @@ func TestAllThreadsAndCgroups(t *testing.T) {
 	}
 	if v := fetchFor(t, s, 2, pCgroup); v[cache.InstNone].Str != "\x00" {
 		t.Errorf("client 2's cgroup %q", v[cache.InstNone].Str)
+	}
+}
+
+// A client that sees threads gets a label set for each thread.
+func TestThreadsClientLabelsThreads(t *testing.T) {
+	s := newThreadsServer(t)
+	describe(t, s, 1, "1000", "100")
+	describe(t, s, 2, "1001", "100")
+	if c := storeFor(s, 1, pOwn, cache.U32Value(cache.InstNone, 1)); c != 0 {
+		t.Fatalf("store of perclient.threads 1: %v", c)
+	}
+	for from, want := range map[int32]int{1: 2, 2: 1} {
+		q := (&LabelReq{Ident: testDomain<<22 | 50, Type: LabelInstances}).Append(nil)
+		reply, err := s.handleLabel(Header{From: from}, q)
+		if err != nil || len(reply) < 28 {
+			t.Fatalf("client %d: labels %v %x", from, err, reply)
+		}
+		if n := int(binary.BigEndian.Uint32(reply[24:])); n != want {
+			t.Errorf("client %d: %d label sets, want %d", from, n, want)
+		}
 	}
 }
