@@ -34,6 +34,9 @@ func TestThreadsFromFixture(t *testing.T) {
 		h.WantU64("proc.threads.psinfo.utime", tid, ms)
 		h.WantU64("proc.threads.psinfo.pid", tid, uint64(tid))
 	}
+	// A thread that is not its group's leader has exit_signal -1.
+	h.WantU64("proc.threads.psinfo.exit_signal", 301, 0xffffffff)
+	h.WantU64("proc.threads.psinfo.exit_signal", 300, 17)
 	if v := h.MustValue("proc.threads.psinfo.psargs", 301); v.Str != "sleep 100" {
 		t.Errorf("psargs of thread 301 = %q", v.Str)
 	}
