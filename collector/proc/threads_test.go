@@ -111,3 +111,14 @@ func TestThreadViewsMirrorTheProcesses(t *testing.T) {
 		t.Errorf("the process domain's threads view is %d %v", in, ok)
 	}
 }
+
+// A thread's counters have rates of their own, as a process's: thread
+// 301 used 200 ms of CPU in the 2 s between the samples.
+func TestThreadRates(t *testing.T) {
+	h := collectortest.NewHarness(t, newThreadCollector, "threads/t0")
+	h.MustSample(collectortest.T0)
+	h.Use("threads/t1")
+	h.MustSample(collectortest.T1)
+	h.WantFloat("rate.proc.threads.psinfo.utime", 301, 0.1)
+	h.WantFloat("rate.proc.threads.psinfo.utime", 302, 0)
+}
