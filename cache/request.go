@@ -24,15 +24,16 @@ const NoClient int32 = -1
 // AppendValues appends the values of metric d, as this request sees them,
 // to dst.
 func (r *Request) AppendValues(dst []Value, d *Desc) []Value {
+	if d.Control != ControlNone {
+		// A control's value is the client's setting: no source is read.
+		return r.appendControl(dst, d)
+	}
 	if r.Client != NoClient {
 		if i, ok := r.Snap.Schema.index(d.ID); ok {
 			r.Snap.Schema.noteRead(i, r.Client, r.Now)
 		}
 	}
 	start := len(dst)
-	if d.Control != ControlNone {
-		return r.appendControl(dst, d)
-	}
 	if d.Compute != nil {
 		dst = d.Compute(r, dst)
 	} else {

@@ -111,8 +111,8 @@ func (s *Server) freshen(schema *cache.Schema, now time.Time) {
 	}
 	for _, pmid := range f.req.PMIDs {
 		d, ok := s.metricIn(schema, pmid)
-		if !ok {
-			continue
+		if !ok || d.Control != cache.ControlNone {
+			continue // a control's value is no sample
 		}
 		if view, ok := f.viewOf(schema, d); ok {
 			d = view
