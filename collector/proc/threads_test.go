@@ -34,6 +34,7 @@ func TestThreadsFromFixture(t *testing.T) {
 		h.WantU64("proc.threads.psinfo.utime", tid, ms)
 		h.WantU64("proc.threads.psinfo.pid", tid, uint64(tid))
 	}
+	h.WantU64("proc.threads.id.uid", 301, 1000) // from the thread's status
 	// A thread that is not its group's leader has exit_signal -1.
 	h.WantU64("proc.threads.psinfo.exit_signal", 301, 0xffffffff)
 	h.WantU64("proc.threads.psinfo.exit_signal", 300, 17)
