@@ -30,8 +30,8 @@ func (s *Server) handleNoReply(h Header, pdu []byte) ([]byte, error) {
 }
 
 // handleError takes pmcd's PM_ERR_NOTCONN: client h.From has gone, so its
-// profiles, its process controls and the marks of its interval are dropped. Nothing is ever sent
-// back for an ERROR.
+// profiles, its process controls and the marks of its interval are
+// dropped. Nothing is ever sent back for an ERROR.
 func (s *Server) handleError(h Header, pdu []byte) ([]byte, error) {
 	var e ErrorPDU
 	if err := e.Decode(pdu); err != nil {
