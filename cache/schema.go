@@ -36,9 +36,9 @@ type Desc struct {
 	// Access says which clients may read the values (AccessAll: every
 	// client). A metric's rate and peaks keep its access.
 	Access Access
-	// Threads marks the threads view of metric ThreadsOf: a request in
-	// the threads view (Request.Threads) reads this metric in its place.
-	// It has no name of its own in the namespace.
+	// Threads marks the threads view of metric ThreadsOf: a fetch for a
+	// client that sees threads (ProcControls.Threads) reads this metric
+	// in its place (Schema.ThreadView). No client looks up its name.
 	Threads   bool
 	ThreadsOf MetricID
 	// Control marks one of the per-client process controls: its value is
@@ -70,8 +70,8 @@ type InDomDesc struct {
 	// member: the form a twin's users type ("1234" for pmdaproc's
 	// "001234 sshd").
 	Alias func(name string) (string, bool)
-	// Threads marks the threads view of domain ThreadsOf: a client in the
-	// threads view lists this domain's members in its place.
+	// Threads marks the threads view of domain ThreadsOf: a client that
+	// sees threads lists this domain's members in its place.
 	Threads   bool
 	ThreadsOf InDomID
 }
