@@ -12,6 +12,9 @@ type Request struct {
 	// Who is the client's user, as pmcd described it: metrics whose
 	// Access is not AccessAll give it only the values it may read.
 	Who Credentials
+	// Controls are the process controls: the control metrics give the
+	// client's settings from them. Nil reads as every control off.
+	Controls *ProcControls
 }
 
 // NoClient marks a read made on no client's behalf: metrics computed over a
@@ -21,6 +24,10 @@ const NoClient int32 = -1
 // AppendValues appends the values of metric d, as this request sees them,
 // to dst.
 func (r *Request) AppendValues(dst []Value, d *Desc) []Value {
+	if d.Control != ControlNone {
+		// A control's value is the client's setting: no source is read.
+		return r.appendControl(dst, d)
+	}
 	if r.Client != NoClient {
 		if i, ok := r.Snap.Schema.index(d.ID); ok {
 			r.Snap.Schema.noteRead(i, r.Client, r.Now)

@@ -36,6 +36,14 @@ type Desc struct {
 	// Access says which clients may read the values (AccessAll: every
 	// client). A metric's rate and peaks keep its access.
 	Access Access
+	// Threads marks the threads view of metric ThreadsOf: a fetch for a
+	// client that sees threads (ProcControls.Threads) reads this metric
+	// in its place (Schema.ThreadView). No client looks up its name.
+	Threads   bool
+	ThreadsOf MetricID
+	// Control marks one of the per-client process controls: its value is
+	// the asking client's setting (Request.Controls), never a sample.
+	Control ProcControl
 }
 
 // InDomDesc names an instance domain; Name is used in logs and help keys.
@@ -62,6 +70,10 @@ type InDomDesc struct {
 	// member: the form a twin's users type ("1234" for pmdaproc's
 	// "001234 sshd").
 	Alias func(name string) (string, bool)
+	// Threads marks the threads view of domain ThreadsOf: a client that
+	// sees threads lists this domain's members in its place.
+	Threads   bool
+	ThreadsOf InDomID
 }
 
 // Source is the registration of one publisher (a collector) in a schema.
@@ -94,6 +106,7 @@ type Schema struct {
 	owner    map[MetricID]int
 	indoms   []InDomDesc
 	indomOwn map[InDomID]int
+	views    threadViews
 	use      usage // when each source was last read (see usage.go)
 	// collectorLabels adds each metric's and domain's collector as a
 	// label; off, they carry their own labels only.
@@ -229,6 +242,9 @@ func buildSchema(opts SchemaOptions, sources []Source) (*Schema, error) {
 		s.srcOf = append(s.srcOf, s.owner[d.ID])
 	}
 	s.buildDense()
+	if err := s.buildThreadViews(); err != nil {
+		return nil, err
+	}
 	s.span = make([]span, len(sources))
 	for i := range s.span {
 		s.span[i] = span{lo: 0, hi: -1}

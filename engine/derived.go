@@ -60,7 +60,7 @@ type windowed struct {
 // double, instant, in X's units per second.
 func RateDesc(counter cache.Desc) cache.Desc {
 	units, _ := cache.RateOf(counter.Units)
-	return cache.Desc{
+	d := cache.Desc{
 		Name:   Prefix + "rate." + strings.TrimPrefix(counter.Name, Prefix),
 		ID:     RateID(counter.ID),
 		Type:   cache.TypeDouble,
@@ -70,6 +70,10 @@ func RateDesc(counter cache.Desc) cache.Desc {
 		Labels: counter.Labels, // the same device, measured the same way
 		Access: counter.Access,
 	}
+	if counter.Threads { // the threads view of a counter gives its rate's
+		d.Threads, d.ThreadsOf = true, RateID(counter.ThreadsOf)
+	}
+	return d
 }
 
 // PeakDesc returns the descriptor of hostcache.max.X (max true) or
@@ -84,6 +88,9 @@ func PeakDesc(x cache.Desc, max bool) cache.Desc {
 	d.ID = cache.NewMetricID(x.ID.Cluster()+offset, x.ID.Item())
 	d.Sem = cache.SemInstant
 	d.Compute, d.Peaks = nil, false
+	if x.Threads {
+		d.ThreadsOf = cache.NewMetricID(x.ThreadsOf.Cluster()+offset, x.ThreadsOf.Item())
+	}
 	return d
 }
 

@@ -48,7 +48,13 @@ func (r *Runner) sampleOnce(e *entry, planned time.Time, extra bool) (panicked b
 	if err == nil || isPartial(err) {
 		e.follow.noteSample(planned, start)
 	}
-	e.fresh.sampled(start, time.Since(start))
+	// An OnDemand collector read nothing while slowed: its sample is no
+	// fresh one, and the next fetch has it sample at once.
+	at := start
+	if e.idle.onDemand && e.idle.slowed.Load() {
+		at = time.Time{}
+	}
+	e.fresh.sampled(at, time.Since(start))
 	return e.stats.panics.Load() != panicsBefore
 }
 

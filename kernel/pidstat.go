@@ -104,7 +104,13 @@ func (st *PidStat) takeRest(rest []byte) error {
 		}
 		v, ok := parseUint(w)
 		if !ok {
-			return fmt.Errorf("pid %d: bad field %d %q", st.PID, 26+st.RestN, w)
+			// A thread other than the leader has exit_signal -1: kept
+			// as its two's complement, as strtoul reads it.
+			n, signed := parseAtoi(w)
+			if !signed {
+				return fmt.Errorf("pid %d: bad field %d %q", st.PID, 26+st.RestN, w)
+			}
+			v = uint64(n)
 		}
 		st.Rest[st.RestN] = v
 		st.RestN++

@@ -103,6 +103,20 @@ func TestParsePidStatOddComm(t *testing.T) {
 	}
 }
 
+// A thread other than its group's leader has exit_signal -1 (a task
+// directory's stat); it is read as strtoul reads it, not refused.
+func TestParsePidStatThreadExitSignal(t *testing.T) {
+	line := "59 (vsock-console) S 0 0 0 0 -1 4194624 2233 0 0 0 29 77 0 0 20 0 14 0 37 43089920 2743 " +
+		"18446744073709551615 1 1 0 0 0 0 0 4096 1256 0 0 0 -1 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+	var st PidStat
+	if err := ParsePidStat([]byte(line), &st); err != nil {
+		t.Fatal(err)
+	}
+	if int32(st.Rest[PidStatExitSignal]) != -1 || st.Rest[PidStatProcessor] != 1 {
+		t.Errorf("exit_signal %d, processor %d", int64(st.Rest[PidStatExitSignal]), st.Rest[PidStatProcessor])
+	}
+}
+
 func TestParsePidStatRefusesBadText(t *testing.T) {
 	for _, bad := range []string{
 		"", "4242 comm S 1", "x (c) S 1 1 1 0 -1", "1 (c) SS 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 0 0 1 0 1 1 1 1",

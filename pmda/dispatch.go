@@ -30,8 +30,8 @@ func (s *Server) handleNoReply(h Header, pdu []byte) ([]byte, error) {
 }
 
 // handleError takes pmcd's PM_ERR_NOTCONN: client h.From has gone, so its
-// profiles and the marks of its interval are dropped. Nothing is ever sent
-// back for an ERROR.
+// profiles, its process controls and the marks of its interval are
+// dropped. Nothing is ever sent back for an ERROR.
 func (s *Server) handleError(h Header, pdu []byte) ([]byte, error) {
 	var e ErrorPDU
 	if err := e.Decode(pdu); err != nil {
@@ -41,6 +41,7 @@ func (s *Server) handleError(h Header, pdu []byte) ([]byte, error) {
 	if e.Code == ErrNotConn {
 		s.profiles.drop(h.From)
 		s.creds.drop(h.From)
+		s.cfg.Controls.Forget(h.From)
 		if s.cfg.Clients != nil {
 			s.cfg.Clients.Forget(h.From)
 		}

@@ -20,6 +20,7 @@ const (
 	ErrIPC          Errno = -12366
 	ErrPermission   Errno = -12387
 	ErrAgain        Errno = -12389
+	ErrNoContext    Errno = -12376
 	ErrNotConn      Errno = -12391
 	ErrType         Errno = -12397
 	ErrNoContainer  Errno = -12399 // pmdaroot knows no such container
@@ -34,7 +35,7 @@ var errnoNames = map[Errno]string{
 	ErrName: "PM_ERR_NAME", ErrPMID: "PM_ERR_PMID", ErrInDom: "PM_ERR_INDOM", ErrInst: "PM_ERR_INST",
 	ErrConv: "PM_ERR_CONV", ErrSign: "PM_ERR_SIGN", ErrIPC: "PM_ERR_IPC",
 	ErrPermission: "PM_ERR_PERMISSION", ErrAgain: "PM_ERR_AGAIN",
-	ErrNotConn: "PM_ERR_NOTCONN", ErrType: "PM_ERR_TYPE", ErrBadStore: "PM_ERR_BADSTORE",
+	ErrNoContext: "PM_ERR_NOCONTEXT", ErrNotConn: "PM_ERR_NOTCONN", ErrType: "PM_ERR_TYPE", ErrBadStore: "PM_ERR_BADSTORE",
 	ErrNoContainer: "PM_ERR_NOCONTAINER", ErrNYI: "PM_ERR_NYI",
 	ErrPMDAReady: "PM_ERR_PMDAREADY", ErrPMDANotReady: "PM_ERR_PMDANOTREADY",
 }

@@ -16,6 +16,8 @@ type fetchState struct {
 	// schema is the one the last fetch read: a fetch that finds another
 	// tells pmcd the names and labels changed (a dynamic source's).
 	schema *cache.Schema
+	// threads is set when the client sees pmdaproc's threads view.
+	threads bool
 	// sources are the fetch's sources, each once: marks[i] is the stamp
 	// of the last fetch that listed source i.
 	sources []int
@@ -64,8 +66,10 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 	// is the fetch's arrival, before any wait for fresh samples: a source
 	// learns its readers' phases from it.
 	now := s.cfg.Now()
+	f.threads = s.cfg.Controls.Threads(h.From)
 	s.freshen(s.cfg.Front.Schema(), now)
-	f.read = cache.Request{Snap: s.cfg.Front.Load(), Now: now, Client: h.From, Who: s.creds.credentials(h.From)}
+	f.read = cache.Request{Snap: s.cfg.Front.Load(), Now: now, Client: h.From, Who: s.creds.credentials(h.From),
+		Controls: s.cfg.Controls}
 	prof := s.profiles.lookup(h.From, f.req.Ctx)
 	f.values, f.sets, f.spans = f.values[:0], f.sets[:0], f.spans[:0]
 	for _, pmid := range f.req.PMIDs {
@@ -73,8 +77,13 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 		start := len(f.values)
 		if d, ok := s.metricIn(f.read.Snap.Schema, pmid); ok && !d.Unsupported {
 			set.Type = d.Type
-			f.values = f.read.AppendValues(f.values, d)
-			f.values = s.limitToHolder(f.values, start, d)
+			if view, ok := f.viewOf(f.read.Snap.Schema, d); ok {
+				f.values = f.read.AppendValues(f.values, view)
+			} else {
+				f.values = f.read.AppendValues(f.values, d)
+				f.values = s.limitToHolder(f.values, start, d)
+			}
+			// The profile names the instances on the wire, in d's domain.
 			f.values = s.applyProfile(f.values, start, d, prof)
 		} else if ok {
 			set.NumErr = ErrAppVersion // a name kept for its descriptor only
@@ -102,8 +111,11 @@ func (s *Server) freshen(schema *cache.Schema, now time.Time) {
 	}
 	for _, pmid := range f.req.PMIDs {
 		d, ok := s.metricIn(schema, pmid)
-		if !ok {
-			continue
+		if !ok || d.Control != cache.ControlNone {
+			continue // a control's value is no sample
+		}
+		if view, ok := f.viewOf(schema, d); ok {
+			d = view
 		}
 		src, ok := schema.SourceOfID(d.ID)
 		if !ok {
@@ -118,6 +130,15 @@ func (s *Server) freshen(schema *cache.Schema, now time.Time) {
 		}
 	}
 	s.cfg.Front.Freshen(f.sources, now)
+}
+
+// viewOf is the metric the fetch reads in d's place: d's threads view
+// when the client sees threads and d has one.
+func (f *fetchState) viewOf(schema *cache.Schema, d *cache.Desc) (*cache.Desc, bool) {
+	if !f.threads {
+		return nil, false
+	}
+	return schema.ThreadView(d.ID)
 }
 
 // limitToHolder drops from values[start:] the instances that the holder

@@ -35,12 +35,13 @@ func (s *Server) handleInstance(h Header, pdu []byte) ([]byte, error) {
 	if desc.Access != cache.AccessAll && !s.creds.credentials(h.From).Known {
 		return nil, ErrPermission
 	}
+	members := s.membersOf(id, h.From)
 	// The members as of now, as a fetch's values: a process started a
 	// moment ago is found (pmdaproc lists /proc at each request too).
-	if src, ok := s.cfg.Front.Schema().SourceOfInDom(id); ok {
+	if src, ok := s.cfg.Front.Schema().SourceOfInDom(members); ok {
 		s.cfg.Front.Freshen([]int{src}, s.cfg.Now())
 	}
-	in, _ := s.cfg.Front.Load().InDom(id)
+	in, _ := s.cfg.Front.Load().InDom(members)
 	switch {
 	case q.Name != "":
 		inst, ok := in.Lookup(q.Name)
@@ -64,6 +65,17 @@ func (s *Server) handleInstance(h Header, pdu []byte) ([]byte, error) {
 		entries[i] = InstanceEntry{Inst: x.ID, Name: x.Name}
 	}
 	return AppendInstance(s.out[:0], q.InDom, entries), nil
+}
+
+// membersOf is the domain whose members client from lists as domain id:
+// a client that sees threads lists the threads in the processes' place.
+func (s *Server) membersOf(id cache.InDomID, from int32) cache.InDomID {
+	if s.cfg.Controls.Threads(from) {
+		if view, ok := s.cfg.Front.Schema().ThreadInDom(id); ok {
+			return view
+		}
+	}
+	return id
 }
 
 // aliasOf is the name the instance domain's alias gives name, if any.
@@ -149,7 +161,7 @@ func (s *Server) handleLabel(h Header, pdu []byte) ([]byte, error) {
 		}
 	case LabelCluster:
 	case LabelInstances:
-		sets = s.instanceLabelSets(q.Ident)
+		sets = s.instanceLabelSets(q.Ident, h.From)
 	default:
 		return nil, ErrType
 	}
@@ -186,13 +198,14 @@ func (s *Server) indomDesc(indom uint32) (*cache.InDomDesc, bool) {
 }
 
 // instanceLabelSets returns one set per instance the current profile
-// selects (see cache.InDomDesc.InstanceLabels).
-func (s *Server) instanceLabelSets(indom uint32) []LabelSet {
+// selects, of the members client from lists (see
+// cache.InDomDesc.InstanceLabels).
+func (s *Server) instanceLabelSets(indom uint32, from int32) []LabelSet {
 	desc, ok := s.indomDesc(indom)
 	if !ok {
 		return nil
 	}
-	in, _ := s.cfg.Front.Load().InDom(desc.ID)
+	in, _ := s.cfg.Front.Load().InDom(s.membersOf(desc.ID, from))
 	prof := s.profiles.last
 	var sets []LabelSet
 	for _, x := range in.All() {

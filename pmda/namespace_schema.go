@@ -45,6 +45,9 @@ func (n *schemaNamespace) current() (*cache.Schema, []string, map[string]cache.M
 		// A slice or map handed out earlier keeps its names.
 		n.names, n.byName = nil, map[string]cache.MetricID{}
 		for _, d := range schema.Descs() {
+			if d.Threads {
+				continue // a threads view has no name of its own
+			}
 			if name := n.wireName(d.Name); n.rootOf(name) != "" {
 				n.names = append(n.names, name)
 				n.byName[name] = d.ID

@@ -53,7 +53,11 @@ type Config struct {
 	// and tools that play pmcd's part). The agent always sets it.
 	StoreAccess *StoreAccess
 	Clients     cache.Clients // told when pmcd says a client has gone
-	Log         zerolog.Logger
+	// Controls are pmdaproc's process controls, shared by every server of
+	// the agent: whether each client sees threads, and its cgroup. Nil
+	// refuses their stores, and every client sees processes.
+	Controls *cache.ProcControls
+	Log      zerolog.Logger
 	// OwnLabelsOnly answers metrics and instance domains with their own
 	// labels, without the collector label the schema adds: standing in
 	// for another agent, its names carry that agent's labels, no more.

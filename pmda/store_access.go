@@ -26,6 +26,9 @@ func (s *Server) handleStore(h Header, pdu []byte) ([]byte, error) {
 	if err := res.Decode(pdu); err != nil {
 		return nil, err
 	}
+	if s.storesControls(res.Sets) {
+		return s.storeControls(h.From, res.Sets)
+	}
 	var reqs []cache.PMStoreRequest
 	for _, set := range res.Sets {
 		d, ok := s.metricOf(set.PMID)

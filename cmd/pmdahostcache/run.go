@@ -48,6 +48,9 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 		Front: front, PMStore: runner, Clients: runner, Log: log, Trace: cfg.HasDebug("pdu"),
 		StoreAccess: &pmda.StoreAccess{Users: cfg.StoreUsers, Groups: cfg.StoreGroups},
 		Containers:  roots,
+		// One set of process controls for every domain: pmcd numbers its
+		// clients once for all its agents.
+		Controls: cache.NewProcControls(),
 	}
 	own := ownDomain(cfg, base, allTexts)
 	agents, err := standInDomains(cfg, base, allTexts, log)

@@ -55,6 +55,18 @@ func newProcessCollector(env engine.Env, b *board) (engine.Collector, error) {
 func (c *processCollector) Name() string { return "proc" }
 
 func (c *processCollector) Source() cache.Source {
+	return cache.Source{
+		Name:    c.Name(),
+		Metrics: append(processMetrics(), controls[:]...),
+		// Each process is labelled with its PID, as pmdaproc labels them.
+		InDoms: []cache.InDomDesc{{ID: indomProcess, Name: "processes", IDLabel: "pid", Access: known,
+			Alias: sixDigits}},
+	}
+}
+
+// processMetrics are the metrics a sample of the processes sets: the
+// thread collector sets their threads views.
+func processMetrics() []cache.Desc {
 	metrics := []cache.Desc{nprocs}
 	for _, rows := range [][]numRow{statRows, statSignedRows, statusRows, statmRows, ioRows, schedstatRows} {
 		for _, r := range rows {
@@ -66,14 +78,7 @@ func (c *processCollector) Source() cache.Source {
 			metrics = append(metrics, r.desc)
 		}
 	}
-	metrics = append(metrics, runqRows[:]...)
-	return cache.Source{
-		Name:    c.Name(),
-		Metrics: metrics,
-		// Each process is labelled with its PID, as pmdaproc labels them.
-		InDoms: []cache.InDomDesc{{ID: indomProcess, Name: "processes", IDLabel: "pid", Access: known,
-			Alias: sixDigits}},
-	}
+	return append(metrics, runqRows[:]...)
 }
 
 // Sample lists the processes and reads each one's files. A process that
@@ -101,7 +106,7 @@ func (c *processCollector) Sample(b *cache.Builder, _ time.Time) error {
 			b.Renew(uint32(pid))
 		}
 		runq[runqState(r)]++
-		c.setValues(b, r)
+		setValues(b, r, 0)
 	}
 	c.pids = listed
 	c.board.post(c.pids)
@@ -117,27 +122,34 @@ func (c *processCollector) Sample(b *cache.Builder, _ time.Time) error {
 	return nil
 }
 
-// setValues sets every per-process metric of one process.
-func (c *processCollector) setValues(b *cache.Builder, r *record) {
+// setValues sets every per-process metric of one process (or thread),
+// each in its cluster plus shift: 0 for the processes, threadShift for
+// their threads views.
+func setValues(b *cache.Builder, r *record, shift uint32) {
 	inst := uint32(r.pid)
 	for _, rows := range [][]numRow{statRows, statusRows, statmRows, ioRows, schedstatRows} {
 		for i := range rows {
 			if v, ok := rows[i].value(r); ok {
-				b.SetU64(rows[i].desc.ID, inst, v)
+				b.SetU64(shifted(rows[i].desc.ID, shift), inst, v)
 			}
 		}
 	}
 	for i := range statSignedRows {
 		v, _ := statSignedRows[i].value(r)
-		b.SetI64(statSignedRows[i].desc.ID, inst, int64(v))
+		b.SetI64(shifted(statSignedRows[i].desc.ID, shift), inst, int64(v))
 	}
 	for _, rows := range [][]strRow{statStrRows, statusStrRows} {
 		for i := range rows {
 			if s, ok := rows[i].value(r); ok {
-				b.SetString(rows[i].desc.ID, inst, s)
+				b.SetString(shifted(rows[i].desc.ID, shift), inst, s)
 			}
 		}
 	}
+}
+
+// shifted is id moved shift clusters up.
+func shifted(id cache.MetricID, shift uint32) cache.MetricID {
+	return cache.NewMetricID(id.Cluster()+shift, id.Item())
 }
 
 // sixDigits writes a PID typed without pmdaproc's zeros as its instance

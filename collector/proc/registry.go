@@ -19,6 +19,10 @@ func Registry() []engine.Registration {
 			return newProcessCollector(env, shared)
 		}, Interval: 10 * time.Second},
 	}
+	// Every thread, for the clients that ask pmdaproc's controls for
+	// threads: on demand, so it reads nothing until one does.
+	regs = append(regs, engine.Registration{Name: "proc_threads", Factory: newThreadCollector,
+		Interval: 10 * time.Second})
 	for _, g := range groups {
 		regs = append(regs, engine.Registration{Name: g.name, Factory: groupFactory(g.name, g.make, shared),
 			Interval: 10 * time.Second})

@@ -12,6 +12,19 @@ import (
 // domain is the agent's PMDA domain (domain.h).
 const domain = 396
 
+// namedDescs are the schema's metrics that have names a client can look
+// up: every one but the threads views of the process metrics, which a
+// client in pmdaproc's threads view reads in the processes' place.
+func namedDescs(s *cache.Schema) []cache.Desc {
+	var out []cache.Desc
+	for _, d := range s.Descs() {
+		if !d.Threads {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // metricIndex writes docs/metrics.md: every metric with its PMID, type,
 // semantics, units, instance domain and the file that declares it. Every
 // metric must have exactly one declaring file.
@@ -20,7 +33,7 @@ func metricIndex(s *cache.Schema, declared map[string][]string, texts metricText
 	for _, in := range s.InDoms() {
 		indoms[in.ID] = in.Name
 	}
-	descs := append([]cache.Desc(nil), s.Descs()...)
+	descs := namedDescs(s)
 	sort.Slice(descs, func(a, b int) bool { return descs[a].Name < descs[b].Name })
 	var b strings.Builder
 	b.WriteString("# Metric index\n\n" +

@@ -35,7 +35,7 @@ func pmnsSource(s *cache.Schema, header string, pmid func(cache.Desc) (uint32, u
 		}
 		children[strings.Join(parts[:len(parts)-1], ".")][parts[len(parts)-1]] = help.SymbolicDomain + ":*:*"
 	}
-	for _, d := range s.Descs() {
+	for _, d := range namedDescs(s) {
 		if s.Dynamic(d.ID) {
 			continue // below a dynamic root, named by the agent
 		}

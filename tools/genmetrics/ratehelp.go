@@ -19,7 +19,7 @@ func rateHelp(s *cache.Schema, base helpSource) string {
 	var b strings.Builder
 	b.WriteString("# Help for hostcache.rate.*, hostcache.max.* and hostcache.min.*, generated\n" +
 		"# from the base metrics' help by `make generate`.\n")
-	for _, d := range s.Descs() {
+	for _, d := range namedDescs(s) {
 		if dynamicName(d.Name) {
 			continue
 		}
@@ -28,7 +28,7 @@ func rateHelp(s *cache.Schema, base helpSource) string {
 		}
 	}
 	for _, word := range []string{"max", "min"} {
-		for _, d := range s.Descs() {
+		for _, d := range namedDescs(s) {
 			if dynamicName(d.Name) {
 				continue
 			}
