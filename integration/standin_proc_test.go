@@ -204,26 +204,14 @@ var atopLine = regexp.MustCompile(`(?m)^PRG \S+ \d+ \S+ \S+ \d+ (\d+) \((.*?)\) 
 
 // compareAtop compares pcp-atop's process lines on the processes both
 // runs list, zombies left out: name, real uid, TGID, start, command line
-// and parent. The
-// real gid is not compared: pmdaproc 6.0.3 gives the uid as proc.id.gid.
-// pcp-atop stores proc.control.perclient.threads and lists each thread
-// with pmdaproc; the stand-in serves no threads yet (README), so thread
-// lines are counted, not compared.
+// and parent. The real gid is not compared: pmdaproc 6.0.3 gives the uid
+// as proc.id.gid. pcp-atop stores proc.control.perclient.threads and
+// lists each thread: on the threads both runs list, the name and the
+// TGID must be the same, and the stand-in must list threads where
+// pmdaproc did.
 func compareAtop(t *testing.T, before, after toolOutput) {
-	rows := func(o toolOutput) (map[string][]string, int) {
-		procs, threads := map[string][]string{}, 0
-		for _, m := range atopLine.FindAllStringSubmatch(o.stdout, -1) {
-			switch {
-			case m[1] != m[6]:
-				threads++
-			case m[3] != "Z":
-				procs[m[1]] = []string{m[2], m[4], m[6], m[8], m[9], m[10]}
-			}
-		}
-		return procs, threads
-	}
-	b, bt := rows(before)
-	a, at := rows(after)
+	b, bThreads := atopRows(before)
+	a, aThreads := atopRows(after)
 	compared := 0
 	for pid, rb := range b {
 		ra, ok := a[pid]
@@ -238,5 +226,36 @@ func compareAtop(t *testing.T, before, after toolOutput) {
 	if compared < 20 {
 		t.Errorf("pcp-atop: only %d processes in both runs: %s\n%s", compared, after.complaint(), lastLines(after.stdout, 5))
 	}
-	t.Logf("pcp-atop: %d processes compared; thread lines: %d with pmdaproc, %d with the stand-in", compared, bt, at)
+	threads := 0
+	for tid, tb := range bThreads {
+		ta, ok := aThreads[tid]
+		if !ok || renamed(tb[0], ta[0]) {
+			continue
+		}
+		threads++
+		if tb[1] != ta[1] {
+			t.Errorf("pcp-atop, thread %s: TGID %s with pmdaproc, %s with the stand-in", tid, tb[1], ta[1])
+		}
+	}
+	if len(bThreads) > 0 && threads == 0 {
+		t.Errorf("pcp-atop lists %d thread lines with pmdaproc, none of them with the stand-in (%d thread lines)",
+			len(bThreads), len(aThreads))
+	}
+	t.Logf("pcp-atop: %d processes compared; thread lines: %d with pmdaproc, %d with the stand-in, %d in both compared",
+		compared, len(bThreads), len(aThreads), threads)
+}
+
+// atopRows are pcp-atop's process lines by PID (name, real uid, TGID,
+// start, command line, parent) and its thread lines by TID (name, TGID).
+func atopRows(o toolOutput) (procs, threads map[string][]string) {
+	procs, threads = map[string][]string{}, map[string][]string{}
+	for _, m := range atopLine.FindAllStringSubmatch(o.stdout, -1) {
+		switch {
+		case m[1] != m[6]:
+			threads[m[1]] = []string{m[2], m[6]}
+		case m[3] != "Z":
+			procs[m[1]] = []string{m[2], m[4], m[6], m[8], m[9], m[10]}
+		}
+	}
+	return procs, threads
 }

@@ -344,3 +344,38 @@ func TestBorrowedInstancesAreDescribed(t *testing.T) {
 		t.Errorf("pmlogcheck: %v\n%s", err, out)
 	}
 }
+
+// threadsViewer publishes a threads view of the changing source's bytes,
+// as proc_threads does of the process metrics.
+type threadsViewer struct{}
+
+var tBytesThreads = cache.Desc{Name: "hostcache.test.threads.bytes", ID: cache.NewMetricID(4, 0), Type: cache.TypeU64,
+	Sem: cache.SemCounter, Units: cache.UnitsByte, InDom: 1, Threads: true, ThreadsOf: tBytes.ID}
+
+func (threadsViewer) Name() string { return "viewer" }
+func (threadsViewer) Source() cache.Source {
+	return cache.Source{Name: "viewer", Metrics: []cache.Desc{tBytesThreads}}
+}
+func (threadsViewer) Sample(b *cache.Builder, _ time.Time) error {
+	b.SetU64(tBytesThreads.ID, 0, 1)
+	return nil
+}
+
+// A threads view has no name a client can look up: a recording holds the
+// process metrics only, never their threads' view.
+func TestRecordingLeavesThreadsViewsOut(t *testing.T) {
+	need(t, "pmdumplog")
+	rec, _ := newTestRecorder(t, t.TempDir(), threadsViewer{})
+	if err := rec.Start(time.Hour, root); err != nil {
+		t.Fatal(err)
+	}
+	rec.Wait()
+	st := rec.Status()
+	if st.Errors != 0 || st.Last == "" {
+		t.Fatalf("status %+v", st)
+	}
+	out, err := exec.Command("pmdumplog", "-a", st.Last).CombinedOutput()
+	if err != nil || strings.Contains(string(out), "threads") || !strings.Contains(string(out), "hostcache.test.bytes") {
+		t.Errorf("pmdumplog -a: %v, want hostcache.test.bytes and no threads view:\n%s", err, out)
+	}
+}

@@ -199,11 +199,17 @@ func (a *assembly) metadata(at time.Time) error {
 	}
 	for _, sh := range a.hist {
 		for _, d := range slices.Concat(sh.Metrics, sh.Strings, sh.Computed) {
+			if d.Threads {
+				continue
+			}
 			if err := a.describe(at, d); err != nil {
 				return err
 			}
 		}
 		for _, id := range sh.InDoms {
+			if a.threadsView(id) {
+				continue
+			}
 			if err := a.describeInDom(at, id); err != nil {
 				return err
 			}
@@ -258,7 +264,7 @@ func (a *assembly) step(st step) error {
 	sh := &a.hist[st.src]
 	s := sh.Samples[st.sample]
 	for k, id := range sh.InDoms {
-		if in := s.InDom(k); in != nil && !sameTable(a.indoms[id], in) {
+		if in := s.InDom(k); in != nil && !a.threadsView(id) && !sameTable(a.indoms[id], in) {
 			if err := a.writeInDom(st.at, id, in); err != nil {
 				return err
 			}
@@ -267,6 +273,9 @@ func (a *assembly) step(st step) error {
 	}
 	a.sets = a.sets[:0]
 	for m, d := range sh.Metrics {
+		if d.Threads {
+			continue
+		}
 		insts, bits := s.Values(m)
 		set := a.nextSet(d)
 		for i := range insts {
@@ -277,6 +286,9 @@ func (a *assembly) step(st step) error {
 		a.sets = append(a.sets, a.strings(sh)...)
 	}
 	for c, d := range sh.Computed {
+		if d.Threads {
+			continue
+		}
 		set := a.nextSet(d)
 		a.scratch = sh.StepValues(c, st.sample, a.scratch[:0])
 		for _, v := range a.scratch {
@@ -350,6 +362,15 @@ func (a *assembly) someTable(at time.Time, id cache.InDomID) (*cache.Instances, 
 	return nil, nil
 }
 
+// threadsView says whether an instance domain is the threads' view of
+// the processes'. The threads views are what a client that sees threads
+// reads in the processes' place, under the processes' names; they have no
+// names of their own to log them by, and a recording holds the processes.
+func (a *assembly) threadsView(id cache.InDomID) bool {
+	d, ok := a.schema.InDom(id)
+	return ok && d.Threads
+}
+
 // anyValue reports whether any of the sets has a value.
 func anyValue(sets []archive.ValueSet) bool {
 	for _, s := range sets {
@@ -364,6 +385,9 @@ func anyValue(sets []archive.ValueSet) bool {
 func (a *assembly) strings(sh *engine.SourceHistory) []archive.ValueSet {
 	var sets []archive.ValueSet
 	for _, d := range sh.Strings {
+		if d.Threads {
+			continue
+		}
 		i, ok := a.schema.Index(d.ID)
 		if !ok {
 			continue
