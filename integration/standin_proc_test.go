@@ -251,6 +251,8 @@ func atopRows(o toolOutput) (procs, threads map[string][]string) {
 	procs, threads = map[string][]string{}, map[string][]string{}
 	for _, m := range atopLine.FindAllStringSubmatch(o.stdout, -1) {
 		switch {
+		case m[1] == "0":
+			// A task that ended in the interval: atop knows no id of it.
 		case m[1] != m[6]:
 			threads[m[1]] = []string{m[2], m[6]}
 		case m[3] != "Z":
