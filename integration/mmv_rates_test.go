@@ -32,18 +32,20 @@ var mmvColumns = []struct{ label, spec string }{
 	{"age", "hostcache.control.collector.age,,mmv"},
 }
 
-// The flapping file's span in testMMVRates: over four intervals, the
-// burst's among them. The agent's gap between changes then grows to 32 s
-// (mmvPace), so the files settle within half a minute of the flapping's
-// end, before the pmrep run ends or soon after.
-const mmvFlapFrom, mmvFlapFor = 15 * time.Second, 35 * time.Second
+// The flapping file's span in testMMVRates: over the last two intervals,
+// the burst's among them. The agent's gap between changes then grows to
+// 32 s (mmvPace), so the files settle 10 s after the pmrep run ends. Each
+// change makes pmcd's clients look the names up again, and PCP's clients
+// beside (TestPCP's "in turn", which fetch every metric) are over by
+// then.
+const mmvFlapFrom, mmvFlapFor = 40 * time.Second, 22 * time.Second
 
 // The writer's figures (testdata/mmv_writer.py): its counter's steady
 // rate a second, what a burst adds in one step, and the queue depth it
 // holds for that second.
 const mmvRate, mmvBurst, mmvBurstDepth = 100, 5000, 900
 
-// testMMVRates: pmrep at 10 s for 60 s; from 15 s to 50 s in, another
+// testMMVRates: pmrep at 10 s for 60 s; from 40 s in to the end, another
 // file (a copy of hctest's, so a valid one, see mmvFlapper) appears and
 // goes every 1.25 s. 45 s in, the writer makes a burst, in an interval whose both fetches
 // come after the agent learned pmrep's period (its first three fetches),
