@@ -280,6 +280,34 @@ print(len(pmids), written, left_out)
 EOF
 }
 
+# step_add rewrites one pmcd.conf entry with __pmda_add, which signals
+# pmcd, once pmcd has been quiet for a quarter of a second (at most 5 s
+# of waiting). pmcd 6.0.3 drops the agent it is waiting on for an answer
+# when a SIGHUP arrives meanwhile, and fails that request with
+# PM_ERR_IPC; a pmlogger that gets it while it checks its metrics exits.
+# Each step's SIGHUP makes every pmlogger check all its metrics again,
+# a burst of requests the next step's SIGHUP must not fall into.
+step_add()
+{
+    __i=0
+    __last=`pdus_in`
+    while [ $__i -lt 20 ]; do
+        $PCP_BINADM_DIR/pmsleep 0.25
+        __now=`pdus_in`
+        # pdus_in's own pmprobe costs pmcd 6 PDUs.
+        [ -n "$__now" ] && [ -n "$__last" ] && [ `expr $__now - $__last` -le 10 ] && break
+        __last=$__now
+        __i=`expr $__i + 1`
+    done
+    __pmda_add "$1"
+}
+
+# pdus_in prints how many PDUs pmcd has received from its clients.
+pdus_in()
+{
+    pmprobe -v pmcd.pdu_in.total 2>/dev/null | $PCP_AWK_PROG '$2 == 1 { print $3 }'
+}
+
 # enter_standin moves from beside the agents named (by domain, the
 # pipe's first) to their place: pmcd's entry for the first runs the
 # agent, which makes its sockets before its handshake on the pipe, while
@@ -296,13 +324,13 @@ enter_standin()
     # serial lines' counters are printed only to a reader with
     # CAP_SYS_ADMIN, checked at every read of /proc/tty/driver/serial,
     # and a process's io file only to its owner or root.
-    __pmda_add "$__pipe	`agent_domain $__pipe`	pipe	binary 		$__cmd"
+    step_add "$__pipe	`agent_domain $__pipe`	pipe	binary 		$__cmd"
     if [ $# -gt 1 ]; then
         echo "... and for pmda$2 on $linux_socket ..."
-        __pmda_add "$2	`agent_domain $2`	socket	unix $linux_socket"
+        step_add "$2	`agent_domain $2`	socket	unix $linux_socket"
     fi
     echo "... and answers hostcache's domain $domain on $socket ..."
-    __pmda_add "hostcache	$domain	socket	unix $socket"
+    step_add "hostcache	$domain	socket	unix $socket"
     if $do_check; then
         $PCP_BINADM_DIR/pmsleep $check_delay
         for __n in hostcache "$@"; do
@@ -331,11 +359,11 @@ leave_standin()
     *socket*)
         echo "Back beside the other agents: hostcache's entry runs $pmda_name ..."
         # The line pmdaInstall writes for a pipe agent.
-        __pmda_add "hostcache	$domain	pipe	binary 		$pmda_dir/$pmda_name -d $domain "
+        step_add "hostcache	$domain	pipe	binary 		$pmda_dir/$pmda_name -d $domain "
         for __t in linux proc; do
             if stands_for $__t; then
                 echo "Restoring pmda$__t's entry in pmcd.conf ..."
-                __pmda_add "`cat standin.$__t`"
+                step_add "`cat standin.$__t`"
             fi
         done
         rm -f "$socket" "$linux_socket"
