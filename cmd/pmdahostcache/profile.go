@@ -5,17 +5,17 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
 )
 
 // profileFor writes a CPU profile of the agent's first d of running to
-// path, then a heap profile beside it, for -D profile: how a developer
-// sees where background sampling spends its time and memory on a real
-// host.
-func profileFor(ctx context.Context, path string, d time.Duration, log zerolog.Logger) {
+// base.cpu.pprof, then a heap profile to base.heap.pprof, for -D profile:
+// how a developer sees where background sampling spends its time and
+// memory on a real host.
+func profileFor(ctx context.Context, base string, d time.Duration, log zerolog.Logger) {
+	path := base + ".cpu.pprof"
 	f, err := os.Create(path)
 	if err != nil {
 		log.Warn().Err(err).Msg("cpu profile")
@@ -32,7 +32,7 @@ func profileFor(ctx context.Context, path string, d time.Duration, log zerolog.L
 	}
 	pprof.StopCPUProfile()
 	log.Info().Str("file", path).Msg("cpu profile written")
-	writeHeapProfile(strings.TrimSuffix(path, ".cpu.pprof")+".heap.pprof", log)
+	writeHeapProfile(base+".heap.pprof", log)
 }
 
 // writeHeapProfile writes what the heap holds once the first minute's

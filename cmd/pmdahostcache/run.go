@@ -78,7 +78,7 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	if cfg.HasDebug("profile") {
-		go profileFor(gctx, cfg.LogFile+".cpu.pprof", 60*time.Second, log)
+		go profileFor(gctx, cfg.LogFile, 60*time.Second, log)
 	}
 	g.Go(func() error { return runner.Run(gctx) })
 	rl := &reloader{args: args, running: cfg, runner: runner, procs: procs, log: log}
