@@ -57,14 +57,20 @@ type fetchFresh struct {
 	// stuck is set when the source missed a fetch's deadline (a blocked
 	// read): no fetch waits for it again until it completes a sample.
 	stuck atomic.Bool
-	// took is how long the last sample no fetch missed its deadline for
-	// took: a source slower than the deadline is not waited for, while
-	// one that was blocked is waited for again once it recovers.
+	// took is the shortest of the last tookKept samples that read their
+	// files and no fetch missed its deadline for: a source slower than
+	// the deadline each time is not waited for, while one slowed once (a
+	// busy host) is, and one that was blocked is again once it recovers.
 	took   atomic.Int64
+	recent [tookKept]time.Duration // under mu; 0: none yet
+	next   int
 	taken  atomic.Uint64 // samples taken for fetches
 	misses atomic.Uint64 // fetches that waited their deadline out for it
 	warned atomic.Int64  // when a miss was last logged, ns since the epoch
 }
+
+// tookKept is how many samples' durations took is the shortest of.
+const tookKept = 4
 
 // missWarnGap is how often a source's missed deadlines are logged at most.
 const missWarnGap = time.Minute
@@ -116,19 +122,47 @@ func (ff *fetchFresh) ask() {
 }
 
 // sampled records a sample taken at at in took, whatever it gave, and
-// releases the fetches waiting for it.
+// releases the fetches waiting for it. A zero at is a sample that read
+// nothing (a slowed OnDemand source): its time says nothing of the
+// source's pace.
 func (ff *fetchFresh) sampled(at time.Time, took time.Duration) {
-	if !ff.stuck.Load() {
-		ff.took.Store(int64(took))
-	}
 	ff.mu.Lock()
+	if !ff.stuck.Load() && !at.IsZero() {
+		ff.noteTook(took)
+	}
 	ff.at = at
+	ff.releaseLocked()
+	ff.mu.Unlock()
+	ff.stuck.Store(false)
+}
+
+// noteTook keeps took among the recent durations and stores their
+// shortest. Called with mu held.
+func (ff *fetchFresh) noteTook(took time.Duration) {
+	ff.recent[ff.next] = max(took, 1)
+	ff.next = (ff.next + 1) % tookKept
+	shortest := took
+	for _, d := range ff.recent {
+		if d > 0 && d < shortest {
+			shortest = d
+		}
+	}
+	ff.took.Store(int64(shortest))
+}
+
+// release lets the fetches waiting go with the newest sample: nothing
+// newer comes now.
+func (ff *fetchFresh) release() {
+	ff.mu.Lock()
+	ff.releaseLocked()
+	ff.mu.Unlock()
+}
+
+func (ff *fetchFresh) releaseLocked() {
 	if ff.done != nil {
 		close(ff.done)
 		ff.done = nil
 	}
-	ff.mu.Unlock()
-	ff.stuck.Store(false)
 }
 
 // newest is when the newest sample was taken.
@@ -143,6 +177,7 @@ func (ff *fetchFresh) newest() time.Time {
 type fetchWait struct {
 	entries []*entry
 	chans   []<-chan struct{}
+	again   []bool // the wait is the second for its entry
 	timer   *time.Timer
 }
 
@@ -164,14 +199,14 @@ func (r *Runner) Freshen(sources []int, now time.Time) {
 // needs.
 func (fr *freshness) wait(w *fetchWait, sources []int, now time.Time, bound time.Duration) {
 	wait := time.Duration(fr.waitNS.Load())
-	w.entries, w.chans = w.entries[:0], w.chans[:0]
+	w.entries, w.chans, w.again = w.entries[:0], w.chans[:0], w.again[:0]
 	for _, src := range sources {
 		e := fr.entryOf(src)
 		if e == nil || time.Duration(e.fresh.took.Load()) > wait {
 			continue
 		}
 		if ch := e.fresh.await(now, bound); ch != nil {
-			w.entries, w.chans = append(w.entries, e), append(w.chans, ch)
+			w.add(e, ch, false)
 		}
 	}
 	if len(w.chans) == 0 {
@@ -184,19 +219,32 @@ func (fr *freshness) wait(w *fetchWait, sources []int, now time.Time, bound time
 		w.timer.Reset(wait)
 	}
 	defer w.timer.Stop()
-	if fr.awaitAll(w) {
+	if fr.awaitAll(w, now, bound) {
 		fr.misses.Add(1)
 	}
 }
 
+func (w *fetchWait) add(e *entry, ch <-chan struct{}, again bool) {
+	w.entries, w.chans, w.again = append(w.entries, e), append(w.chans, ch), append(w.again, again)
+}
+
 // awaitAll waits for every channel of w until its timer fires, and marks
-// the sources that missed it stuck. It reports whether any did.
-func (fr *freshness) awaitAll(w *fetchWait) (missed bool) {
+// the sources that missed it stuck. It reports whether any did. A sample
+// that was under way when the fetch at now arrived, and had begun more
+// than bound before it, read its files before the fetch was asked: the
+// fetch waits once more, for the sample its demand brings.
+func (fr *freshness) awaitAll(w *fetchWait, now time.Time, bound time.Duration) (missed bool) {
 	expired := false
-	for i, ch := range w.chans {
+	for i := 0; i < len(w.chans); i++ {
+		ch := w.chans[i]
 		if !expired {
 			select {
 			case <-ch:
+				if !w.again[i] {
+					if next := w.entries[i].fresh.await(now, bound); next != nil {
+						w.add(w.entries[i], next, true)
+					}
+				}
 				continue
 			case <-w.timer.C:
 				expired = true
@@ -234,8 +282,7 @@ func (fr *freshness) entryOf(src int) *entry {
 func (r *Runner) sampleForFetch(e *entry) {
 	bound := time.Duration(r.fresh.withinNS.Load())
 	if e.stats.samples.Load() == 0 || e.sched.panicStreak > 0 || bound <= 0 || !e.fresh.due(bound) {
-		// Release any waiter: nothing newer comes now.
-		e.fresh.sampled(e.fresh.newest(), time.Duration(e.fresh.took.Load()))
+		e.fresh.release()
 		return
 	}
 	// Counted before the sample: the sample releases the fetch waiting

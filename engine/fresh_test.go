@@ -15,9 +15,10 @@ import (
 // gated is a collector whose samples wait while its gate is closed: a
 // read that blocks, opened by the test.
 type gated struct {
-	calls atomic.Int64
-	mu    sync.Mutex
-	gate  chan struct{} // nil: open
+	calls   atomic.Int64
+	entered atomic.Int64 // samples begun
+	mu      sync.Mutex
+	gate    chan struct{} // nil: open
 }
 
 func (g *gated) Name() string { return "gated" }
@@ -27,6 +28,7 @@ func (g *gated) Source() cache.Source {
 }
 
 func (g *gated) Sample(b *cache.Builder, _ time.Time) error {
+	g.entered.Add(1)
 	g.mu.Lock()
 	gate := g.gate
 	g.mu.Unlock()
@@ -39,6 +41,15 @@ func (g *gated) Sample(b *cache.Builder, _ time.Time) error {
 
 func (g *gated) close() {
 	g.mu.Lock()
+	g.gate = make(chan struct{})
+	g.mu.Unlock()
+}
+
+// pass lets the sample waiting at the gate through and keeps the gate
+// closed for the next.
+func (g *gated) pass() {
+	g.mu.Lock()
+	close(g.gate)
 	g.gate = make(chan struct{})
 	g.mu.Unlock()
 }
@@ -164,6 +175,53 @@ func TestFreshenSharesOneSample(t *testing.T) {
 	}
 }
 
+// A fetch that arrives while a sample is under way, later than the bound
+// after that sample began, waits for the next: the one under way read
+// /proc before the fetch was asked, and would list processes that had
+// exited before it.
+func TestFreshenWaitsForASampleBegunAfterItsArrival(t *testing.T) {
+	g := &gated{}
+	r, front, src := freshRunner(t, g, 20*time.Millisecond, time.Minute)
+	g.close()
+	ageNewest(r.entries[0], 30*time.Millisecond)
+	first := make(chan struct{})
+	go func() {
+		defer close(first)
+		r.Freshen([]int{src}, time.Now())
+	}()
+	for g.entered.Load() < 2 {
+		time.Sleep(time.Millisecond) // the first fetch's sample has begun
+	}
+	time.Sleep(30 * time.Millisecond)
+	second := make(chan uint64, 1)
+	go func() {
+		r.Freshen([]int{src}, time.Now())
+		second <- published(t, front) // what the fetch is answered from
+	}()
+	for controlValue(t, front, ctlFreshSampled) < 2 {
+		time.Sleep(time.Millisecond) // the second fetch waits too
+	}
+	g.pass() // the first fetch's sample ends; the next waits at the gate
+	<-first
+	for g.entered.Load() < 3 {
+		time.Sleep(time.Millisecond) // the second fetch's own sample has begun
+	}
+	// The next sample waits at the gate: nothing newer than sample 2 can
+	// be published until it opens.
+	select {
+	case got := <-second:
+		t.Fatalf("the second fetch was answered from sample %d, begun before it arrived", got)
+	case <-time.After(50 * time.Millisecond):
+	}
+	g.open()
+	if got := <-second; got != 3 {
+		t.Fatalf("the second fetch was answered from sample %d, want 3, begun after it arrived", got)
+	}
+	if n := controlValue(t, front, ctlFreshMisses); n != 0 {
+		t.Errorf("fresh.misses %d, want 0", n)
+	}
+}
+
 func TestFreshenBlockedSourceCostsOneDeadline(t *testing.T) {
 	g := &gated{}
 	r, front, src := freshRunner(t, g, 20*time.Millisecond, 50*time.Millisecond)
@@ -224,5 +282,28 @@ func TestFreshenOfFreshSourcesAllocatesNothing(t *testing.T) {
 	sources := []int{src, 0} // 0 is the control source: no collector
 	if n := testing.AllocsPerRun(100, func() { r.Freshen(sources, time.Now()) }); n != 0 {
 		t.Fatalf("a fetch of fresh sources allocates %v times", n)
+	}
+}
+
+// One slow sample (a busy host) leaves the source waited for; only
+// samples slower than the deadline each time of the last tookKept do
+// not. A sample that read nothing says nothing of the pace.
+func TestFreshTookIsTheShortestOfRecentSamples(t *testing.T) {
+	ff := newFetchFresh()
+	now := time.Now()
+	ff.sampled(now, 10*time.Millisecond)
+	ff.sampled(now, 300*time.Millisecond)
+	if got := time.Duration(ff.took.Load()); got != 10*time.Millisecond {
+		t.Fatalf("took %v after a fast and a slow sample, want 10ms", got)
+	}
+	for range tookKept - 1 {
+		ff.sampled(now, 300*time.Millisecond)
+	}
+	if got := time.Duration(ff.took.Load()); got != 300*time.Millisecond {
+		t.Fatalf("took %v after %d slow samples, want 300ms", got, tookKept)
+	}
+	ff.sampled(time.Time{}, time.Microsecond)
+	if got := time.Duration(ff.took.Load()); got != 300*time.Millisecond {
+		t.Fatalf("took %v after a sample that read nothing, want 300ms", got)
 	}
 }
