@@ -118,6 +118,9 @@ func testProcessChurn(t *testing.T, load *underLoad) {
 	rss1, n1 := vmRSS(t, agent), processCount(t)
 	t.Logf("%d processes churned; fetches listed %d churned processes; %d values or rates of exited processes; "+
 		"agent RSS %d -> %d kB; processes %d -> %d", started, seen, bad, rss0, rss1, n0, n1)
+	if bad > 0 {
+		logFreshness(t)
+	}
 	if started < churnRate*int(churnFor/time.Second)/2 {
 		t.Errorf("only %d processes churned in %v", started, churnFor)
 	}
@@ -137,6 +140,7 @@ func testProcessChurn(t *testing.T, load *underLoad) {
 // and the churned processes the fetches listed.
 func judgeChurn(t *testing.T, out string, l *lives) (bad, seen int) {
 	names := []string{"hostcache.proc.psinfo.utime", "hostcache.rate.proc.psinfo.utime"}
+	badFetches := 0
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		f := strings.Fields(line)
 		if len(f) < 2 {
@@ -145,6 +149,7 @@ func judgeChurn(t *testing.T, out string, l *lives) (bad, seen int) {
 		secs, _ := strconv.ParseFloat(f[0], 64)
 		at := time.Unix(0, int64(secs*1e9))
 		k, _ := strconv.Atoi(f[1])
+		inFetch := 0
 		for _, inst := range f[2:] {
 			pid, _ := strconv.Atoi(inst)
 			if _, churned := l.pid[pid]; churned {
@@ -152,14 +157,30 @@ func judgeChurn(t *testing.T, out string, l *lives) (bad, seen int) {
 			}
 			if l.exitedBefore(pid, at) {
 				bad++
+				inFetch++
 				if bad <= 5 {
 					t.Errorf("%s has a value for PID %d, which exited before the fetch at %s",
 						names[k%2], pid, at.Format("15:04:05.000"))
 				}
 			}
 		}
+		if inFetch > 0 && badFetches < 10 {
+			badFetches++
+			t.Logf("the fetch at %s gave %s to %d exited processes of the %d it listed",
+				at.Format("15:04:05.000"), names[k%2], inFetch, len(f)-2)
+		}
 	}
 	return bad, seen
+}
+
+// logFreshness logs what the agent says of its answers' freshness: the
+// served samples' ages and the proc collector's fetch samples and misses.
+func logFreshness(t *testing.T) {
+	t.Helper()
+	t.Logf("hostcache.control.fresh.age (µs): %v", values(t, "hostcache.control.fresh.age"))
+	for _, m := range []string{"duration", "fetch_samples", "fetch_misses", "extra_samples", "samples"} {
+		t.Logf("hostcache.control.collector.%s of proc: %s", m, values(t, "hostcache.control.collector."+m)["proc"])
+	}
 }
 
 // besideAgentPID is the PID of the agent beside the others, on
