@@ -11,8 +11,10 @@ import (
 // Past its memory budget the history is shortened: older samples are
 // dropped and a client whose mark is older starts from the oldest kept.
 func TestHistoryBudget(t *testing.T) {
-	// A sample of the script source holds 4 values: 32 + 96 bytes.
-	g := newRigWith(t, Schedule{Default: time.Second, History: time.Minute, HistoryBudget: 128 * 5})
+	// A sample of the script source holds 4 values: 32 + 96 bytes. The
+	// samples share one layout of 160 bytes, which the cost a second
+	// spreads over the samples held: 900 bytes hold five samples, 800.
+	g := newRigWith(t, Schedule{Default: time.Second, History: time.Minute, HistoryBudget: 900})
 	g.sample(at(0), steady(0))
 	g.sample(at(1), steady(1))
 	g.fetch(1, "hostcache.rate.test.count")
@@ -20,18 +22,18 @@ func TestHistoryBudget(t *testing.T) {
 		g.sample(at(k), steady(k))
 	}
 	h := g.r.entries[0].hist()
-	if n := h.held(); n != 6 {
-		t.Errorf("%d samples held, want 6 (5 s of budget + 1)", n)
+	if n := h.held(); n != 5 {
+		t.Errorf("%d samples held, want 5 (4 s of budget + 1)", n)
 	}
-	if b := h.bytes.Load(); b > 128*6 {
+	if b := h.bytes.Load(); b > 900 {
 		t.Errorf("history holds %d bytes, over its budget", b)
 	}
-	if h.at(14) != nil || h.at(15) == nil {
+	if h.at(15) != nil || h.at(16) == nil {
 		t.Error("samples older than the kept span are still served")
 	}
-	g.want(1, "hostcache.rate.test.count", 0, float64(10*400-10*15*15)/5)
-	if got := g.fetch(1, "hostcache.control.history")[cache.InstNone]; got != 5 {
-		t.Errorf("control.history = %v, want the 5 s the budget allows", got)
+	g.want(1, "hostcache.rate.test.count", 0, float64(10*400-10*16*16)/4)
+	if got := g.fetch(1, "hostcache.control.history")[cache.InstNone]; got != 4 {
+		t.Errorf("control.history = %v, want the 4 s the budget allows", got)
 	}
 }
 

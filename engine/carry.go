@@ -111,6 +111,7 @@ func (c *carrier) take(s *sample) {
 	}
 	if c.lastOld == nil || c.lastOld.seq+1 != s.seq {
 		n.shared = false // what it shared is not carried: it owns them here
+		n.layoutShared = false
 	}
 	c.h.slots[s.seq%uint64(len(c.h.slots))].Store(&n)
 	c.h.bytes.Add(sampleBytes(&n))
@@ -122,11 +123,12 @@ func (c *carrier) layout(l *layout) *layout {
 	if n, ok := c.layouts[l]; ok {
 		return n
 	}
-	n := &layout{starts: make([]int32, len(c.from)), ends: make([]int32, len(c.from)), insts: l.insts}
+	n := &layout{starts: make([]int32, len(c.from)), ends: make([]int32, len(c.from)),
+		lists: make([][]uint32, len(c.from))}
 	for t, ot := range c.from {
 		if ot >= 0 {
 			lo, hi := l.span(ot)
-			n.starts[t], n.ends[t] = int32(lo), int32(hi)
+			n.starts[t], n.ends[t], n.lists[t] = int32(lo), int32(hi), l.lists[ot]
 		}
 	}
 	c.layouts[l] = n

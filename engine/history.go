@@ -38,6 +38,9 @@ type sample struct {
 	// that an earlier sample in the ring owns: this one costs its own
 	// fields only. Only the sampler reads or changes it.
 	shared bool
+	// layoutShared says layout is an earlier sample's, which holds its
+	// memory: this one costs none of it.
+	layoutShared bool
 	// indoms are the source's instance tables as published with the
 	// sample (in the history's indom order), shared with the previous
 	// sample while they are the same tables.
@@ -48,12 +51,16 @@ type sample struct {
 // metric t holds vals[ends[t-1]:ends[t]] (from 0 for t = 0), or
 // vals[starts[t]:ends[t]] when starts is set: a sample carried across a
 // dynamic source's change keeps its values where they were (carry.go).
-// Consecutive samples share one layout while their instances do not
-// change, so most lookups find an instance at the same position in both.
+// lists[t] names the instance of each of t's values. Metrics with the
+// same instances share one list (a process's twenty counters, one list
+// of PIDs), and consecutive samples share one layout while their
+// instances do not change, so most lookups find an instance at the same
+// position in both.
 type layout struct {
 	starts []int32
 	ends   []int32
-	insts  []uint32
+	lists  [][]uint32
+	size   atomic.Int64 // bytes, once measured
 }
 
 // span returns the positions of tracked metric t's values.
@@ -68,18 +75,49 @@ func (l *layout) span(t int) (lo, hi int) {
 }
 
 // find returns the position of inst among tracked metric t's values,
-// trying ordinal (its position in another sample) first.
+// looking first at ordinal (its position in another sample) and then
+// outwards from there: a process that started or ended moves the others
+// by a place or two, and a walk from the start would cost a fetch of
+// every process's figures the square of their number.
 func (l *layout) find(t int, inst uint32, ordinal int) (int, bool) {
-	lo, hi := l.span(t)
-	if p := lo + ordinal; ordinal >= 0 && p < hi && l.insts[p] == inst {
-		return p, true
-	}
-	for p := lo; p < hi; p++ {
-		if l.insts[p] == inst {
-			return p, true
+	lo, _ := l.span(t)
+	list := l.lists[t]
+	ordinal = min(max(ordinal, 0), len(list))
+	for d := 0; ordinal-d >= 0 || ordinal+d < len(list); d++ {
+		if i := ordinal + d; i < len(list) && list[i] == inst {
+			return lo + i, true
+		}
+		if i := ordinal - d - 1; i >= 0 && list[i] == inst {
+			return lo + i, true
 		}
 	}
 	return 0, false
+}
+
+// bytes is the memory the layout holds, each shared list once.
+func (l *layout) bytes() int64 {
+	if n := l.size.Load(); n > 0 {
+		return n
+	}
+	n := int64(4*len(l.starts)+4*len(l.ends)+24*len(l.lists)) + 64
+	for t, list := range l.lists {
+		if len(list) > 0 && !l.sharesEarlier(t) {
+			n += int64(4 * len(list))
+		}
+	}
+	l.size.Store(n)
+	return n
+}
+
+// sharesEarlier reports whether tracked metric t's list is an earlier
+// metric's.
+func (l *layout) sharesEarlier(t int) bool {
+	for _, e := range l.lists[:t] {
+		if len(e) > 0 && len(e) == len(l.lists[t]) && &e[0] == &l.lists[t][0] {
+			return true
+		}
+	}
+	return false
 }
 
 // history keeps the recent samples of one source in a ring. The sampler
@@ -203,6 +241,7 @@ func (h *history) add(p *cache.Part, at time.Time, extra bool) uint64 {
 		s.vals, s.layout = h.capture(p)
 		s.indoms = h.captureInDoms(p)
 	}
+	s.layoutShared = prev != nil && s.layout == prev.layout
 	if prev != nil && !s.shared {
 		s.resets = prev.resets
 		if n := h.countResets(prev, s, p.Renewed()); n > 0 {
@@ -295,9 +334,16 @@ func (h *history) dropBeyondKeep(newest uint64) {
 func (h *history) release(old *sample) {
 	h.bytes.Add(-sampleBytes(old))
 	next := h.slots[(old.seq+1)%uint64(len(h.slots))].Load()
-	if next != nil && next.seq == old.seq+1 && next.shared {
+	if next == nil || next.seq != old.seq+1 {
+		return
+	}
+	if next.shared {
 		next.shared = false
 		h.bytes.Add(int64(8 * len(next.vals)))
+	}
+	if next.layoutShared {
+		next.layoutShared = false
+		h.bytes.Add(next.layout.bytes())
 	}
 }
 
@@ -323,31 +369,72 @@ func (h *history) capture(p *cache.Part) ([]uint64, *layout) {
 		n += len(p.NumsAt(i))
 	}
 	vals := make([]uint64, n)
-	var old *layout
-	if h.last != nil && h.last.layout.starts == nil && len(h.last.layout.insts) == n {
-		old = h.last.layout
-	}
-	same := old != nil
 	k := 0
-	for t, i := range h.tracked {
+	for _, i := range h.tracked {
 		for _, v := range p.NumsAt(i) {
 			vals[k] = v.Bits
-			same = same && old.insts[k] == v.Inst
 			k++
 		}
-		same = same && int(old.ends[t]) == k
 	}
-	if same {
+	var old *layout
+	if h.last != nil && h.last.layout.starts == nil {
+		old = h.last.layout
+	}
+	if old != nil && sameInstances(old, p, h.tracked) {
 		return vals, old
 	}
-	l := &layout{ends: make([]int32, len(h.tracked)), insts: make([]uint32, 0, n)}
+	l := &layout{ends: make([]int32, len(h.tracked)), lists: make([][]uint32, len(h.tracked))}
+	k = 0
 	for t, i := range h.tracked {
-		for _, v := range p.NumsAt(i) {
-			l.insts = append(l.insts, v.Inst)
-		}
-		l.ends[t] = int32(len(l.insts))
+		nums := p.NumsAt(i)
+		l.lists[t] = h.listFor(l, old, t, nums)
+		k += len(nums)
+		l.ends[t] = int32(k)
 	}
 	return vals, l
+}
+
+// sameInstances reports whether part p's tracked metrics have, in order,
+// the instances of layout l.
+func sameInstances(l *layout, p *cache.Part, tracked []int) bool {
+	for t, i := range tracked {
+		if !numsHave(p.NumsAt(i), l.lists[t]) {
+			return false
+		}
+	}
+	return true
+}
+
+// numsHave reports whether nums are of list's instances, in order.
+func numsHave(nums []cache.Num, list []uint32) bool {
+	if len(nums) != len(list) {
+		return false
+	}
+	for j, v := range nums {
+		if v.Inst != list[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// listFor returns the instance list of tracked metric t's nums in new
+// layout l: an earlier metric's list in l, or t's list in old, when one
+// names the same instances, or a new one.
+func (h *history) listFor(l, old *layout, t int, nums []cache.Num) []uint32 {
+	for _, e := range l.lists[:t] {
+		if numsHave(nums, e) {
+			return e
+		}
+	}
+	if old != nil && numsHave(nums, old.lists[t]) {
+		return old.lists[t]
+	}
+	list := make([]uint32, len(nums))
+	for j, v := range nums {
+		list[j] = v.Inst
+	}
+	return list
 }
 
 // captureInDoms keeps part's instance tables, reusing the previous
@@ -401,13 +488,13 @@ func (h *history) stepResets(t int, prev, s *sample, secs float64) {
 		return
 	}
 	for p := lo; p < hi; p++ {
-		q, ok := prev.layout.find(t, s.layout.insts[p], p-lo)
+		q, ok := prev.layout.find(t, s.layout.lists[t][p-lo], p-lo)
 		if !ok {
 			continue
 		}
 		m := most
 		if perInst != nil {
-			m = min(m, perInst.most(perInst.unitsOf(s.layout.insts[p]), secs))
+			m = min(m, perInst.most(perInst.unitsOf(s.layout.lists[t][p-lo]), secs))
 		}
 		if !plausible(prev.vals[q], s.vals[p], m) {
 			s.bad = append(s.bad, int32(p))
@@ -464,12 +551,16 @@ func (s *sample) badAt(p int) bool {
 	return found
 }
 
-// sampleBytes estimates the memory a sample holds: its values and its own
-// fields. Layouts are shared while instances do not change and are left
-// out, as are values shared with the sample before.
+// sampleBytes estimates the memory a sample holds: its values, its
+// layout and its own fields. Values and a layout shared with the sample
+// before are that one's.
 func sampleBytes(s *sample) int64 {
-	if s.shared {
-		return 96
+	n := int64(96)
+	if !s.shared {
+		n += int64(8*len(s.vals) + 4*cap(s.bad) + 4*cap(s.renewed))
 	}
-	return int64(8*len(s.vals)+4*cap(s.bad)+4*cap(s.renewed)) + 96
+	if !s.layoutShared {
+		n += s.layout.bytes()
+	}
+	return n
 }

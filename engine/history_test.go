@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
@@ -48,18 +50,19 @@ func TestRepeatedSamplesShareTheHistory(t *testing.T) {
 	g.want(5, "hostcache.rate.test.count", 1, 0)
 }
 
-// When the ring drops the sample that owns values later samples share,
-// the memory is still counted once: the next sample owns it.
+// When the ring drops the sample that owns values and a layout later
+// samples share, the memory is still counted once: the next sample owns
+// it.
 func TestSharedValuesCountedOnceAfterTheOwnerGoes(t *testing.T) {
 	g := newRigWith(t, Schedule{Default: time.Second, History: 10 * time.Second})
 	still := scriptStep{count: [2]uint64{100, 50}, ms: 1000, gauge: 3}
 	h := g.r.entries[0].hist()
 	for k := 0; k <= 3*h.depth(); k++ {
 		g.sample(at(k), still)
-		vals := int64(8 * len(h.newest().vals))
-		if want := 96*int64(h.held()) + vals; h.bytes.Load() != want {
-			t.Fatalf("sample %d: %d bytes counted, want %d (%d samples sharing %d bytes of values)",
-				k, h.bytes.Load(), want, h.held(), vals)
+		vals, lay := int64(8*len(h.newest().vals)), h.newest().layout.bytes()
+		if want := 96*int64(h.held()) + vals + lay; h.bytes.Load() != want {
+			t.Fatalf("sample %d: %d bytes counted, want %d (%d samples sharing %d bytes of values and a %d-byte layout)",
+				k, h.bytes.Load(), want, h.held(), vals, lay)
 		}
 	}
 }
@@ -144,4 +147,70 @@ func TestRenewedInstanceStartsAgain(t *testing.T) {
 	g.sample(at(3), scriptStep{count: [2]uint64{520, 115}})
 	g.sample(at(4), scriptStep{count: [2]uint64{540, 120}})
 	g.want(2, "hostcache.rate.test.count", 0, 20)
+}
+
+// Metrics over the same instances share one instance list in a layout,
+// and the layout is counted once: a process's twenty counters cost one
+// list of PIDs, not twenty.
+func TestLayoutSharesOneListAcrossMetrics(t *testing.T) {
+	src := newWideSource(23, 256)
+	r := NewRunner(zerolog.Nop(), []Collector{src}, Schedule{Default: time.Second, History: time.Minute})
+	schema, err := cache.NewSchema(r.Sources()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Attach(cache.NewFront(schema)); err != nil {
+		t.Fatal(err)
+	}
+	now := t0
+	sample := func() *layout {
+		t.Helper()
+		now = now.Add(time.Second)
+		if err := r.SampleAt(now); err != nil {
+			t.Fatal(err)
+		}
+		return r.entries[0].hist().newest().layout
+	}
+	first := sample()
+	if second := sample(); second != first {
+		t.Fatal("a sample with the same instances made a new layout")
+	}
+	src.insts = 255 // an instance went: a new layout, still one list
+	for _, l := range []*layout{first, sample()} {
+		for k, list := range l.lists {
+			if len(list) == 0 || &list[0] != &l.lists[0][0] {
+				t.Fatalf("tracked metric %d has a list of its own", k)
+			}
+		}
+		if got, most := l.bytes(), int64(4*256+1024); got > most {
+			t.Errorf("a layout of one list of %d instances counted as %d bytes, more than %d",
+				len(l.lists[0]), got, most)
+		}
+	}
+}
+
+// find looks outwards from the position an instance had elsewhere: an
+// instance moved by others that started or ended is found, and one that
+// is not there is not.
+func TestLayoutFindsMovedInstances(t *testing.T) {
+	list := []uint32{10, 11, 13, 14, 15, 16}
+	l := &layout{ends: []int32{3, 9}, lists: [][]uint32{{1, 2, 3}, list}}
+	for _, c := range []struct {
+		inst     uint32
+		ordinal  int
+		want     int
+		wantFind bool
+	}{
+		{14, 3, 6, true},  // where it was
+		{14, 4, 6, true},  // one before went
+		{14, 1, 6, true},  // two came before it
+		{16, 9, 8, true},  // an ordinal past the end
+		{10, -1, 3, true}, // no ordinal
+		{12, 2, 0, false}, // gone
+	} {
+		p, ok := l.find(1, c.inst, c.ordinal)
+		if ok != c.wantFind || (ok && p != c.want) {
+			t.Errorf("find(%d, ordinal %d) = %d, %v; want %d, %v", c.inst, c.ordinal, p, ok, c.want, c.wantFind)
+		}
+	}
 }

@@ -96,7 +96,7 @@ func (fg *intervalFigures) values(h *history, part *cache.Part, start, end *samp
 	}
 	lo, hi := end.layout.span(t)
 	for p := lo; p < hi; p++ {
-		inst := end.layout.insts[p]
+		inst := end.layout.lists[t][p-lo]
 		var v cache.Value
 		switch wm.kind {
 		case kindFigure:
