@@ -86,6 +86,12 @@ type Source struct {
 	Metrics []Desc
 	InDoms  []InDomDesc
 	Dynamic bool
+	// CountersOnly says the source's history keeps its counters (and
+	// instants with peaks) alone: its other instants keep the newest
+	// sample, as strings do. Process tables set it: at 10,000 processes
+	// their sizes and states would cost the history three times what
+	// the counters' rates need.
+	CountersOnly bool
 }
 
 // Schema is the immutable set of metrics and instance domains, with the
@@ -286,6 +292,12 @@ func (s *Schema) Index(id MetricID) (int, bool) { return s.index(id) }
 // SourceOf returns the index of the source that publishes the metric at
 // schema index i.
 func (s *Schema) SourceOf(i int) int { return s.srcOf[i] }
+
+// CountersOnly reports whether source src's history keeps its counters
+// alone (Source.CountersOnly).
+func (s *Schema) CountersOnly(src int) bool {
+	return src >= 0 && src < len(s.regs) && s.regs[src].CountersOnly
+}
 
 // index returns id's position in descs.
 func (s *Schema) index(id MetricID) (int, bool) {

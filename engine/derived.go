@@ -142,13 +142,20 @@ func windowedOf(src cache.Source, derived []Derived) []windowed {
 // keeps: every number the source publishes. The figures need the counters
 // and the instants with peaks; the flight recorder writes out all of them.
 // Strings (names, versions) are left out: they would cost the history a
-// string per sample and hardly ever change.
-func trackedOf(schema *cache.Schema, source int) []int {
+// string per sample and hardly ever change. A source whose history keeps
+// its counters alone (cache.Source.CountersOnly) leaves out its other
+// instants too, but for those a figure is computed like (likes).
+func trackedOf(schema *cache.Schema, source int, likes map[cache.MetricID]bool) []int {
+	countersOnly := schema.CountersOnly(source)
 	var out []int
 	for i, d := range schema.Descs() {
-		if schema.SourceOf(i) == source && d.Compute == nil && d.Type != cache.TypeString {
-			out = append(out, i)
+		if schema.SourceOf(i) != source || d.Compute != nil || d.Type == cache.TypeString {
+			continue
 		}
+		if countersOnly && d.Sem != cache.SemCounter && !d.Peaks && !likes[d.ID] {
+			continue
+		}
+		out = append(out, i)
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,5 +99,34 @@ func TestPeakDesc(t *testing.T) {
 	l := PeakDesc(WithPeaks(testLoad), true)
 	if l.Type != cache.TypeFloat || l.InDom != testLoad.InDom || l.Peaks {
 		t.Errorf("max load desc %+v", l)
+	}
+}
+
+// A source whose history keeps its counters alone leaves its plain
+// instants out, keeps those with peaks or a figure computed like them,
+// and a source without the flag keeps every number.
+func TestCountersOnlyHistoryKeepsWhatFiguresNeed(t *testing.T) {
+	counter := Metric("hostcache.test.only.count", 30, 0, cache.TypeU64, cache.SemCounter, cache.UnitsCount, 30)
+	size := Metric("hostcache.test.only.size", 30, 1, cache.TypeU64, cache.SemInstant, cache.UnitsCount, 30)
+	peaked := Metric("hostcache.test.only.peaked", 30, 2, cache.TypeU64, cache.SemInstant, cache.UnitsCount, 30)
+	peaked.Peaks = true
+	liked := Metric("hostcache.test.only.liked", 30, 3, cache.TypeU64, cache.SemInstant, cache.UnitsCount, 30)
+	for _, only := range []bool{true, false} {
+		schema, err := cache.NewSchema(cache.Source{Name: "only", CountersOnly: only,
+			Metrics: []cache.Desc{counter, size, peaked, liked}, InDoms: []cache.InDomDesc{{ID: 30, Name: "only"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, i := range trackedOf(schema, 0, map[cache.MetricID]bool{liked.ID: true}) {
+			names = append(names, schema.Descs()[i].Name)
+		}
+		want := []string{counter.Name, size.Name, peaked.Name, liked.Name}
+		if only {
+			want = []string{counter.Name, peaked.Name, liked.Name}
+		}
+		if !slices.Equal(names, want) {
+			t.Errorf("CountersOnly %v: history keeps %v, want %v", only, names, want)
+		}
 	}
 }

@@ -237,7 +237,11 @@ func (r *Runner) Attach(front *cache.Front) error {
 // newHistoryOf is a history of e's metrics in schema, deep enough for
 // the history's span at e's interval.
 func (r *Runner) newHistoryOf(e *entry, schema *cache.Schema, own map[cache.MetricID]bool) *history {
-	tracked := trackedOf(schema, e.source)
+	likes := map[cache.MetricID]bool{}
+	for _, w := range e.windowed {
+		likes[w.like] = true
+	}
+	tracked := trackedOf(schema, e.source, likes)
 	h := newHistory(schema, tracked, r.budget.ringDepth(e, len(tracked)), own)
 	h.reach(r.budget.history, e.interval())
 	h.indoms = schema.InDomsOf(e.source)

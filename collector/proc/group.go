@@ -62,7 +62,7 @@ func (c *groupCollector) Source() cache.Source {
 	if c.inert {
 		return cache.Source{Name: c.name}
 	}
-	return cache.Source{Name: c.name, Metrics: c.g.metrics()}
+	return cache.Source{Name: c.name, Metrics: c.g.metrics(), CountersOnly: true}
 }
 
 // Pace hears how much slower than its interval the engine samples the

@@ -61,6 +61,9 @@ func (c *processCollector) Source() cache.Source {
 		// Each process is labelled with its PID, as pmdaproc labels them.
 		InDoms: []cache.InDomDesc{{ID: indomProcess, Name: "processes", IDLabel: "pid", Access: known,
 			Alias: sixDigits}},
+		// The rates need the counters' history; sizes, states and ids
+		// are served from the newest sample (docs/design.md).
+		CountersOnly: true,
 	}
 }
 

@@ -77,6 +77,7 @@ func (c *threadCollector) Source() cache.Source {
 		Metrics: metrics,
 		InDoms: []cache.InDomDesc{{ID: indomThreads, Name: "threads", IDLabel: "pid", Access: known,
 			Alias: sixDigits, Threads: true, ThreadsOf: indomProcess}},
+		CountersOnly: true,
 	}
 }
 
