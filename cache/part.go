@@ -1,12 +1,10 @@
 package cache
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"slices"
 	"time"
-	"unsafe"
 )
 
 // Part is what one source publishes: its values and instance domains from
@@ -111,15 +109,15 @@ type Builder struct {
 	indoms []partInDom // the instance tables set this sample, in the order set
 	pos    []int       // Part's counting-sort scratch, kept between samples
 	err    error
-	// prev is the part made before this one and prevPairs its pairs:
-	// a sample that sets the same pairs (nothing changed) shares prev's
-	// arrays, at the cost of one comparison. prevOK says the previous
-	// sample ended with prev (no failure since), so sharing is sound.
-	prev      *Part
-	prevPairs []pair
-	prevOK    bool
-	built     bool // this sample's Part succeeded
-	again     bool // the collector asked to repeat prev (Again)
+	// prev is the part made before this one: a sample that sets the
+	// values, strings and tables prev holds (nothing changed) shares
+	// prev's arrays, found in the pass that would group the values.
+	// prevOK says the previous sample ended with prev (no failure since),
+	// so sharing is sound.
+	prev   *Part
+	prevOK bool
+	built  bool // this sample's Part succeeded
+	again  bool // the collector asked to repeat prev (Again)
 	// skipUnknown leaves out a value or table that the schema does not
 	// give this source, instead of failing the sample (SkipUnknown);
 	// skipped counts them this sample and skipWhy says why the first was.
@@ -146,10 +144,6 @@ func (s *Schema) NewBuilder(source int, sampled time.Time) *Builder {
 // a collector that reuses one builder allocates little more per sample than
 // the part it publishes. The part returned before stays as it was.
 func (b *Builder) Reset(sampled time.Time) {
-	if b.built && !b.again {
-		// Keep the pairs prev was made from, to compare the next ones with.
-		b.pairs, b.prevPairs = b.prevPairs, b.pairs
-	}
 	b.prevOK, b.built, b.again = b.built, false, false
 	b.part = &Part{Sampled: sampled, schema: b.schema}
 	b.pairs = b.pairs[:0]
@@ -344,54 +338,81 @@ func (b *Builder) Part() (*Part, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
-	if len(b.renewed) == 0 && (b.again || b.samePairs()) {
+	if len(b.renewed) == 0 && b.again {
 		return b.repeat(), nil
 	}
 	if len(b.renewed) > 0 {
 		b.part.renewed = slices.Clone(b.renewed)
 	}
 	sp := b.schema.span[b.source]
-	n := max(sp.hi-sp.lo+1, 0)
+	pos := b.countByMetric(max(sp.hi-sp.lo+1, 0), sp.lo)
+	ends := make([]int32, len(pos)-1)
+	for i := range ends {
+		ends[i] = int32(pos[i+1])
+	}
+	all := b.group(pos, sp.lo, b.mayRepeat(sp.lo, ends))
+	if all == nil {
+		return b.repeat(), nil
+	}
+	if len(b.strs) > 0 {
+		b.part.strs = append([]string(nil), b.strs...)
+	}
+	b.part.indoms = b.inDomsToKeep()
+	b.part.lo, b.part.ends, b.part.all = sp.lo, ends, all
+	b.prev, b.built = b.part, true
+	return b.part, nil
+}
+
+// countByMetric returns, for the n metrics from schema index lo, where
+// each one's values start in the grouped array (and their total last).
+func (b *Builder) countByMetric(n, lo int) []int {
 	if cap(b.pos) < n+1 {
 		b.pos = make([]int, n+1)
 	}
 	pos := b.pos[:n+1]
 	clear(pos)
 	for _, p := range b.pairs {
-		pos[int(p.idx)-sp.lo+1]++
+		pos[int(p.idx)-lo+1]++
 	}
 	for i := 1; i <= n; i++ {
-		pos[i] += pos[i-1] // pos[i]: where local metric i's values start
+		pos[i] += pos[i-1]
 	}
-	all := make([]Num, len(b.pairs))
-	for _, p := range b.pairs {
-		j := int(p.idx) - sp.lo
-		all[pos[j]] = Num{Inst: p.inst, Bits: p.bits}
-		pos[j]++
-	}
-	if len(b.strs) > 0 {
-		b.part.strs = append([]string(nil), b.strs...)
-	}
-	b.part.indoms = b.inDomsToKeep()
-	// pos[i] is now where metric i's values end (and metric i+1's start).
-	ends := make([]int32, n)
-	for i := range ends {
-		ends[i] = int32(pos[i])
-	}
-	b.part.lo, b.part.ends, b.part.all = sp.lo, ends, all
-	b.prev, b.built = b.part, true
-	return b.part, nil
+	return pos
 }
 
-// samePairs reports whether this sample set exactly what the previous one
-// did: the same pairs in the same order, the same strings and the same
-// instance tables. The pairs are compared as bytes (one memcmp), so an
-// unchanged source costs a comparison instead of a sort and a copy.
-func (b *Builder) samePairs() bool {
-	if !b.prevOK || b.prev == nil || len(b.pairs) != len(b.prevPairs) || !slices.Equal(b.strs, b.prev.strs) {
-		return false
+// mayRepeat reports whether this sample can repeat prev: no renewal, the
+// same count of values for each metric (ends), the same strings and the
+// same tables. Then only the values remain to compare.
+func (b *Builder) mayRepeat(lo int, ends []int32) bool {
+	return len(b.renewed) == 0 && b.prevOK && b.prev != nil && b.prev.lo == lo &&
+		slices.Equal(b.prev.ends, ends) && slices.Equal(b.strs, b.prev.strs) && b.sameInDoms()
+}
+
+// group places each pair at its metric's next position (pos, which it
+// moves on) in a new array and returns it. When compare is set it first
+// compares each with what prev holds there, and allocates only at the
+// first difference, as a copy of prev's values: the places passed hold
+// the same values. It returns nil when every pair matched: nothing
+// changed, and no array was made.
+func (b *Builder) group(pos []int, lo int, compare bool) []Num {
+	var all []Num
+	if !compare {
+		all = make([]Num, len(b.pairs))
 	}
-	return b.sameInDoms() && bytes.Equal(pairBytes(b.pairs), pairBytes(b.prevPairs))
+	for _, p := range b.pairs {
+		j := int(p.idx) - lo
+		n := Num{Inst: p.inst, Bits: p.bits}
+		if all == nil {
+			if b.prev.all[pos[j]] == n {
+				pos[j]++
+				continue
+			}
+			all = slices.Clone(b.prev.all)
+		}
+		all[pos[j]] = n
+		pos[j]++
+	}
+	return all
 }
 
 // sameInDoms reports whether this sample set the instance tables the
@@ -411,15 +432,6 @@ func (b *Builder) inDomsToKeep() []partInDom {
 		return b.prev.indoms
 	}
 	return slices.Clone(b.indoms)
-}
-
-// pairBytes views pairs as their bytes: a pair is two 4-byte and one
-// 8-byte field, with no padding, so equal bytes are equal pairs.
-func pairBytes(ps []pair) []byte {
-	if len(ps) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&ps[0])), len(ps)*int(unsafe.Sizeof(pair{})))
 }
 
 // repeat finishes the part as a repetition of prev, sharing its arrays.

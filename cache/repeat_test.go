@@ -1,18 +1,11 @@
 package cache
 
 import (
+	"math"
+	"slices"
 	"testing"
 	"time"
-	"unsafe"
 )
-
-// pairBytes compares pairs as bytes: that is sound only while a pair has
-// no padding, whose bytes are not the fields'.
-func TestPairHasNoPadding(t *testing.T) {
-	if got := unsafe.Sizeof(pair{}); got != 16 {
-		t.Fatalf("a pair is %d bytes, want 16 (4+4+8)", got)
-	}
-}
 
 // sample builds one part of source "two" with the given values and table.
 func sample(t *testing.T, b *Builder, in *Instances, vals ...float64) *Part {
@@ -143,4 +136,31 @@ func mustIndex(t *testing.T, s *Schema, d Desc) int {
 		t.Fatalf("%s not in the schema", d.Name)
 	}
 	return i
+}
+
+// A sample whose values differ only late is grouped from the part
+// before's values, found equal so far: the new part reads what was set,
+// and the part before still reads what it held.
+func TestLateChangeLeavesThePartBeforeAlone(t *testing.T) {
+	s := testSchema(t)
+	b := s.NewBuilder(1, time.Now())
+	in := NewInstances([]Instance{{ID: 0, Name: "x"}, {ID: 1, Name: "y"}, {ID: 2, Name: "z"}})
+	first := sample(t, b, in, 1, 2, 3)
+	second := sample(t, b, in, 1, 2, 4)
+	if second.Repeats() {
+		t.Fatal("a changed value was taken for a repeat")
+	}
+	read := func(p *Part) []float64 {
+		var out []float64
+		for _, v := range p.AppendValues(nil, mustIndex(t, s, dC)) {
+			out = append(out, float64(math.Float32frombits(uint32(v.Bits))))
+		}
+		return out
+	}
+	if got := read(second); !slices.Equal(got, []float64{1, 2, 4}) {
+		t.Errorf("the new part reads %v, want [1 2 4]", got)
+	}
+	if got := read(first); !slices.Equal(got, []float64{1, 2, 3}) {
+		t.Errorf("the part before reads %v after the next was built, want [1 2 3]", got)
+	}
 }
