@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -57,10 +58,11 @@ type fetchFresh struct {
 	// stuck is set when the source missed a fetch's deadline (a blocked
 	// read): no fetch waits for it again until it completes a sample.
 	stuck atomic.Bool
-	// took is the shortest of the last tookKept samples that read their
-	// files and no fetch missed its deadline for: a source slower than
-	// the deadline each time is not waited for, while one slowed once (a
-	// busy host) is, and one that was blocked is again once it recovers.
+	// took is the lower median of the last tookKept samples that read
+	// their files and no fetch missed its deadline for: a source slower
+	// than the deadline three times in four is not waited for, while one
+	// slowed once or twice (a busy host) is, and one that was blocked is
+	// again once it recovers.
 	took   atomic.Int64
 	recent [tookKept]time.Duration // under mu; 0: none yet
 	next   int
@@ -69,7 +71,7 @@ type fetchFresh struct {
 	warned atomic.Int64  // when a miss was last logged, ns since the epoch
 }
 
-// tookKept is how many samples' durations took is the shortest of.
+// tookKept is how many samples' durations took is the lower median of.
 const tookKept = 4
 
 // missWarnGap is how often a source's missed deadlines are logged at most.
@@ -136,18 +138,21 @@ func (ff *fetchFresh) sampled(at time.Time, took time.Duration) {
 	ff.stuck.Store(false)
 }
 
-// noteTook keeps took among the recent durations and stores their
-// shortest. Called with mu held.
+// noteTook keeps took among the recent durations and stores their lower
+// median. Called with mu held.
 func (ff *fetchFresh) noteTook(took time.Duration) {
 	ff.recent[ff.next] = max(took, 1)
 	ff.next = (ff.next + 1) % tookKept
-	shortest := took
+	var kept [tookKept]time.Duration
+	n := 0
 	for _, d := range ff.recent {
-		if d > 0 && d < shortest {
-			shortest = d
+		if d > 0 {
+			kept[n] = d
+			n++
 		}
 	}
-	ff.took.Store(int64(shortest))
+	slices.Sort(kept[:n])
+	ff.took.Store(int64(kept[(n-1)/2]))
 }
 
 // release lets the fetches waiting go with the newest sample: nothing

@@ -279,7 +279,7 @@ func procsReport(run procsRun) string {
 	b.WriteString("\nThe latency and CPU ratios say how many times less hostcache takes.\n" +
 		"hostcache answers from samples at most `fresh_within` (20 ms) old.\n" +
 		"A fetch that finds the proc sample older has it sampled anew.\n" +
-		"It waits for it unless its last four samples each took longer than `fetch_wait` (100 ms).\n" +
+		"It waits for it unless three of its last four samples took longer than `fetch_wait` (100 ms).\n" +
 		"The cache row's client fetches hostcache twice in a row, in a run of its own after the others:\n" +
 		"the second fetch finds the sample the first had taken, and answers from it.\n" +
 		"The projection scales the bytes each idle-window sample added to the history's full depth,\n" +
