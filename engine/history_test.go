@@ -154,14 +154,7 @@ func TestRenewedInstanceStartsAgain(t *testing.T) {
 // list of PIDs, not twenty.
 func TestLayoutSharesOneListAcrossMetrics(t *testing.T) {
 	src := newWideSource(23, 256)
-	r := NewRunner(zerolog.Nop(), []Collector{src}, Schedule{Default: time.Second, History: time.Minute})
-	schema, err := cache.NewSchema(r.Sources()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Attach(cache.NewFront(schema)); err != nil {
-		t.Fatal(err)
-	}
+	r, _ := attachedWith(t, zerolog.Nop(), Schedule{Default: time.Second, History: time.Minute}, src)
 	now := t0
 	sample := func() *layout {
 		t.Helper()

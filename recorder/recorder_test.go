@@ -65,12 +65,11 @@ func (texts) MetricText(name string, long bool) (string, bool) {
 }
 func (texts) InDomText(cache.InDomID, bool) (string, bool) { return "things", true }
 
-// sampled runs a runner over the changing collector: 10 samples a second
-// apart, then 10 two seconds apart. It returns the runner, its schema and
-// the last sample's time.
-func sampled(t *testing.T, more ...engine.Collector) (*engine.Runner, *cache.Schema, time.Time) {
+// attached is a runner of cs at a second's interval, attached to a front
+// of their schema, which it returns too.
+func attached(t *testing.T, cs ...engine.Collector) (*engine.Runner, *cache.Schema) {
 	t.Helper()
-	r := engine.NewRunner(zerolog.Nop(), append([]engine.Collector{&changing{}}, more...), engine.Schedule{Default: time.Second})
+	r := engine.NewRunner(zerolog.Nop(), cs, engine.Schedule{Default: time.Second})
 	schema, err := cache.NewSchema(r.Sources()...)
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +77,15 @@ func sampled(t *testing.T, more ...engine.Collector) (*engine.Runner, *cache.Sch
 	if err := r.Attach(cache.NewFront(schema)); err != nil {
 		t.Fatal(err)
 	}
+	return r, schema
+}
+
+// sampled runs a runner over the changing collector: 10 samples a second
+// apart, then 10 two seconds apart. It returns the runner, its schema and
+// the last sample's time.
+func sampled(t *testing.T, more ...engine.Collector) (*engine.Runner, *cache.Schema, time.Time) {
+	t.Helper()
+	r, schema := attached(t, append([]engine.Collector{&changing{}}, more...)...)
 	at := time.Unix(1_790_000_000, 500_000_000)
 	for i := 0; i < 20; i++ {
 		if i > 0 {
@@ -309,14 +317,7 @@ func (borrower) Sample(b *cache.Builder, _ time.Time) error {
 // record.
 func TestBorrowedInstancesAreDescribed(t *testing.T) {
 	need(t, "pmdumplog", "pmlogcheck")
-	r := engine.NewRunner(zerolog.Nop(), []engine.Collector{borrower{}, &changing{}}, engine.Schedule{Default: time.Second})
-	schema, err := cache.NewSchema(r.Sources()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Attach(cache.NewFront(schema)); err != nil {
-		t.Fatal(err)
-	}
+	r, schema := attached(t, borrower{}, &changing{})
 	at := time.Unix(1_790_000_000, 500_000_000)
 	for i := 0; i < 3; i++ {
 		if err := r.SampleAt(at.Add(time.Duration(i) * time.Second)); err != nil {
