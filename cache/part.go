@@ -125,6 +125,14 @@ type Builder struct {
 	skipped     int
 	skipWhy     error
 	renewed     []uint32 // Renew's instances this sample
+	mirror      mirror   // Mirror's view, while one is set
+}
+
+// mirror is a view Mirror sets: the values of some metrics (by schema
+// index) for some instances, set again as other metrics of the source.
+type mirror struct {
+	insts map[uint32]bool
+	to    map[int32]int32
 }
 
 // pair is one value of one metric (by its index in the schema), as set:
@@ -154,6 +162,7 @@ func (b *Builder) Reset(sampled time.Time) {
 	b.err = nil
 	b.skipped, b.skipWhy = 0, nil
 	b.renewed = b.renewed[:0]
+	b.mirror = mirror{}
 }
 
 // Renew marks inst as a new thing under an id the previous sample gave
@@ -246,7 +255,7 @@ func (b *Builder) SetU64(id MetricID, inst uint32, v uint64) {
 		// Native width: a 32-bit counter wraps as the kernel's does.
 		v &= 0xffffffff
 	}
-	b.pairs = append(b.pairs, pair{int32(i), inst, v})
+	b.add(pair{int32(i), inst, v})
 }
 
 // Slot is a U64 or U32 metric checked once for a sample: a collector
@@ -277,13 +286,47 @@ func (b *Builder) SetSlot(s Slot, inst uint32, v uint64) {
 	if s.u32 {
 		v &= 0xffffffff
 	}
-	b.pairs = append(b.pairs, pair{s.idx, inst, v})
+	b.add(pair{s.idx, inst, v})
+}
+
+// add appends a value, and its mirror's when a view takes it.
+func (b *Builder) add(p pair) {
+	b.pairs = append(b.pairs, p)
+	if b.mirror.insts == nil || p.inst != InstNone && !b.mirror.insts[p.inst] {
+		return
+	}
+	if to, ok := b.mirror.to[p.idx]; ok {
+		p.idx = to
+		b.pairs = append(b.pairs, p)
+	}
+}
+
+// Mirror sets a view until the next Mirror or Reset: every value set for
+// one of the metrics ids maps, of one of insts, is also set as the
+// metric it maps to, which this source owns and which has the same type.
+// A value without instances (InstNone) is set again whatever insts holds.
+// pmdaproc's hotproc.* are such a view of proc.*: the same values, for the
+// hot processes only. A nil insts ends the view.
+func (b *Builder) Mirror(insts map[uint32]bool, ids map[MetricID]MetricID) {
+	b.mirror = mirror{}
+	if insts == nil {
+		return
+	}
+	to := make(map[int32]int32, len(ids))
+	for from, into := range ids {
+		i, ok := b.schema.index(from)
+		j, ok2 := b.schema.index(into)
+		if ok && ok2 && b.schema.srcOf[j] == b.source && b.schema.descs[i].Type == b.schema.descs[j].Type {
+			to[int32(i)] = int32(j)
+		}
+	}
+	b.mirror = mirror{insts: insts, to: to}
 }
 
 // SetI64 adds a signed value to an I64 or I32 metric.
 func (b *Builder) SetI64(id MetricID, inst uint32, v int64) {
 	if _, i, ok := b.check(id, TypeI64, TypeI32); ok {
-		b.pairs = append(b.pairs, pair{int32(i), inst, uint64(v)})
+		b.add(pair{int32(i), inst, uint64(v)})
 	}
 }
 
@@ -294,16 +337,16 @@ func (b *Builder) SetDouble(id MetricID, inst uint32, v float64) {
 		return
 	}
 	if d.Type == TypeFloat {
-		b.pairs = append(b.pairs, pair{int32(i), inst, FloatValue(inst, float32(v)).Bits})
+		b.add(pair{int32(i), inst, FloatValue(inst, float32(v)).Bits})
 		return
 	}
-	b.pairs = append(b.pairs, pair{int32(i), inst, math.Float64bits(v)})
+	b.add(pair{int32(i), inst, math.Float64bits(v)})
 }
 
 // SetString adds a value to a STRING metric.
 func (b *Builder) SetString(id MetricID, inst uint32, s string) {
 	if _, i, ok := b.check(id, TypeString, TypeString); ok {
-		b.pairs = append(b.pairs, pair{int32(i), inst, uint64(len(b.strs))})
+		b.add(pair{int32(i), inst, uint64(len(b.strs))})
 		b.strs = append(b.strs, s)
 	}
 }

@@ -48,6 +48,9 @@ type Env struct {
 	// and Sys are not procfs and sysfs (the keep_files setting): for
 	// trees of plain files standing in for them.
 	KeepFiles bool
+	// PMDAsDir is $PCP_PMDAS_DIR, where the process collector finds
+	// pmdaproc's hotproc.conf (proc/hotproc.conf); "" reads none.
+	PMDAsDir string
 }
 
 // ForeignIDs reports whether indom's ids are kept in another agent's id
@@ -134,4 +137,15 @@ type OnDemand interface {
 // it attaches the collector's history.
 type Bounder interface {
 	Bounds() []Bounded
+}
+
+// Storer is a collector with metrics of its own that pmstore writes
+// (pmdaproc's hotproc.control.*). CheckStore checks a request as Store
+// would and applies nothing; Store applies one checked request. Who may
+// store is the wire layer's decision first (store_users); a Storer may
+// refuse more (cache.ErrNotAllowed). After a store the source's next
+// fetch samples anew, so the client that stored reads what it stored.
+type Storer interface {
+	CheckStore(q cache.PMStoreRequest) error
+	Store(q cache.PMStoreRequest) error
 }

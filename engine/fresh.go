@@ -115,6 +115,14 @@ func (ff *fetchFresh) due(bound time.Duration) bool {
 	return ff.at.IsZero() || ff.wanted.Sub(ff.at) > bound
 }
 
+// stale makes the next fetch sample the source anew: a store changed
+// what its sample gives.
+func (ff *fetchFresh) stale() {
+	ff.mu.Lock()
+	ff.at = time.Time{}
+	ff.mu.Unlock()
+}
+
 // ask wakes the source's loop for a sample, unless it is asked already.
 func (ff *fetchFresh) ask() {
 	select {

@@ -24,6 +24,13 @@ func (r *Runner) PMStore(reqs []cache.PMStoreRequest) error {
 		}
 	}
 	for _, q := range reqs {
+		if e, st := r.storerOf(q.ID); st != nil {
+			if err := st.Store(q); err != nil {
+				return err
+			}
+			e.fresh.stale()
+			continue
+		}
 		if q.ID == ctlRecSeconds.ID {
 			if err := r.record(q); err != nil {
 				return err
@@ -76,6 +83,9 @@ func (r *Runner) checkStore(q cache.PMStoreRequest) error {
 			return cache.ErrNoInstance
 		}
 	default:
+		if _, st := r.storerOf(q.ID); st != nil {
+			return st.CheckStore(q)
+		}
 		if _, ok := r.schema.Desc(q.ID); !ok {
 			return cache.ErrUnknownMetric
 		}
@@ -91,6 +101,23 @@ func (r *Runner) checkStore(q cache.PMStoreRequest) error {
 		return cache.ErrOutOfRange
 	}
 	return nil
+}
+
+// storerOf finds the collector that owns metric id, when it takes stores.
+func (r *Runner) storerOf(id cache.MetricID) (*entry, Storer) {
+	i, ok := r.schema.Index(id)
+	if !ok {
+		return nil, nil
+	}
+	src := r.schema.SourceOf(i)
+	for _, e := range r.entries {
+		if e.source == src {
+			if st, ok := e.c.(Storer); ok {
+				return e, st
+			}
+		}
+	}
+	return nil, nil
 }
 
 // reschedule works out every collector's interval after a store, and

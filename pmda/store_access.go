@@ -98,6 +98,8 @@ func storeErrno(err error) Errno {
 		return ErrType
 	case errors.Is(err, cache.ErrBusy):
 		return ErrAgain
+	case errors.Is(err, cache.ErrNotAllowed):
+		return ErrPermission
 	}
 	return ErrGeneric
 }

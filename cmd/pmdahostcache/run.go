@@ -155,7 +155,8 @@ func buildCollectors(cfg config.Config, log zerolog.Logger, ids *cache.IDMaps) (
 		Proc: cfg.ProcRoot, Sys: cfg.SysRoot, KeepFiles: cfg.KeepFiles, IDDir: cfg.IDDir, IDs: ids,
 		Filter: engine.Filter{},
 		MMVDir: cfg.MMVDir, MMVFiles: cfg.MMVFiles, MMVMetrics: cfg.MMVMetrics, MMVValues: cfg.MMVValues,
-		Warn: func(err error) { log.Warn().Err(err).Msg("recovered") },
+		Warn:     func(err error) { log.Warn().Err(err).Msg("recovered") },
+		PMDAsDir: pmdasDir(),
 	}
 	for name, re := range cfg.Include {
 		p := env.Filter[name]
@@ -219,4 +220,13 @@ func knownNames() config.Known {
 		k.Collectors = append(k.Collectors, reg.Name)
 	}
 	return k
+}
+
+// pmdasDir is $PCP_PMDAS_DIR, as pmcd passes it to its agents, or
+// Debian's when the agent runs without it.
+func pmdasDir() string {
+	if dir := os.Getenv("PCP_PMDAS_DIR"); dir != "" {
+		return dir
+	}
+	return "/var/lib/pcp/pmdas"
 }
