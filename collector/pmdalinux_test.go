@@ -51,7 +51,7 @@ func TestDescriptorsMatchPmdalinux(t *testing.T) {
 			if strings.HasPrefix(name, "mmv.") {
 				continue // the MMV files' and the catalog's own, no twin of pmdalinux's: collector/mmvfiles
 			}
-			if strings.HasPrefix(name, "proc.") {
+			if strings.HasPrefix(name, "proc.") || strings.HasPrefix(name, "hotproc.") {
 				continue // pmdaproc's twins: collector/proc checks them against pmdaproc's table
 			}
 			m, ok := twins[name]
@@ -87,7 +87,8 @@ func TestEveryCounterHasARate(t *testing.T) {
 				}
 				continue
 			}
-			if d.Sem != cache.SemCounter || strings.HasPrefix(name, "mmv.") || strings.HasPrefix(name, "proc.") {
+			if d.Sem != cache.SemCounter || strings.HasPrefix(name, "mmv.") || strings.HasPrefix(name, "proc.") ||
+				strings.HasPrefix(name, "hotproc.") {
 				continue // MMV counters' and pmdaproc twins' rates: collector/mmvfiles' and collector/proc's tests
 			}
 			r, ok := byID[engine.RateID(d.ID)]

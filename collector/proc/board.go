@@ -8,15 +8,24 @@ import "sync"
 // process domain lists. The collectors sample in goroutines of their own.
 type board struct {
 	mu    sync.Mutex
-	pids  []int32 // sorted, as of the process collector's last sample
-	built bool    // the process collector is built (not disabled)
+	pids  []int32         // sorted, as of the process collector's last sample
+	hot   map[uint32]bool // the hot processes (hotproc.go); never changed once posted
+	built bool            // the process collector is built (not disabled)
 }
 
-// post records a sample's processes.
-func (b *board) post(pids []int32) {
+// post records a sample's processes and the hot ones among them.
+func (b *board) post(pids []int32, hot map[uint32]bool) {
 	b.mu.Lock()
 	b.pids = append(b.pids[:0], pids...)
+	b.hot = hot
 	b.mu.Unlock()
+}
+
+// hotSet is the hot processes of the last sample, not to be changed.
+func (b *board) hotSet() map[uint32]bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.hot
 }
 
 // read copies the processes of the last sample into dst.

@@ -3,6 +3,7 @@ package proc
 import (
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/cache"
@@ -40,6 +41,10 @@ type groupCollector struct {
 	// inert is set when the process collector is disabled: the group has
 	// no instance domain to publish into, and publishes nothing.
 	inert bool
+	// hotDescs are the hot twins of the group's metrics, which it sets
+	// for the hot processes (hotproc.go); hotIDs maps to them.
+	hotDescs []cache.Desc
+	hotIDs   map[cache.MetricID]cache.MetricID
 }
 
 // groupFactory makes a group's collector, sharing b with the process
@@ -49,8 +54,10 @@ func groupFactory(name string, newGroup func() group, b *board) engine.Factory {
 		if st, err := os.Stat(env.Proc); err != nil || !st.IsDir() {
 			return nil, fmt.Errorf("%s: the /proc root %q is not a directory", name, env.Proc)
 		}
-		return &groupCollector{name: name, g: newGroup(), board: b, rd: reader{root: env.Proc}, pace: 1,
-			inert: !b.hasLister()}, nil
+		g := newGroup()
+		hotDescs, hotIDs := hotTwinsOf(g.metrics())
+		return &groupCollector{name: name, g: g, board: b, rd: reader{root: env.Proc}, pace: 1,
+			inert: !b.hasLister(), hotDescs: hotDescs, hotIDs: hotIDs}, nil
 	}
 }
 
@@ -62,7 +69,7 @@ func (c *groupCollector) Source() cache.Source {
 	if c.inert {
 		return cache.Source{Name: c.name}
 	}
-	return cache.Source{Name: c.name, Metrics: c.g.metrics(), CountersOnly: true}
+	return cache.Source{Name: c.name, Metrics: slices.Concat(c.g.metrics(), c.hotDescs), CountersOnly: true}
 }
 
 // Pace hears how much slower than its interval the engine samples the
@@ -80,6 +87,10 @@ func (c *groupCollector) Sample(b *cache.Builder, _ time.Time) error {
 		return nil
 	}
 	c.pids = c.board.read(c.pids)
+	if hot := c.board.hotSet(); hot != nil {
+		b.Mirror(hot, c.hotIDs)
+		defer b.Mirror(nil, nil)
+	}
 	c.g.sample(&c.rd, c.pids, b)
 	return nil
 }

@@ -3,6 +3,7 @@ package proc
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -27,6 +28,14 @@ type processCollector struct {
 	insts  *cache.Instances
 	pageKB uint64
 	board  *board // where the groups' collectors find the processes listed
+	// hotproc (hotproc.go): the configuration, the last evaluation, and
+	// the hot twins of the process metrics.
+	hot       *hotConfig
+	hotEval   hotEval
+	hotTotals hotTotals
+	hotDescs  []cache.Desc
+	hotIDs    map[cache.MetricID]cache.MetricID
+	statBuf   []byte
 }
 
 // NewProcessCollector checks the /proc root below env.Proc.
@@ -41,14 +50,26 @@ func newProcessCollector(env engine.Env, b *board) (engine.Collector, error) {
 		return nil, fmt.Errorf("proc: the /proc root %q is not a directory", env.Proc)
 	}
 	b.markBuilt()
+	hot := &hotConfig{refresh: hotRefresh, warn: env.Warn}
+	if hot.warn == nil {
+		hot.warn = func(error) {}
+	}
+	if env.PMDAsDir != "" {
+		hot.file = filepath.Join(env.PMDAsDir, "proc", "hotproc.conf")
+	}
+	hot.load()
+	hotDescs, hotIDs := hotTwinsOf(processMetrics())
 	return &processCollector{
-		board:  b,
-		lister: kernel.PIDLister{Root: env.Proc},
-		reader: reader{root: env.Proc},
-		table:  newTable(),
-		names:  newNames(),
-		ttys:   newTTYNames(env.Proc),
-		pageKB: uint64(os.Getpagesize()) / 1024,
+		hot:      hot,
+		hotDescs: hotDescs,
+		hotIDs:   hotIDs,
+		board:    b,
+		lister:   kernel.PIDLister{Root: env.Proc},
+		reader:   reader{root: env.Proc},
+		table:    newTable(),
+		names:    newNames(),
+		ttys:     newTTYNames(env.Proc),
+		pageKB:   uint64(os.Getpagesize()) / 1024,
 	}, nil
 }
 
@@ -57,9 +78,10 @@ func (c *processCollector) Name() string { return "proc" }
 func (c *processCollector) Source() cache.Source {
 	return cache.Source{
 		Name:    c.Name(),
-		Metrics: append(processMetrics(), controls[:]...),
+		Metrics: slices.Concat(processMetrics(), controls[:], c.hotDescs, hotOwnMetrics()),
 		// Each process is labelled with its PID, as pmdaproc labels them.
 		InDoms: []cache.InDomDesc{{ID: indomProcess, Name: "processes", IDLabel: "pid", Access: known,
+			Alias: sixDigits}, {ID: indomHot, Name: "hot processes", IDLabel: "pid", Access: known,
 			Alias: sixDigits}},
 		// The rates need the counters' history; sizes, states and ids
 		// are served from the newest sample (docs/design.md).
@@ -87,13 +109,19 @@ func processMetrics() []cache.Desc {
 // Sample lists the processes and reads each one's files. A process that
 // exits while it is read is left out; one whose PID now names another
 // process is renewed, so no rate runs across the two.
-func (c *processCollector) Sample(b *cache.Builder, _ time.Time) error {
+func (c *processCollector) Sample(b *cache.Builder, at time.Time) error {
 	var err error
 	if c.pids, err = c.lister.List(c.pids); err != nil {
 		return err
 	}
 	slices.Sort(c.pids)
 	c.table.begin()
+	hs := c.hot.settings()
+	ev := c.beginHot(hs, at)
+	hot := map[uint32]bool{}
+	if hs.pred != nil {
+		b.Mirror(hot, c.hotIDs)
+	}
 	var runq [runqStates]int64
 	listed := c.pids[:0]
 	for _, pid := range c.pids {
@@ -109,10 +137,21 @@ func (c *processCollector) Sample(b *cache.Builder, _ time.Time) error {
 			b.Renew(uint32(pid))
 		}
 		runq[runqState(r)]++
+		isHot := c.isHot(hs, ev, r, p)
+		if isHot {
+			hot[uint32(pid)] = true
+		}
 		setValues(b, r, 0)
+		if isHot {
+			setPreds(b, pid, p.hot.preds)
+		}
 	}
+	b.Mirror(nil, nil)
 	c.pids = listed
-	c.board.post(c.pids)
+	if hs.pred == nil {
+		hot = nil
+	}
+	c.board.post(c.pids, hot)
 	c.table.sweep()
 	if c.table.changed || c.insts == nil {
 		c.insts = c.table.instances(c.pids)
@@ -122,7 +161,64 @@ func (c *processCollector) Sample(b *cache.Builder, _ time.Time) error {
 	for state, n := range runq {
 		b.SetI64(runqRows[state].ID, cache.InstNone, n)
 	}
+	c.endHot(b, hs, ev, hot)
 	return nil
+}
+
+// beginHot starts an evaluation of the hotproc predicate when one is due
+// at this sample; nil when none is.
+func (c *processCollector) beginHot(hs hotSettings, at time.Time) *hotEval {
+	if at.IsZero() {
+		at = time.Now()
+	}
+	if hs.pred == nil || !hotDue(c.hotEval.lastAt, at, hs.refresh) {
+		return nil
+	}
+	ev := &c.hotEval
+	ev.at, ev.cpu, ev.active, ev.inactive = at, 0, 0, 0
+	return ev
+}
+
+// isHot evaluates a process when an evaluation is under way, and says
+// whether it is hot: chosen at the last evaluation.
+func (c *processCollector) isHot(hs hotSettings, ev *hotEval, r *record, p *process) bool {
+	if hs.pred == nil {
+		return false
+	}
+	if ev != nil {
+		if r.hasStatus {
+			var vars hotVars
+			ev.evaluate(hs.pred, r, p, &vars)
+		} else if p.hot != nil {
+			p.hot.hot = false // pmdaproc leaves out a process without status
+		}
+	}
+	return p.hot != nil && p.hot.hot
+}
+
+// endHot ends the sample's hotproc part: the totals of an evaluation, the
+// hot processes' domain, the controls.
+func (c *processCollector) endHot(b *cache.Builder, hs hotSettings, ev *hotEval, hot map[uint32]bool) {
+	switch {
+	case hs.pred == nil:
+		c.hotTotals = hotTotals{}
+	case ev != nil:
+		var err error
+		c.statBuf, err = kernel.ReadFileInto(c.reader.root+"/stat", c.statBuf)
+		if err != nil {
+			c.statBuf = c.statBuf[:0]
+		}
+		c.hotTotals = ev.totals(c.statBuf)
+	}
+	pids := make([]int32, 0, len(hot))
+	for _, pid := range c.pids {
+		if hot[uint32(pid)] {
+			pids = append(pids, pid)
+		}
+	}
+	b.SetInDom(indomHot, c.table.instances(pids))
+	b.SetU64(hotNprocs.ID, cache.InstNone, uint64(len(pids)))
+	setHotGlobals(b, hs, c.hotTotals)
 }
 
 // setValues sets every per-process metric of one process (or thread),

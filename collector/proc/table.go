@@ -25,6 +25,7 @@ type process struct {
 	maskTexts [masks]string
 	cpuList   string
 	nsTexts   [kernel.NSLines]string
+	hot       *hotState // its last hotproc evaluation, nil before the first
 }
 
 // nsText is an NS line of status with its ids comma-separated, made again

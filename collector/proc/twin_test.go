@@ -10,8 +10,11 @@ import (
 	"github.com/pmdahostcache/pmdahostcache/standin/proctable"
 )
 
-// pmdaprocProcessInDom is pmdaproc's process instance domain, 3.9.
-const pmdaprocProcessInDom cache.InDomID = 9
+// pmdaproc's process instance domain, 3.9, and its hot processes', 3.39.
+const (
+	pmdaprocProcessInDom cache.InDomID = 9
+	pmdaprocHotInDom     cache.InDomID = 39
+)
 
 // Every hostcache.proc.X, of the process collector and of the groups',
 // has pmdaproc's proc.X descriptor (standin/proctable, generated from
@@ -34,8 +37,11 @@ func TestDescriptorsMatchPmdaproc(t *testing.T) {
 			continue
 		}
 		indom := cache.InDomNone
-		if m.InDom == pmdaprocProcessInDom {
+		switch m.InDom {
+		case pmdaprocProcessInDom:
 			indom = indomProcess
+		case pmdaprocHotInDom:
+			indom = indomHot
 		}
 		if d.Type != m.Type || d.Sem != m.Sem || d.Units != m.Units || d.InDom != indom {
 			t.Errorf("%s is %v %v %#x indom %d; pmdaproc's %v %v %#x indom %d", d.Name, d.Type, d.Sem,
@@ -47,8 +53,8 @@ func TestDescriptorsMatchPmdaproc(t *testing.T) {
 	}
 }
 
-// Every metric pmdaproc serves has its twin here: the 153 of pmdaproc
-// 6.0.3, its three controls included.
+// Every metric pmdaproc serves has its twin here: the 153 proc.* of
+// pmdaproc 6.0.3, its three controls included, and the 159 hotproc.*.
 func TestEveryPmdaprocMetricHasATwin(t *testing.T) {
 	ours := map[string]bool{}
 	for _, d := range registryMetrics(t) {
@@ -56,7 +62,7 @@ func TestEveryPmdaprocMetricHasATwin(t *testing.T) {
 	}
 	served := 0
 	for _, m := range proctable.Table() {
-		if !strings.HasPrefix(m.Name, "proc.") {
+		if !strings.HasPrefix(m.Name, "proc.") && !strings.HasPrefix(m.Name, "hotproc.") {
 			continue
 		}
 		if !ours[m.Name] {
@@ -64,8 +70,8 @@ func TestEveryPmdaprocMetricHasATwin(t *testing.T) {
 		}
 		served++
 	}
-	if served != 153 {
-		t.Errorf("%d pmdaproc metrics to twin, want the 153 of 6.0.3", served)
+	if served != 153+159 {
+		t.Errorf("%d pmdaproc metrics to twin, want the 312 of 6.0.3", served)
 	}
 }
 
@@ -88,7 +94,8 @@ func registryMetrics(t *testing.T) []cache.Desc {
 func TestEveryProcessCounterHasARate(t *testing.T) {
 	h := collectortest.NewHarness(t, NewProcessCollector, "processes/t0")
 	for _, d := range h.Store.Schema().Descs() {
-		if d.Sem != cache.SemCounter || !strings.HasPrefix(d.Name, engine.Prefix+"proc.") {
+		if d.Sem != cache.SemCounter || !strings.HasPrefix(d.Name, engine.Prefix+"proc.") &&
+			!strings.HasPrefix(d.Name, engine.Prefix+"hotproc.") {
 			continue // the engine's own counters: engine's tests
 		}
 		r, ok := h.Store.Schema().Desc(engine.RateID(d.ID))
