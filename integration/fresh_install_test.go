@@ -87,4 +87,5 @@ func TestFreshInstall(t *testing.T) {
 	})
 	t.Run("who may store", func(t *testing.T) { testStoreAccess(t, records) })
 	t.Run("pmdaproc's twins", testProcTwins)
+	t.Run("hotproc", testHotprocTwins)
 }

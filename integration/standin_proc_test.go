@@ -34,6 +34,10 @@ func testBothStandIns(t *testing.T, pmdaDir string, logger *procLogger) {
 		t.Errorf("%d agent processes standing in for both, want one pmdahostcache:\n%s", n, out)
 	}
 	t.Run("process access standing in for pmdaproc", func(t *testing.T) { checkProcAccess(t, "proc.", false) })
+	t.Run("hotproc standing in for pmdaproc", func(t *testing.T) {
+		defer resetHotproc(t, "")
+		checkHotproc(t, "", false)
+	})
 }
 
 // compareProcTools holds PCP's process tools with the stand-in for
