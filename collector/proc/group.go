@@ -87,7 +87,14 @@ func (c *groupCollector) Sample(b *cache.Builder, _ time.Time) error {
 		return nil
 	}
 	c.pids = c.board.read(c.pids)
-	if hot := c.board.hotSet(); hot != nil {
+	if len(c.hotIDs) > 0 {
+		// With hotproc off, the hot twins of the values without
+		// instances (autogroup.enabled) are set all the same, as
+		// pmdaproc sets them.
+		hot := c.board.hotSet()
+		if hot == nil {
+			hot = map[uint32]bool{}
+		}
 		b.Mirror(hot, c.hotIDs)
 		defer b.Mirror(nil, nil)
 	}

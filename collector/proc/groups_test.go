@@ -105,6 +105,8 @@ func TestGroupsFromFixture(t *testing.T) {
 	h.WantU64("proc.fd.count", 100, 4)
 	h.WantU64("proc.psinfo.oom_score", 100, 666)
 	h.WantU64("proc.autogroup.enabled", 0xffffffff, 1)
+	h.WantU64("hotproc.autogroup.enabled", 0xffffffff, 1) // hotproc off, as pmdaproc gives it
+	h.WantAbsent("hotproc.autogroup.id", 100)
 	h.WantU64("proc.autogroup.id", 100, 42)
 	h.WantU64("proc.autogroup.id", 2, 0) // in no autogroup: an empty file
 	h.WantU64("proc.autogroup.nice", 2, 0)
