@@ -1,11 +1,13 @@
 package proc
 
 import (
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/pmdahostcache/pmdahostcache/collector/collectortest"
 	"github.com/pmdahostcache/pmdahostcache/engine"
+	"github.com/pmdahostcache/pmdahostcache/kernel"
 )
 
 // BenchmarkSampleHost samples this host's own /proc: the cost of one
@@ -61,4 +63,26 @@ func BenchmarkSampleGroupHost(b *testing.B) {
 			b.ReportMetric(float64(len(shared.read(nil))), "processes")
 		})
 	}
+}
+
+// BenchmarkFloorHost reads what a process sample reads of this host's
+// processes (stat, status, statm, io, schedstat, and a stat of each
+// process's directory) and parses nothing: the floor BenchmarkSampleHost
+// is held to, as bench procs holds the agent's background CPU to it.
+func BenchmarkFloorHost(b *testing.B) {
+	lister := kernel.PIDLister{Root: "/proc"}
+	var pids []int32
+	rd := reader{root: "/proc"}
+	buf := make([]byte, 0, 8192)
+	var st syscall.Stat_t
+	for b.Loop() {
+		pids, _ = lister.List(pids)
+		for _, pid := range pids {
+			for _, name := range [...]string{"stat", "status", "statm", "io", "schedstat"} {
+				buf, _ = kernel.ReadFileInto(rd.pathOf(pid, name), buf)
+			}
+			syscall.Stat(rd.pathOf(pid, ""), &st)
+		}
+	}
+	b.ReportMetric(float64(len(pids)), "processes")
 }
