@@ -149,7 +149,7 @@ func (l *stepLimit) most(n uint64, secs float64) uint64 {
 // when s has none.
 func unitsIn(s *sample, t int) uint64 {
 	if p, ok := s.layout.find(t, cache.InstNone, 0); ok {
-		return s.vals[p]
+		return s.vals.at(p)
 	}
 	return 0
 }

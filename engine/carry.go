@@ -104,13 +104,14 @@ type carrier struct {
 // metrics find them.
 func (c *carrier) take(s *sample) {
 	n := *s
+	n.own = slices.Clone(s.own) // the old ring's sample keeps its own
 	n.layout = c.layout(s.layout)
 	n.indoms = c.indomsOf(s)
 	if c.last == nil {
 		c.first = s.seq
 	}
 	if c.lastOld == nil || c.lastOld.seq+1 != s.seq {
-		n.shared = false // what it shared is not carried: it owns them here
+		n.own = ownAll(n.vals.units()) // what it shared is not carried: it holds them here
 		n.layoutShared = false
 	}
 	c.h.slots[s.seq%uint64(len(c.h.slots))].Store(&n)
@@ -124,7 +125,7 @@ func (c *carrier) layout(l *layout) *layout {
 		return n
 	}
 	n := &layout{starts: make([]int32, len(c.from)), ends: make([]int32, len(c.from)),
-		lists: make([][]uint32, len(c.from))}
+		lists: make([][]uint32, len(c.from)), carried: true}
 	for t, ot := range c.from {
 		if ot >= 0 {
 			lo, hi := l.span(ot)

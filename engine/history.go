@@ -17,7 +17,11 @@ type sample struct {
 	seq    uint64
 	at     time.Time // carries the monotonic clock
 	layout *layout
-	vals   []uint64 // cache.Value.Bits, in layout order
+	vals   values // cache.Value.Bits, in layout order (values.go)
+	// own says which of vals' units (its chunks, or its one array) this
+	// sample holds; the others are an earlier sample's, which counts
+	// their memory. Only the sampler reads or changes it.
+	own ownership
 	// resets counts, from the history's first sample to this one, the
 	// samples in which some counter's step was a reset: a window whose two
 	// ends have the same count holds no reset, found without a walk.
@@ -34,10 +38,6 @@ type sample struct {
 	// instances (Builder.Renew): a figure starts again there, as for an
 	// instance that appeared.
 	renewed []int32
-	// shared says vals is an earlier sample's array (nothing changed)
-	// that an earlier sample in the ring owns: this one costs its own
-	// fields only. Only the sampler reads or changes it.
-	shared bool
 	// layoutShared says layout is an earlier sample's, which holds its
 	// memory: this one costs none of it.
 	layoutShared bool
@@ -61,6 +61,14 @@ type layout struct {
 	ends   []int32
 	lists  [][]uint32
 	size   atomic.Int64 // bytes, once measured
+	// carried marks a layout of values carried across a dynamic
+	// source's change (carry.go): a new sample shares nothing with it.
+	carried bool
+	// chunkMetric names, for a layout of values held in chunks, the
+	// tracked metric each chunk belongs to alone, -1 for a chunk of
+	// small metrics together: a metric of chunkLen values or more starts
+	// at a chunk and the next metric at the chunk after its last.
+	chunkMetric []int32
 }
 
 // span returns the positions of tracked metric t's values.
@@ -99,7 +107,7 @@ func (l *layout) bytes() int64 {
 	if n := l.size.Load(); n > 0 {
 		return n
 	}
-	n := int64(4*len(l.starts)+4*len(l.ends)+24*len(l.lists)) + 64
+	n := int64(4*len(l.starts)+4*len(l.ends)+4*len(l.chunkMetric)+24*len(l.lists)) + 64
 	for t, list := range l.lists {
 		if len(list) > 0 && !l.sharesEarlier(t) {
 			n += int64(4 * len(list))
@@ -158,6 +166,9 @@ type history struct {
 	// self-metrics.
 	oldest atomic.Uint64
 	rate   atomic.Uint64
+	// scratch is where a large sample's values are laid out before they
+	// go into chunks: the sampler's.
+	scratch []uint64
 }
 
 // ringSlack is how many times the samples of the grid the ring of a
@@ -236,13 +247,13 @@ func (h *history) add(p *cache.Part, at time.Time, extra bool) uint64 {
 	if p.Repeats() && prev != nil {
 		// Nothing changed since the previous sample: share its values,
 		// layout and tables. No counter can have gone backwards.
-		s.vals, s.layout, s.indoms, s.resets, s.shared = prev.vals, prev.layout, prev.indoms, prev.resets, true
+		s.vals, s.layout, s.indoms, s.resets = prev.vals, prev.layout, prev.indoms, prev.resets
 	} else {
-		s.vals, s.layout = h.capture(p)
+		s.vals, s.layout, s.own = h.capture(p)
 		s.indoms = h.captureInDoms(p)
 	}
 	s.layoutShared = prev != nil && s.layout == prev.layout
-	if prev != nil && !s.shared {
+	if prev != nil && s.own != nil {
 		s.resets = prev.resets
 		if n := h.countResets(prev, s, p.Renewed()); n > 0 {
 			s.reset = true
@@ -329,18 +340,15 @@ func (h *history) dropBeyondKeep(newest uint64) {
 }
 
 // release takes a dropped sample's memory off the count. Samples go
-// oldest first, so the one dropped owns its values; if the sample after
-// it shares them, they stay held, and that sample owns them now.
+// oldest first, so the one dropped owns its values; those the sample
+// after it shares stay held, and that sample owns them now.
 func (h *history) release(old *sample) {
 	h.bytes.Add(-sampleBytes(old))
 	next := h.slots[(old.seq+1)%uint64(len(h.slots))].Load()
 	if next == nil || next.seq != old.seq+1 {
 		return
 	}
-	if next.shared {
-		next.shared = false
-		h.bytes.Add(int64(8 * len(next.vals)))
-	}
+	h.bytes.Add(next.takeUnits(old))
 	if next.layoutShared {
 		next.layoutShared = false
 		h.bytes.Add(next.layout.bytes())
@@ -362,36 +370,182 @@ func (h *history) held() int {
 }
 
 // capture copies the tracked values out of p, reusing the last layout
-// while the instances are the same.
-func (h *history) capture(p *cache.Part) ([]uint64, *layout) {
+// while the instances are the same, and says which units of the values
+// are its own: a large sample's chunks that are the previous sample's
+// are shared (values.go).
+func (h *history) capture(p *cache.Part) (values, *layout, ownership) {
 	n := 0
 	for _, i := range h.tracked {
 		n += len(p.NumsAt(i))
 	}
-	vals := make([]uint64, n)
-	k := 0
-	for _, i := range h.tracked {
-		for _, v := range p.NumsAt(i) {
-			vals[k] = v.Bits
-			k++
-		}
-	}
 	var old *layout
-	if h.last != nil && h.last.layout.starts == nil {
+	if h.last != nil && !h.last.layout.carried {
 		old = h.last.layout
 	}
-	if old != nil && sameInstances(old, p, h.tracked) {
-		return vals, old
+	l := old
+	if old == nil || !sameInstances(old, p, h.tracked) {
+		l = h.newLayout(p, old, n >= chunkedFrom)
 	}
+	if l.chunkMetric == nil {
+		vals := make([]uint64, 0, n)
+		for _, i := range h.tracked {
+			for _, v := range p.NumsAt(i) {
+				vals = append(vals, v.Bits)
+			}
+		}
+		return values{flat: vals}, l, ownAll(min(n, 1))
+	}
+	return h.captureChunks(p, l)
+}
+
+// newLayout lays out p's tracked values: in a layout for chunks, each
+// metric of chunkLen values or more on chunks of its own.
+func (h *history) newLayout(p *cache.Part, old *layout, chunked bool) *layout {
 	l := &layout{ends: make([]int32, len(h.tracked)), lists: make([][]uint32, len(h.tracked))}
-	k = 0
+	if chunked {
+		l.starts = make([]int32, len(h.tracked))
+	}
+	k := 0
 	for t, i := range h.tracked {
 		nums := p.NumsAt(i)
 		l.lists[t] = h.listFor(l, old, t, nums)
+		big := chunked && len(nums) >= chunkLen
+		if big {
+			k = alignChunk(k)
+		}
+		if chunked {
+			l.starts[t] = int32(k)
+		}
 		k += len(nums)
 		l.ends[t] = int32(k)
+		if big {
+			k = alignChunk(k)
+		}
 	}
-	return vals, l
+	if chunked {
+		l.chunkMetric = make([]int32, alignChunk(k)/chunkLen)
+		for c := range l.chunkMetric {
+			l.chunkMetric[c] = -1
+		}
+		for t := range h.tracked {
+			if lo, hi := l.span(t); hi-lo >= chunkLen {
+				for c := lo / chunkLen; c < alignChunk(hi)/chunkLen; c++ {
+					l.chunkMetric[c] = int32(t)
+				}
+			}
+		}
+	}
+	return l
+}
+
+func alignChunk(k int) int { return (k + chunkLen - 1) / chunkLen * chunkLen }
+
+// captureChunks copies p's tracked values into chunks laid out by l,
+// taking the previous sample's chunk where it holds the same instances
+// and values.
+func (h *history) captureChunks(p *cache.Part, l *layout) (values, *layout, ownership) {
+	nch := len(l.chunkMetric)
+	h.scratch = slices.Grow(h.scratch[:0], nch*chunkLen)[:nch*chunkLen]
+	clear(h.scratch)
+	for t, i := range h.tracked {
+		lo, _ := l.span(t)
+		for j, v := range p.NumsAt(i) {
+			h.scratch[lo+j] = v.Bits
+		}
+	}
+	vals := values{chunks: make([]*chunk, nch)}
+	own := make(ownership, (nch+63)/64)
+	for c := range vals.chunks {
+		seg := (*chunk)(h.scratch[c*chunkLen : (c+1)*chunkLen])
+		if prev := h.prevChunk(l, c); prev != nil && *prev == *seg {
+			vals.chunks[c] = prev
+			continue
+		}
+		nc := new(chunk)
+		*nc = *seg
+		vals.chunks[c] = nc
+		own.set(c)
+	}
+	return vals, l, own
+}
+
+// prevChunk is the previous sample's chunk that holds what chunk c of
+// layout l holds, if it has one: the same chunk of the same layout, or
+// the same part of a big metric's values for the same instances.
+func (h *history) prevChunk(l *layout, c int) *chunk {
+	prev := h.last
+	if prev == nil || prev.vals.chunks == nil || prev.layout.carried {
+		return nil
+	}
+	pl := prev.layout
+	if pl == l {
+		return prev.vals.chunks[c]
+	}
+	t := l.chunkMetric[c]
+	if t < 0 {
+		return nil
+	}
+	lo, _ := l.span(int(t))
+	plo, phi := pl.span(int(t))
+	if phi-plo < chunkLen {
+		return nil // small there: packed with others
+	}
+	j := c - lo/chunkLen
+	from := j * chunkLen
+	list, plist := l.lists[t], pl.lists[t]
+	to := min(from+chunkLen, len(list))
+	if min(from+chunkLen, len(plist)) != to || !slices.Equal(list[from:to], plist[from:to]) {
+		return nil
+	}
+	return prev.vals.chunks[plo/chunkLen+j]
+}
+
+// takeUnits makes s the holder of the units of old's values that s
+// shares, old being dropped, and returns their memory.
+func (s *sample) takeUnits(old *sample) int64 {
+	var n int64
+	if s.own == nil {
+		s.own = make(ownership, (s.vals.units()+63)/64)
+	}
+	same := s.vals.units() == old.vals.units() && (s.vals.chunks == nil ||
+		len(s.vals.chunks) > 0 && &s.vals.chunks[0] == &old.vals.chunks[0])
+	var held map[*chunk]bool
+	for u := 0; u < s.vals.units(); u++ {
+		if s.own.has(u) {
+			continue
+		}
+		switch {
+		case same:
+			if !old.own.has(u) || !s.vals.unitIs(u, &old.vals, u) {
+				continue
+			}
+		case s.vals.chunks == nil:
+			if !old.own.has(0) || !s.vals.unitIs(u, &old.vals, 0) {
+				continue
+			}
+		default:
+			if held == nil {
+				held = old.heldChunks()
+			}
+			if !held[s.vals.chunks[u]] {
+				continue
+			}
+		}
+		s.own.set(u)
+		n += s.vals.unitBytes()
+	}
+	return n
+}
+
+// heldChunks are the chunks a sample holds.
+func (s *sample) heldChunks() map[*chunk]bool {
+	held := map[*chunk]bool{}
+	for u, c := range s.vals.chunks {
+		if s.own.has(u) {
+			held[c] = true
+		}
+	}
+	return held
 }
 
 // sameInstances reports whether part p's tracked metrics have, in order,
@@ -484,7 +638,7 @@ func (h *history) stepResets(t int, prev, s *sample, secs float64) {
 	lo, hi := s.layout.span(t)
 	if prev.layout == s.layout && perInst == nil {
 		// The same instances in the same places: no lookups.
-		s.bad = appendImplausible(s.bad, lo, prev.vals[lo:hi], s.vals[lo:hi], most)
+		s.bad = appendImplausible(s.bad, lo, hi, &prev.vals, &s.vals, most)
 		return
 	}
 	for p := lo; p < hi; p++ {
@@ -496,7 +650,7 @@ func (h *history) stepResets(t int, prev, s *sample, secs float64) {
 		if perInst != nil {
 			m = min(m, perInst.most(perInst.unitsOf(s.layout.lists[t][p-lo]), secs))
 		}
-		if !plausible(prev.vals[q], s.vals[p], m) {
+		if !plausible(prev.vals.at(q), s.vals.at(p), m) {
 			s.bad = append(s.bad, int32(p))
 		}
 	}
@@ -529,13 +683,18 @@ func (s *sample) renewedAt(p int) bool {
 	return found
 }
 
-// appendImplausible appends base+i to bad for each i where a counter's
-// step from was[i] to now[i] is not plausible growth of at most most.
-func appendImplausible(bad []int32, base int, was, now []uint64, most uint64) []int32 {
-	now = now[:len(was)]
-	for i, a := range was {
-		if !plausible(a, now[i], most) {
-			bad = append(bad, int32(base+i))
+// appendImplausible appends p to bad for each position p from lo to hi
+// where a counter's step from was to now is not plausible growth of at
+// most most. A chunk both samples share holds no step at all.
+func appendImplausible(bad []int32, lo, hi int, was, now *values, most uint64) []int32 {
+	for p := lo; p < hi; p++ {
+		if now.chunks != nil && p%chunkLen == 0 && p+chunkLen <= hi &&
+			was.chunks[p/chunkLen] == now.chunks[p/chunkLen] {
+			p += chunkLen - 1
+			continue
+		}
+		if !plausible(was.at(p), now.at(p), most) {
+			bad = append(bad, int32(p))
 		}
 	}
 	return bad
@@ -555,10 +714,7 @@ func (s *sample) badAt(p int) bool {
 // layout and its own fields. Values and a layout shared with the sample
 // before are that one's.
 func sampleBytes(s *sample) int64 {
-	n := int64(96)
-	if !s.shared {
-		n += int64(8*len(s.vals) + 4*cap(s.bad) + 4*cap(s.renewed))
-	}
+	n := int64(96+4*cap(s.bad)+4*cap(s.renewed)) + valuesBytes(&s.vals, s.own)
 	if !s.layoutShared {
 		n += s.layout.bytes()
 	}

@@ -217,9 +217,9 @@ func (fg *intervalFigures) samplePeak(h *history, start, end *sample, wm *window
 		if !ok {
 			continue
 		}
-		f := decode(wm.base.Type, s.vals[p])
+		f := decode(wm.base.Type, s.vals.at(p))
 		if !found || (wm.kind == kindMaxSample && f > best) || (wm.kind == kindMinSample && f < best) {
-			best, bits, found = f, s.vals[p], true
+			best, bits, found = f, s.vals.at(p), true
 		}
 	}
 	return cache.Value{Inst: inst, Bits: bits}, found

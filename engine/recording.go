@@ -42,7 +42,7 @@ func (rs RecordedSample) Reset() bool { return rs.s.reset }
 // metric m; the caller must not modify them.
 func (rs RecordedSample) Values(m int) (insts []uint32, bits []uint64) {
 	lo, hi := rs.s.layout.span(m)
-	return rs.s.layout.lists[m], rs.s.vals[lo:hi]
+	return rs.s.layout.lists[m], rs.s.vals.appendRange(nil, lo, hi)
 }
 
 // InDom returns instance domain k's table as it was at the sample (nil

@@ -142,7 +142,7 @@ func (w *Window) valueIn(s *sample, t int, inst uint32) (uint64, int, bool) {
 	if !ok {
 		return 0, 0, false
 	}
-	return s.vals[p], p, true
+	return s.vals.at(p), p, true
 }
 
 // decode reads raw bits of a value of type typ as a float64, to compare.
