@@ -126,6 +126,22 @@ type Builder struct {
 	skipWhy     error
 	renewed     []uint32 // Renew's instances this sample
 	mirror      mirror   // Mirror's view, while one is set
+	// lastPairs is how many values the last sample set, when its pairs
+	// were too many to keep between samples (shed).
+	lastPairs int
+}
+
+// keptPairs is the most pairs a builder keeps between samples: a table of
+// 10,000 processes sets a million values, whose pairs would hold 16 MB for
+// the whole interval between two samples.
+const keptPairs = 1 << 16
+
+// shed lets a large sample's pairs go once its part is made; the next
+// sample makes room for as many at once.
+func (b *Builder) shed() {
+	if cap(b.pairs) > keptPairs {
+		b.lastPairs, b.pairs = len(b.pairs), nil
+	}
 }
 
 // mirror is a view Mirror sets: the values of some metrics (by schema
@@ -155,6 +171,9 @@ func (b *Builder) Reset(sampled time.Time) {
 	b.prevOK, b.built, b.again = b.built, false, false
 	b.part = &Part{Sampled: sampled, schema: b.schema}
 	b.pairs = b.pairs[:0]
+	if b.pairs == nil && b.lastPairs > 0 {
+		b.pairs = make([]pair, 0, b.lastPairs+b.lastPairs/16)
+	}
 	clear(b.strs) // let the texts go with the part that holds them
 	b.strs = b.strs[:0]
 	clear(b.indoms) // and the tables
@@ -378,6 +397,7 @@ func (b *Builder) SetInDom(id InDomID, in *Instances) {
 // the metrics' schema indexes (each metric's values keep the order they
 // were set in), so a sample costs a few allocations, not one per metric.
 func (b *Builder) Part() (*Part, error) {
+	defer b.shed()
 	if b.err != nil {
 		return nil, b.err
 	}
