@@ -79,7 +79,10 @@ type Config struct {
 	// HistoryBudget bounds the memory of every history together, in
 	// bytes: a large host keeps a shorter history instead.
 	HistoryBudget int64
-	IDDir         string // where stable instance ids persist
+	// MemoryLimit is the soft limit of the agent's heap, in bytes; 0
+	// none (cmd/pmdahostcache/memlimit.go).
+	MemoryLimit int64
+	IDDir       string // where stable instance ids persist
 	// IdleAfter: a source none of whose metrics a client has read for this
 	// long samples IdleFactor times less often until one is read; 0 never.
 	IdleAfter  time.Duration

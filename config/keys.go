@@ -100,6 +100,14 @@ func scheduleKeys() []Key {
 		field: single[int64]{func(c *Config) *int64 { return &c.HistoryBudget },
 			scaled(whole(1, 1<<20, "megabytes", ""), int64(1<<20))},
 	}, {
+		Name: "memory_limit_mb", Default: "90", OnReload: WaitsForRestart,
+		Help: "memory the agent's heap keeps within",
+		Note: "The garbage collector works harder near it. When the agent holds more " +
+			"(a larger host, a longer history), the limit follows at 1.2 times what it holds. " +
+			"0: no limit.",
+		field: single[int64]{func(c *Config) *int64 { return &c.MemoryLimit },
+			scaled(whole(0, 1<<20, "megabytes", ""), int64(1<<20))},
+	}, {
 		Name: "idle_after", Default: "300", OnReload: Applied,
 		Help: "seconds unread before a source slows down",
 		Note: "A source none of whose metrics a client has read " +

@@ -29,6 +29,7 @@ func keyCases() []keyCase {
 		{"stale_intervals", []string{"0", "1000000"}, []string{"-1", "1000001", "99999999999999999999"}, "stale_intervals: want a whole number from 0 (never) to 1000000, got"},
 		{"history", []string{"10", "86400"}, []string{"9", "86401", "15m"}, "history: want whole seconds from 10 to 86400, got"},
 		{"history_max_mb", []string{"1", "1048576"}, []string{"0", "1048577"}, "history_max_mb: want whole megabytes from 1 to 1048576, got"},
+		{"memory_limit_mb", []string{"0", "96", "1048576"}, []string{"-1", "1048577", "x"}, "memory_limit_mb: want whole megabytes from 0 to 1048576, got"},
 		{"idle_after", []string{"0", "86400"}, []string{"-1", "86401"}, "idle_after: want whole seconds from 0 (never) to 86400, got"},
 		{"idle_factor", []string{"2", "1000"}, []string{"1", "1001"}, "idle_factor: want a whole number from 2 to 1000, got"},
 		{"reader_phases", []string{"0", "16"}, []string{"-1", "17", "four"}, "reader_phases: want a whole number from 0 (fixed grid) to 16, got"},

@@ -80,6 +80,9 @@ func run(ctx context.Context, cfg config.Config, args []string, log zerolog.Logg
 	if cfg.HasDebug("profile") {
 		go profileFor(gctx, cfg.LogFile, 60*time.Second, log)
 	}
+	if cfg.MemoryLimit > 0 {
+		go keepMemoryLimit(gctx, cfg.MemoryLimit, log)
+	}
 	g.Go(func() error { return runner.Run(gctx) })
 	rl := &reloader{args: args, running: cfg, runner: runner, procs: procs, log: log}
 	go rl.watch(gctx)
