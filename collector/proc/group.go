@@ -45,6 +45,7 @@ type groupCollector struct {
 	// for the hot processes (hotproc.go); hotIDs maps to them.
 	hotDescs []cache.Desc
 	hotIDs   map[cache.MetricID]cache.MetricID
+	noHot    map[uint32]bool // empty: the hot set while hotproc is off
 }
 
 // groupFactory makes a group's collector, sharing b with the process
@@ -57,7 +58,7 @@ func groupFactory(name string, newGroup func() group, b *board) engine.Factory {
 		g := newGroup()
 		hotDescs, hotIDs := hotTwinsOf(g.metrics())
 		return &groupCollector{name: name, g: g, board: b, rd: reader{root: env.Proc}, pace: 1,
-			inert: !b.hasLister(), hotDescs: hotDescs, hotIDs: hotIDs}, nil
+			inert: !b.hasLister(), hotDescs: hotDescs, hotIDs: hotIDs, noHot: map[uint32]bool{}}, nil
 	}
 }
 
@@ -93,7 +94,7 @@ func (c *groupCollector) Sample(b *cache.Builder, _ time.Time) error {
 		// pmdaproc sets them.
 		hot := c.board.hotSet()
 		if hot == nil {
-			hot = map[uint32]bool{}
+			hot = c.noHot
 		}
 		b.Mirror(hot, c.hotIDs)
 		defer b.Mirror(nil, nil)

@@ -35,6 +35,8 @@ type processCollector struct {
 	hotTotals hotTotals
 	hotDescs  []cache.Desc
 	hotIDs    map[cache.MetricID]cache.MetricID
+	hotPIDs   []int32          // the hot processes of the last sample
+	hotInsts  *cache.Instances // their table
 	statBuf   []byte
 }
 
@@ -118,8 +120,9 @@ func (c *processCollector) Sample(b *cache.Builder, at time.Time) error {
 	c.table.begin()
 	hs := c.hot.settings()
 	ev := c.beginHot(hs, at)
-	hot := map[uint32]bool{}
+	var hot map[uint32]bool // nil while hotproc is off: no process is hot
 	if hs.pred != nil {
+		hot = map[uint32]bool{}
 		b.Mirror(hot, c.hotIDs)
 	}
 	var runq [runqStates]int64
@@ -148,9 +151,6 @@ func (c *processCollector) Sample(b *cache.Builder, at time.Time) error {
 	}
 	b.Mirror(nil, nil)
 	c.pids = listed
-	if hs.pred == nil {
-		hot = nil
-	}
 	c.board.post(c.pids, hot)
 	c.table.sweep()
 	if c.table.changed || c.insts == nil {
@@ -216,7 +216,12 @@ func (c *processCollector) endHot(b *cache.Builder, hs hotSettings, ev *hotEval,
 			pids = append(pids, pid)
 		}
 	}
-	b.SetInDom(indomHot, c.table.instances(pids))
+	// The same table while the hot processes stay the same, as the
+	// process domain's.
+	if c.hotInsts == nil || c.table.changed || !slices.Equal(pids, c.hotPIDs) {
+		c.hotPIDs, c.hotInsts = pids, c.table.instances(pids)
+	}
+	b.SetInDom(indomHot, c.hotInsts)
 	b.SetU64(hotNprocs.ID, cache.InstNone, uint64(len(pids)))
 	setHotGlobals(b, hs, c.hotTotals)
 }
