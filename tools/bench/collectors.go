@@ -139,7 +139,8 @@ func newProbe(reg engine.Registration, env engine.Env) (*probe, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", reg.Name, err)
 	}
-	schema, err := cache.NewSchema(c.Source())
+	src := c.Source()
+	schema, err := cache.NewSchema(src, borrowedInDoms(src))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", reg.Name, err)
 	}
@@ -302,4 +303,22 @@ func confLabel(conf string) string {
 		return ""
 	}
 	return "; " + strings.ReplaceAll(conf, "\n", ", ")
+}
+
+// borrowedInDoms declares the instance domains src's metrics name but
+// another collector declares (the process groups' metrics are in the
+// process collector's domain), so that src samples alone.
+func borrowedInDoms(src cache.Source) cache.Source {
+	out := cache.Source{Name: "borrowed"}
+	have := map[cache.InDomID]bool{}
+	for _, in := range src.InDoms {
+		have[in.ID] = true
+	}
+	for _, d := range src.Metrics {
+		if d.InDom != cache.InDomNone && !have[d.InDom] {
+			have[d.InDom] = true
+			out.InDoms = append(out.InDoms, cache.InDomDesc{ID: d.InDom, Name: "borrowed"})
+		}
+	}
+	return out
 }
