@@ -42,6 +42,9 @@ func (rs RecordedSample) Reset() bool { return rs.s.reset }
 // metric m; the caller must not modify them.
 func (rs RecordedSample) Values(m int) (insts []uint32, bits []uint64) {
 	lo, hi := rs.s.layout.span(m)
+	if rs.s.vals.chunks == nil {
+		return rs.s.layout.lists[m], rs.s.vals.flat[lo:hi]
+	}
 	return rs.s.layout.lists[m], rs.s.vals.appendRange(nil, lo, hi)
 }
 
