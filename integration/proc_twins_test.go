@@ -21,8 +21,18 @@ func testProcTwins(t *testing.T) {
 	if _, err := exec.LookPath("runuser"); err != nil {
 		t.Skip("no runuser")
 	}
+	n := compareTwinDescs(t, "proc")
+	t.Logf("%d hostcache.proc twins of pmdaproc's %d metrics", n, len(pmdaprocNames(t)))
+	compareProcValues(t)
+	t.Run("utime", testProcUtime)
+	t.Run("access", testProcAccess)
+}
+
+// compareTwinDescs holds each hostcache.ROOT.X to pmdaproc's ROOT.X:
+// the same descriptor, less the ids. It returns how many it held.
+func compareTwinDescs(t *testing.T, root string) int {
 	var names []string
-	for _, n := range strings.Fields(mustRun(t, time.Minute, "pminfo", "hostcache.proc")) {
+	for _, n := range strings.Fields(mustRun(t, time.Minute, "pminfo", "hostcache."+root)) {
 		names = append(names, n, strings.TrimPrefix(n, "hostcache."))
 	}
 	got := listMetrics(t, names)
@@ -32,10 +42,7 @@ func testProcTwins(t *testing.T) {
 			t.Errorf("%s is %q, pmdaproc's %s %q", names[i], a, names[i+1], b)
 		}
 	}
-	t.Logf("%d hostcache.proc twins of pmdaproc's %d metrics", len(names)/2, len(pmdaprocNames(t)))
-	compareProcValues(t)
-	t.Run("utime", testProcUtime)
-	t.Run("access", testProcAccess)
+	return len(names) / 2
 }
 
 // descWithoutIDs is a pminfo -d description without the PMID and the
