@@ -103,9 +103,5 @@ func (o ownership) count() int {
 
 // valuesBytes is the memory of the values a sample holds.
 func valuesBytes(v *values, own ownership) int64 {
-	n := int64(8 * len(v.chunks))
-	if own.count() > 0 {
-		n += int64(own.count()) * v.unitBytes()
-	}
-	return n
+	return int64(8*len(v.chunks)) + int64(own.count())*v.unitBytes()
 }

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -123,24 +124,15 @@ func (lx *lexer) word() (token, error) {
 	case "syscalls":
 		return t, fmt.Errorf("line %d: syscalls: Linux counts no system calls per process, and no value is kept", lx.line)
 	default:
-		if i := indexOf(numVarNames[:], w); i >= 0 {
+		if i := slices.Index(numVarNames[:], w); i >= 0 {
 			t.kind, t.index = tokNumVar, i
-		} else if i := indexOf(strVarNames[:], w); i >= 0 {
+		} else if i := slices.Index(strVarNames[:], w); i >= 0 {
 			t.kind, t.index = tokStrVar, i
 		} else {
 			return t, fmt.Errorf("line %d: %q is no word of the predicate language", lx.line, w)
 		}
 	}
 	return t, nil
-}
-
-func indexOf(names []string, w string) int {
-	for i, n := range names {
-		if n == w {
-			return i
-		}
-	}
-	return -1
 }
 
 // number reads 12, 1.5, .5 or 12. as pmdaproc's lexer does.
