@@ -11,8 +11,10 @@ import (
 type Freshener interface {
 	// Freshen returns once each of sources has published a sample taken
 	// at most the freshness bound before now, or when the fetch may wait
-	// no longer. Fetches answer from the front after it returns.
-	Freshen(sources []int, now time.Time)
+	// no longer. Fetches answer from the front after it returns. For the
+	// sources still without a sample as of now, it may say which of their
+	// instances exist now (nil: it knows nothing more).
+	Freshen(sources []int, now time.Time) *Present
 }
 
 // front's freshener, kept apart so a Front without one costs a fetch one
@@ -32,15 +34,17 @@ func (st *Front) SetFreshener(f Freshener) {
 // Freshen asks the front's freshener, if any, for fresh samples of
 // sources as of now. The sources count as read from now on, before they
 // sample: one slowed down for want of readers samples this fetch's
-// sample at its full pace.
-func (st *Front) Freshen(sources []int, now time.Time) {
+// sample at its full pace. It returns what the freshener knows of the
+// instances of late sources, for the fetch's Request.
+func (st *Front) Freshen(sources []int, now time.Time) *Present {
 	schema := st.Schema()
 	for _, src := range sources {
 		schema.NoteSourceRead(src, now)
 	}
 	if h := st.fresh.Load(); h != nil && len(sources) > 0 {
-		h.f.Freshen(sources, now)
+		return h.f.Freshen(sources, now)
 	}
+	return nil
 }
 
 // freshPtr is the Front's field type.

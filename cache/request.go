@@ -15,6 +15,9 @@ type Request struct {
 	// Controls are the process controls: the control metrics give the
 	// client's settings from them. Nil reads as every control off.
 	Controls *ProcControls
+	// Present, when set, lists the instances that exist as of the fetch
+	// for domains whose source is late: the others are left out.
+	Present *Present
 }
 
 // NoClient marks a read made on no client's behalf: metrics computed over a
@@ -39,7 +42,8 @@ func (r *Request) AppendValues(dst []Value, d *Desc) []Value {
 	} else {
 		dst = r.Snap.published(dst, d, r.Now)
 	}
-	return r.withhold(dst, start, d)
+	dst = r.withhold(dst, start, d)
+	return r.Present.keep(dst, start, d.InDom)
 }
 
 // Clients is told when a pmcd client goes away, so that whatever was kept

@@ -149,3 +149,12 @@ type Storer interface {
 	CheckStore(q cache.PMStoreRequest) error
 	Store(q cache.PMStoreRequest) error
 }
+
+// Lister is a collector that can say which of its instances exist now
+// without a sample: the processes, from one read of /proc's directory.
+// A fetch its sample is late for leaves out the instances gone since the
+// newest sample, as pmdaproc, which lists /proc at each fetch, would.
+// Present sets the lists of the domains it knows; it runs beside Sample.
+type Lister interface {
+	Present(p *cache.Present) error
+}

@@ -17,7 +17,8 @@
 //   - budget.go: the memory all histories share.
 //   - follower.go, readers.go, phase.go: following a source's periodic readers.
 //   - dynamic.go, carry.go: collectors whose metrics change while the agent runs.
-//   - fresh.go, fresh_age.go: fetches answered with fresh samples.
+//   - fresh.go, fresh_age.go: fetches answered with fresh samples;
+//     present.go: the instances as of a fetch its samples are late for.
 //   - history.go, bound.go: each source's recent samples, and the steps that count.
 //   - derived.go: the metrics computed over a client's interval (rates, Derived figures, peaks).
 //   - window.go: the span of samples a figure is computed over.

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/pmdahostcache/pmdahostcache/cache"
 )
 
 // PCP's clients compute rates from the counters and pmcd's time of each
@@ -198,14 +200,18 @@ type fetchWait struct {
 // the freshness bound at now, and waits for them up to the fetch
 // deadline. A source whose samples take longer than the deadline is not
 // waited for: its fetch could not have it in time. Then it records the
-// age of the oldest sample the fetch is served.
-func (r *Runner) Freshen(sources []int, now time.Time) {
+// age of the oldest sample the fetch is served, and returns the
+// instances that exist now of the sources still late (present.go).
+func (r *Runner) Freshen(sources []int, now time.Time) *cache.Present {
+	var p *cache.Present
 	if bound := time.Duration(r.fresh.withinNS.Load()); bound > 0 {
 		w := r.fresh.waits.Get().(*fetchWait)
 		r.fresh.wait(w, sources, now, bound)
 		r.fresh.waits.Put(w)
+		p = r.fresh.present(sources, now, bound)
 	}
 	r.fresh.noteServed(sources)
+	return p
 }
 
 // wait asks for and waits for the samples of sources a fetch at now

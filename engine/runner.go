@@ -37,6 +37,9 @@ type entry struct {
 	dynamic dynamicState   // its metrics' placement when they change (dynamic.go)
 	follow  readerFollower // the periodic readers it follows (follower.go)
 	fresh   fetchFresh     // its part in answering fetches fresh (fresh.go)
+	// presence lists a Lister's instances for fetches its samples are
+	// late for (present.go).
+	presence presence
 }
 
 // Runner runs every collector on its own ticker and publishes into the cache's front.
@@ -129,6 +132,7 @@ func NewRunner(log zerolog.Logger, cs []Collector, sched Schedule) *Runner {
 			e.idle.onDemand = od.OnDemand()
 		}
 		e.stats.staller, _ = c.(interface{ Stalls() uint64 })
+		e.presence.lister, _ = c.(Lister)
 		r.entries = append(r.entries, e)
 		list[i] = cache.Instance{ID: uint32(i), Name: c.Name()}
 	}

@@ -67,9 +67,9 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 	// learns its readers' phases from it.
 	now := s.cfg.Now()
 	f.threads = s.cfg.Controls.Threads(h.From)
-	s.freshen(s.cfg.Front.Schema(), now)
+	present := s.freshen(s.cfg.Front.Schema(), now)
 	f.read = cache.Request{Snap: s.cfg.Front.Load(), Now: now, Client: h.From, Who: s.creds.credentials(h.From),
-		Controls: s.cfg.Controls}
+		Controls: s.cfg.Controls, Present: present}
 	prof := s.profiles.lookup(h.From, f.req.Ctx)
 	f.values, f.sets, f.spans = f.values[:0], f.sets[:0], f.spans[:0]
 	for _, pmid := range f.req.PMIDs {
@@ -101,8 +101,9 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 
 // freshen has the sources of the fetch's metrics sampled for it when their
 // newest samples are older than the agent's freshness bound: pmcd stamps
-// the reply with its own time, and clients rate the counters over it.
-func (s *Server) freshen(schema *cache.Schema, now time.Time) {
+// the reply with its own time, and clients rate the counters over it. It
+// returns what is known of the instances of sources still late.
+func (s *Server) freshen(schema *cache.Schema, now time.Time) *cache.Present {
 	f := &s.fetch
 	f.sources = f.sources[:0]
 	if f.stamp++; f.stamp == 0 {
@@ -129,7 +130,7 @@ func (s *Server) freshen(schema *cache.Schema, now time.Time) {
 			f.sources = append(f.sources, src)
 		}
 	}
-	s.cfg.Front.Freshen(f.sources, now)
+	return s.cfg.Front.Freshen(f.sources, now)
 }
 
 // viewOf is the metric the fetch reads in d's place: d's threads view

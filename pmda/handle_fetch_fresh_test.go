@@ -17,7 +17,7 @@ type publishingFreshener struct {
 	calls [][]int
 }
 
-func (f *publishingFreshener) Freshen(sources []int, now time.Time) {
+func (f *publishingFreshener) Freshen(sources []int, now time.Time) *cache.Present {
 	f.calls = append(f.calls, slices.Clone(sources))
 	schema := f.front.Schema()
 	b := schema.NewBuilder(0, now)
@@ -25,9 +25,10 @@ func (f *publishingFreshener) Freshen(sources []int, now time.Time) {
 	part, err := b.Part()
 	if err != nil {
 		f.t.Error(err)
-		return
+		return nil
 	}
 	f.front.Publish(0, part)
+	return nil
 }
 
 // TestFetchFreshensItsSourcesFirst: a fetch asks for fresh samples of
@@ -59,4 +60,39 @@ func TestFetchFreshensItsSourcesFirst(t *testing.T) {
 	if len(fresh.calls) != 2 {
 		t.Errorf("a fetch of no known metric called Freshen: %v", fresh.calls)
 	}
+}
+
+// lateFreshener stands in for the engine when a source's sample is late:
+// it publishes nothing and says that of domain 2 only 1 and 15 exist now.
+type lateFreshener struct{}
+
+func (lateFreshener) Freshen(sources []int, now time.Time) *cache.Present {
+	var p cache.Present
+	p.Set(2, []uint32{15, 1})
+	return &p
+}
+
+// TestLateFetchLeavesOutTheGone: an instance the late source no longer
+// lists has no value in a fetch and no entry in an instance request.
+func TestLateFetchLeavesOutTheGone(t *testing.T) {
+	p := startServerWith(t, func(cfg *Config) { cfg.Front.SetFreshener(lateFreshener{}) })
+	p.send(capture(t, "profile_default"))
+	_, reply := p.roundTrip((&Fetch{PMIDs: []uint32{wirePMID(tCount), wirePMID(tU32)}}).Append(nil))
+	var res Result
+	if err := res.Decode(reply); err != nil {
+		t.Fatal(err)
+	}
+	var insts []uint32
+	for _, v := range res.Sets[0].Values {
+		insts = append(insts, v.Inst)
+	}
+	if slices.Sort(insts); !slices.Equal(insts, []uint32{1, 15}) || len(res.Sets[1].Values) != 1 {
+		t.Errorf("t.count on instances %v, want 1 and 15; t.u32 %d values, want 1", insts, len(res.Sets[1].Values))
+	}
+	_, reply = p.roundTrip((&InstanceReq{InDom: wireLoadInDom, Inst: InstNull}).Append(nil))
+	if _, all, err := DecodeInstance(reply); err != nil || len(all) != 2 || all[0].Inst != 1 || all[1].Inst != 15 {
+		t.Errorf("all instances %v %v, want 1 and 15", all, err)
+	}
+	p.expectError((&InstanceReq{InDom: wireLoadInDom, Inst: 5}).Append(nil), ErrInst)
+	p.expectError((&InstanceReq{InDom: wireLoadInDom, Inst: InstNull, Name: "5 minute"}).Append(nil), ErrInst)
 }

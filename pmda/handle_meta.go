@@ -37,9 +37,11 @@ func (s *Server) handleInstance(h Header, pdu []byte) ([]byte, error) {
 	}
 	members := s.membersOf(id, h.From)
 	// The members as of now, as a fetch's values: a process started a
-	// moment ago is found (pmdaproc lists /proc at each request too).
+	// moment ago is found, one exited is not (pmdaproc lists /proc at
+	// each request too).
+	var present *cache.Present
 	if src, ok := s.cfg.Front.Schema().SourceOfInDom(members); ok {
-		s.cfg.Front.Freshen([]int{src}, s.cfg.Now())
+		present = s.cfg.Front.Freshen([]int{src}, s.cfg.Now())
 	}
 	in, _ := s.cfg.Front.Load().InDom(members)
 	switch {
@@ -48,21 +50,23 @@ func (s *Server) handleInstance(h Header, pdu []byte) ([]byte, error) {
 		if alias, typed := aliasOf(desc, q.Name); !ok && typed {
 			inst, ok = in.Lookup(alias)
 		}
-		if !ok {
+		if !ok || !present.Has(members, inst) {
 			return nil, ErrInst
 		}
 		return AppendInstance(s.out[:0], q.InDom, []InstanceEntry{{Inst: inst}}), nil
 	case q.Inst != InstNull:
 		name, ok := in.Name(q.Inst)
-		if !ok {
+		if !ok || !present.Has(members, q.Inst) {
 			return nil, ErrInst
 		}
 		return AppendInstance(s.out[:0], q.InDom, []InstanceEntry{{Inst: InstNull, Name: name}}), nil
 	}
 	all := in.All()
-	entries := make([]InstanceEntry, len(all))
-	for i, x := range all {
-		entries[i] = InstanceEntry{Inst: x.ID, Name: x.Name}
+	entries := make([]InstanceEntry, 0, len(all))
+	for _, x := range all {
+		if present.Has(members, x.ID) {
+			entries = append(entries, InstanceEntry{Inst: x.ID, Name: x.Name})
+		}
 	}
 	return AppendInstance(s.out[:0], q.InDom, entries), nil
 }

@@ -1,0 +1,39 @@
+package cache
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// A fetch that knows which processes exist now gets no value of one gone
+// since the sample, whatever its access; earlier values in dst and other
+// domains are untouched.
+func TestPresentLeavesOutTheGone(t *testing.T) {
+	snap, descs := accessSnapshot(t)
+	var p Present
+	p.Set(9, []uint32{100, 5})
+	r := Request{Snap: snap, Now: time.Now(), Client: NoClient, Who: Credentials{Known: true}, Present: &p}
+	for i := range descs {
+		dst := r.AppendValues([]Value{{Inst: 1}}, &descs[i])
+		var got []uint32
+		for _, v := range dst {
+			got = append(got, v.Inst)
+		}
+		if !slices.Equal(got, []uint32{1, 100}) {
+			t.Errorf("%s: instances %v, want the earlier 1, then 100 alone", descs[i].Name, got)
+		}
+	}
+	if !p.Has(9, 5) || p.Has(9, 1) || !p.Has(10, 1) {
+		t.Error("Has: want 5 listed, 1 gone, another domain's instance kept")
+	}
+	var none *Present
+	if none.Knows(9) || !none.Has(9, 1) {
+		t.Error("a nil Present must know nothing and keep everything")
+	}
+	var q Present
+	q.Merge(&p)
+	if !q.Knows(9) || q.Has(9, 1) {
+		t.Error("Merge did not carry domain 9's list")
+	}
+}
