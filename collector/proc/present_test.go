@@ -44,3 +44,27 @@ func TestPresentListsTheProcessesNow(t *testing.T) {
 		t.Error("a group without the process collector listed processes")
 	}
 }
+
+// A process whose status cannot be read while its directory stays keeps
+// its other values (a missing file costs its own metrics only); one gone
+// by the time its status is read is not published at all: a process
+// listed without its user would break pcp-ps.
+func TestStatusMissingOrProcessGone(t *testing.T) {
+	h := collectortest.NewHarness(t, NewProcessCollector, "processes/t0")
+	if err := os.Remove(filepath.Join(h.Proc, "300", "status")); err != nil {
+		t.Fatal(err)
+	}
+	h.MustSample(collectortest.T0)
+	h.WantU64("proc.psinfo.ppid", 300, 1)
+	h.WantAbsent("proc.id.uid", 300)
+
+	rd := reader{root: h.Proc}
+	var r record
+	if err := rd.read(300, &r); err != nil || r.hasStatus {
+		t.Fatalf("read of 300 without status: %v, status %v", err, r.hasStatus)
+	}
+	gone := reader{root: h.Proc + "/missing"}
+	if gone.exists(300) {
+		t.Fatal("a process below a missing root exists")
+	}
+}

@@ -62,8 +62,20 @@ func (rd *reader) read(pid int32, r *record) error {
 	r.hasStatm = rd.parse(pid, "statm", func(b []byte) error { return kernel.ParsePidStatm(b, &r.statm) })
 	r.hasIO = rd.parse(pid, "io", func(b []byte) error { return kernel.ParsePidIO(b, &r.io) })
 	r.hasSched = rd.parse(pid, "schedstat", func(b []byte) error { return kernel.ParsePidSchedstat(b, &r.sched) })
+	if (!r.hasStatus || !r.hasStatm) && !rd.exists(pid) {
+		// Every process has these two files, readable by all, until it
+		// is reaped: this one exited between its reads. Half its values
+		// would list a process without its user or size; none do.
+		return errGone
+	}
 	r.owner = rd.owner(pid, r)
 	return nil
+}
+
+// exists reports whether /proc/PID is still there.
+func (rd *reader) exists(pid int32) bool {
+	var st syscall.Stat_t
+	return syscall.Stat(rd.pathOf(pid, ""), &st) == nil
 }
 
 // parse reads one file of the process and parses it; false when either fails.
