@@ -82,6 +82,14 @@ func (o toolOutput) complaint() string {
 	return o.stderr
 }
 
+// jobStartGap spaces the jobs' starts. pmcd takes five connections at
+// most pending on its socket (PMCD_MAXPENDING), and a tool whose unix
+// socket connection fails connects to localhost over TCP instead (local:
+// in pmNewContext(3)), where pmcd names no user to the agents: pmdaproc
+// and the stand-in then refuse it the processes. Started together while
+// pmcd waits on an agent, eight jobs could do that.
+const jobStartGap = 100 * time.Millisecond
+
 // runJobs runs the jobs eight at a time: each pmrep waits a second
 // between its samples, so running them one by one takes minutes.
 func runJobs(jobs []clientJob) map[string]toolOutput {
@@ -89,10 +97,13 @@ func runJobs(jobs []clientJob) map[string]toolOutput {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, 8)
+	starts := time.NewTicker(jobStartGap)
+	defer starts.Stop()
 	for _, j := range jobs {
 		wg.Go(func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
+			<-starts.C
 			o := j.run()
 			mu.Lock()
 			out[j.name] = o
