@@ -46,14 +46,28 @@ func (p *Present) Has(indom InDomID, inst uint32) bool {
 }
 
 // keep drops from dst[start:] the values of instances of indom that p
-// knows are gone.
+// knows are gone. A metric's values come in instance order, so one walk
+// along the listed ids finds them; one out of order starts the walk again
+// where a search puts it.
 func (p *Present) keep(dst []Value, start int, indom InDomID) []Value {
-	if !p.Knows(indom) {
+	if p == nil {
 		return dst
 	}
-	kept := start
+	ids, ok := p.byInDom[indom]
+	if !ok {
+		return dst
+	}
+	kept, j := start, 0
+	var prev uint32
 	for _, v := range dst[start:] {
-		if p.Has(indom, v.Inst) {
+		if v.Inst < prev {
+			j, _ = slices.BinarySearch(ids, v.Inst)
+		}
+		for j < len(ids) && ids[j] < v.Inst {
+			j++
+		}
+		prev = v.Inst
+		if j < len(ids) && ids[j] == v.Inst {
 			dst[kept] = v
 			kept++
 		}

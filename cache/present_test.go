@@ -37,3 +37,17 @@ func TestPresentLeavesOutTheGone(t *testing.T) {
 		t.Error("Merge did not carry domain 9's list")
 	}
 }
+
+// Values in instance order and out of it are kept alike.
+func TestPresentKeepsInAnyOrder(t *testing.T) {
+	var p Present
+	p.Set(1, []uint32{9, 2, 5})
+	in := []Value{{Inst: 2}, {Inst: 3}, {Inst: 5}, {Inst: 9}, {Inst: 10}, {Inst: 5}, {Inst: 1}, {Inst: 9}}
+	var got []uint32
+	for _, v := range p.keep(in, 0, 1) {
+		got = append(got, v.Inst)
+	}
+	if want := []uint32{2, 5, 9, 5, 9}; !slices.Equal(got, want) {
+		t.Errorf("kept %v, want %v", got, want)
+	}
+}
