@@ -10,7 +10,7 @@ import (
 // listWait is how long a fetch waits for a Lister's listing: it comes
 // after the fetch deadline was missed, so it is short, and a listing
 // that does not come in time leaves the older sample's instances.
-const listWait = 20 * time.Millisecond
+const listWait = 50 * time.Millisecond
 
 // maxListings bounds the listings under way for one source: fetches of
 // several clients may list at once, but listings blocked in the kernel
