@@ -13,12 +13,13 @@
 #   proc       3          pipe binary <dir>/pmdahostcache -d 3 -S proc -U root -B <socket> -B linux=<linux socket>
 #   linux      60         socket unix <linux socket>
 #   hostcache  HOSTCACHE  socket unix <socket>
-# pmcd starts the pipe and connects to the sockets. Each step below
-# rewrites one entry with pmdaproc.sh's __pmda_add (the entry of the same
-# name and domain replaced, the file kept sorted by domain) and signals
-# pmcd once. After every step pmcd has an agent for every domain, and
-# every name keeps its PMID and descriptor: a pmlogger checks its metrics
-# whenever pmcd adds an agent, and exits if one is missing or has changed.
+# pmcd starts the pipe and connects to the sockets. A move in or out
+# rewrites the entries it changes as pmdaproc.sh's __pmda_add would (the
+# entry of the same name or domain replaced, the file kept sorted by
+# domain) and signals pmcd once. When pmcd next reads a request it has an
+# agent for every domain, and every name keeps its PMID and descriptor: a
+# pmlogger checks its metrics whenever pmcd adds an agent, and exits if
+# one is missing or has changed.
 #
 # Each agent stood in for has its pmcd.conf line saved verbatim in
 # standin.<name> beside this script, which also records the choice.
@@ -280,14 +281,73 @@ print(len(pmids), written, left_out)
 EOF
 }
 
-# step_add rewrites one pmcd.conf entry with __pmda_add, which signals
-# pmcd, once pmcd has been quiet for a quarter of a second (at most 5 s
-# of waiting). pmcd 6.0.3 drops the agent it is waiting on for an answer
-# when a SIGHUP arrives meanwhile, and fails that request with
+# A switch rewrites the entries it changes (stage_entry) and signals pmcd
+# once (apply_entries). pmcd 6.0.3 drops the agent it is waiting on for an
+# answer when a SIGHUP arrives meanwhile, and fails that request with
 # PM_ERR_IPC; a pmlogger that gets it while it checks its metrics exits.
-# Each step's SIGHUP makes every pmlogger check all its metrics again,
-# a burst of requests the next step's SIGHUP must not fall into.
-step_add()
+# Every SIGHUP that adds an agent has every pmlogger check all its
+# metrics at its next fetch, up to an interval later: a second SIGHUP
+# could fall into those checks, whenever it comes. One signal a switch
+# leaves none to fall into them. On that signal pmcd drops the agents
+# whose entries changed, then starts the new ones in domain order: the
+# pipe's (the lowest domain of the stand-in's), whose process makes its
+# sockets before its handshake, then the sockets'.
+
+# stage_entry adds an entry to those the next apply_entries writes.
+stage_entry()
+{
+    echo "$1" >>$tmp/switch.entries
+}
+
+# apply_entries writes the staged entries into pmcd.conf as pmdaproc.sh's
+# __pmda_add writes one: an entry of the same name or domain replaced,
+# the file's entries sorted by domain, then a blank line and the access
+# controls. Then it signals pmcd, once pmcd has been quiet for a quarter
+# of a second (5 s of waiting at most), and waits for it.
+apply_entries()
+{
+    [ -s $tmp/switch.entries ] || return 0
+    cp $PCP_PMCDCONF_PATH $tmp/pmcd.conf.save
+    while IFS= read -r __entry; do
+        edit_entry "$__entry"
+        $PCP_BINADM_DIR/pmpost "PMDA add: to $PCP_PMCDCONF_PATH: $__entry"
+    done <$tmp/switch.entries
+    rm -f $tmp/switch.entries
+    wait_quiet
+    if pminfo -v pmcd.version >/dev/null 2>&1; then
+        __sighup_pmcd
+    else
+        __pmda_restart_pmcd
+    fi
+    __wait_for_pmcd
+    $__pmcd_is_dead && __restore_pmcd
+}
+
+# edit_entry puts one entry into pmcd.conf in place of any of its name or
+# domain; pmcd.conf's access controls stay after the entries.
+edit_entry()
+{
+    __name=`echo "$1" | $PCP_AWK_PROG '{ print $1 }'`
+    __dom=`echo "$1" | $PCP_AWK_PROG '{ print $2 }'`
+    echo >$tmp/conf.entries
+    echo >$tmp/conf.access
+    $PCP_AWK_PROG -v name="$__name" -v dom="$__dom" \
+        -v entries=$tmp/conf.entries -v access=$tmp/conf.access '
+        NF == 0 { next }
+        /^[ \t]*\[[ \t]*access[ \t]*\]/ { in_access = 1 }
+        in_access { print >access; next }
+        $1 == name || $2 == dom { next }
+        { print >entries }' $PCP_PMCDCONF_PATH
+    echo "$1" >>$tmp/conf.entries
+    (LC_COLLATE=POSIX sort -n -k2 $tmp/conf.entries; echo; cat $tmp/conf.access) >$PCP_PMCDCONF_PATH
+    rm -f $tmp/conf.entries $tmp/conf.access
+    eval $CHOWN root $PCP_PMCDCONF_PATH
+    eval $CHMOD 644 $PCP_PMCDCONF_PATH
+}
+
+# wait_quiet returns once pmcd has been quiet for a quarter of a second:
+# the requests of a pmlogger checking its metrics come in a burst.
+wait_quiet()
 {
     __i=0
     __last=`pdus_in`
@@ -299,7 +359,6 @@ step_add()
         __last=$__now
         __i=`expr $__i + 1`
     done
-    __pmda_add "$1"
 }
 
 # pdus_in prints how many PDUs pmcd has received from its clients.
@@ -309,11 +368,10 @@ pdus_in()
 }
 
 # enter_standin moves from beside the agents named (by domain, the
-# pipe's first) to their place: pmcd's entry for the first runs the
-# agent, which makes its sockets before its handshake on the pipe, while
-# the agent beside still answers hostcache's domain; then the second's
-# entry becomes its socket; then hostcache's, and the agent beside,
-# dropped, exits.
+# pipe's first) to their place, in one signal: pmcd's entry for the first
+# runs the agent, which makes its sockets before its handshake on the
+# pipe; the second's entry and hostcache's become its sockets; the agent
+# beside, dropped, exits.
 enter_standin()
 {
     __pipe=$1
@@ -324,13 +382,14 @@ enter_standin()
     # serial lines' counters are printed only to a reader with
     # CAP_SYS_ADMIN, checked at every read of /proc/tty/driver/serial,
     # and a process's io file only to its owner or root.
-    step_add "$__pipe	`agent_domain $__pipe`	pipe	binary 		$__cmd"
+    stage_entry "$__pipe	`agent_domain $__pipe`	pipe	binary 		$__cmd"
     if [ $# -gt 1 ]; then
         echo "... and for pmda$2 on $linux_socket ..."
-        step_add "$2	`agent_domain $2`	socket	unix $linux_socket"
+        stage_entry "$2	`agent_domain $2`	socket	unix $linux_socket"
     fi
     echo "... and answers hostcache's domain $domain on $socket ..."
-    step_add "hostcache	$domain	socket	unix $socket"
+    stage_entry "hostcache	$domain	socket	unix $socket"
+    apply_entries
     if $do_check; then
         $PCP_BINADM_DIR/pmsleep $check_delay
         for __n in hostcache "$@"; do
@@ -342,9 +401,8 @@ enter_standin()
 }
 
 # leave_standin puts back the saved entry of every agent stood in for,
-# with the agent beside them: hostcache's own entry first, then the
-# socket's agent, then the pipe's, whose restart ends the stand-in.
-# Nothing when no entry is the stand-in.
+# with the agent beside them, in one signal: pmcd drops the stand-in and
+# starts the agents again. Nothing when no entry is the stand-in.
 leave_standin()
 {
     standing_in || return 0
@@ -359,13 +417,14 @@ leave_standin()
     *socket*)
         echo "Back beside the other agents: hostcache's entry runs $pmda_name ..."
         # The line pmdaInstall writes for a pipe agent.
-        step_add "hostcache	$domain	pipe	binary 		$pmda_dir/$pmda_name -d $domain "
+        stage_entry "hostcache	$domain	pipe	binary 		$pmda_dir/$pmda_name -d $domain "
         for __t in linux proc; do
             if stands_for $__t; then
                 echo "Restoring pmda$__t's entry in pmcd.conf ..."
-                step_add "`cat standin.$__t`"
+                stage_entry "`cat standin.$__t`"
             fi
         done
+        apply_entries
         rm -f "$socket" "$linux_socket"
         ;;
     *)
