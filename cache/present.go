@@ -12,13 +12,13 @@ type Present struct {
 	byInDom map[InDomID][]uint32 // sorted
 }
 
-// Set records the instances of indom that exist: ids, in any order.
-// Present keeps ids and sorts them.
+// Set records the instances of indom that exist: ids, sorted. Present
+// keeps ids and never changes them, so one listing may serve several
+// fetches.
 func (p *Present) Set(indom InDomID, ids []uint32) {
 	if p.byInDom == nil {
 		p.byInDom = map[InDomID][]uint32{}
 	}
-	slices.Sort(ids)
 	p.byInDom[indom] = ids
 }
 

@@ -12,7 +12,7 @@ import (
 func TestPresentLeavesOutTheGone(t *testing.T) {
 	snap, descs := accessSnapshot(t)
 	var p Present
-	p.Set(9, []uint32{100, 5})
+	p.Set(9, []uint32{5, 100})
 	r := Request{Snap: snap, Now: time.Now(), Client: NoClient, Who: Credentials{Known: true}, Present: &p}
 	for i := range descs {
 		dst := r.AppendValues([]Value{{Inst: 1}}, &descs[i])
@@ -41,7 +41,7 @@ func TestPresentLeavesOutTheGone(t *testing.T) {
 // Values in instance order and out of it are kept alike.
 func TestPresentKeepsInAnyOrder(t *testing.T) {
 	var p Present
-	p.Set(1, []uint32{9, 2, 5})
+	p.Set(1, []uint32{2, 5, 9})
 	in := []Value{{Inst: 2}, {Inst: 3}, {Inst: 5}, {Inst: 9}, {Inst: 10}, {Inst: 5}, {Inst: 1}, {Inst: 9}}
 	var got []uint32
 	for _, v := range p.keep(in, 0, 1) {

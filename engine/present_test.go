@@ -20,7 +20,7 @@ func (l *listingGated) Present(p *cache.Present) error {
 	if l.block != nil {
 		<-l.block
 	}
-	p.Set(listedInDom, []uint32{9, 7})
+	p.Set(listedInDom, []uint32{7, 9})
 	return nil
 }
 

@@ -68,7 +68,7 @@ type lateFreshener struct{}
 
 func (lateFreshener) Freshen(sources []int, now time.Time) *cache.Present {
 	var p cache.Present
-	p.Set(2, []uint32{15, 1})
+	p.Set(2, []uint32{1, 15})
 	return &p
 }
 

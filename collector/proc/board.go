@@ -11,6 +11,9 @@ type board struct {
 	pids  []int32         // sorted, as of the process collector's last sample
 	hot   map[uint32]bool // the hot processes (hotproc.go); never changed once posted
 	built bool            // the process collector is built (not disabled)
+	// listing is the latest listing of /proc, for fetches the samples
+	// are late for (present.go).
+	listing listing
 }
 
 // post records a sample's processes and the hot ones among them.

@@ -35,12 +35,12 @@ func TestPresentListsTheProcessesNow(t *testing.T) {
 	if !p.Has(indomThreads, 300) {
 		t.Error("the threads view is not /proc's directory's to list")
 	}
-	g := &groupCollector{rd: reader{root: h.Proc}}
+	g := &groupCollector{rd: reader{root: h.Proc}, board: &board{}}
 	var q cache.Present
 	if err := g.Present(&q); err != nil || !q.Has(indomProcess, 100) || q.Has(indomProcess, 300) {
 		t.Errorf("the group's listing: %v, 100 listed %v, 300 listed %v", err, q.Has(indomProcess, 100), q.Has(indomProcess, 300))
 	}
-	if err := (&groupCollector{inert: true}).Present(&q); err == nil {
+	if err := (&groupCollector{inert: true, board: &board{}}).Present(&q); err == nil {
 		t.Error("a group without the process collector listed processes")
 	}
 }
