@@ -22,15 +22,6 @@ func (p *Present) Set(indom InDomID, ids []uint32) {
 	p.byInDom[indom] = ids
 }
 
-// Knows reports whether p lists indom's instances.
-func (p *Present) Knows(indom InDomID) bool {
-	if p == nil {
-		return false
-	}
-	_, ok := p.byInDom[indom]
-	return ok
-}
-
 // Has reports whether instance inst of indom may be answered: listed, or
 // of a domain p knows nothing of.
 func (p *Present) Has(indom InDomID, inst uint32) bool {
