@@ -126,7 +126,7 @@ save_line()
         exit
         ;;
     esac
-    echo "$__line" >standin.$1
+    printf '%s\n' "$__line" >standin.$1
 }
 
 # capture_help keeps, in standin.<name>.help.{dir,pag} beside this
@@ -296,7 +296,7 @@ EOF
 # stage_entry adds an entry to those the next apply_entries writes.
 stage_entry()
 {
-    echo "$1" >>$tmp/switch.entries
+    printf '%s\n' "$1" >>$tmp/switch.entries
 }
 
 # apply_entries writes the staged entries into pmcd.conf as pmdaproc.sh's
@@ -327,8 +327,8 @@ apply_entries()
 # domain; pmcd.conf's access controls stay after the entries.
 edit_entry()
 {
-    __name=`echo "$1" | $PCP_AWK_PROG '{ print $1 }'`
-    __dom=`echo "$1" | $PCP_AWK_PROG '{ print $2 }'`
+    __name=`printf '%s\n' "$1" | $PCP_AWK_PROG '{ print $1 }'`
+    __dom=`printf '%s\n' "$1" | $PCP_AWK_PROG '{ print $2 }'`
     echo >$tmp/conf.entries
     echo >$tmp/conf.access
     $PCP_AWK_PROG -v name="$__name" -v dom="$__dom" \
@@ -338,7 +338,7 @@ edit_entry()
         in_access { print >access; next }
         $1 == name || $2 == dom { next }
         { print >entries }' $PCP_PMCDCONF_PATH
-    echo "$1" >>$tmp/conf.entries
+    printf '%s\n' "$1" >>$tmp/conf.entries
     (LC_COLLATE=POSIX sort -n -k2 $tmp/conf.entries; echo; cat $tmp/conf.access) >$PCP_PMCDCONF_PATH
     rm -f $tmp/conf.entries $tmp/conf.access
     eval $CHOWN root $PCP_PMCDCONF_PATH
