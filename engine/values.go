@@ -61,7 +61,7 @@ func (v *values) units() int {
 	return 0
 }
 
-// unitBytes is the memory of unit u.
+// unitBytes is the memory of one unit.
 func (v *values) unitBytes() int64 {
 	if v.chunks != nil {
 		return chunkBytes
