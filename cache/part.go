@@ -129,6 +129,9 @@ type Builder struct {
 	// lastPairs is how many values the last sample set, when its pairs
 	// were too many to keep between samples (shed).
 	lastPairs int
+	// place puts the values of a sample as large as that straight into
+	// the part's array (part_place.go).
+	place placement
 }
 
 // keptPairs is the most pairs a builder keeps between samples: a table of
@@ -142,6 +145,7 @@ func (b *Builder) shed() {
 	if cap(b.pairs) > keptPairs {
 		b.lastPairs, b.pairs = len(b.pairs), nil
 	}
+	b.place.on, b.place.all = false, nil
 }
 
 // mirror is a view Mirror sets: the values of some metrics (by schema
@@ -171,7 +175,9 @@ func (b *Builder) Reset(sampled time.Time) {
 	b.prevOK, b.built, b.again = b.built, false, false
 	b.part = &Part{Sampled: sampled, schema: b.schema}
 	b.pairs = b.pairs[:0]
-	if b.pairs == nil && b.lastPairs > 0 {
+	sp := b.schema.span[b.source]
+	b.place.plan(b.prev, sp.lo, max(sp.hi-sp.lo+1, 0))
+	if b.pairs == nil && b.lastPairs > 0 && !b.place.on {
 		b.pairs = make([]pair, 0, b.lastPairs+b.lastPairs/16)
 	}
 	clear(b.strs) // let the texts go with the part that holds them
@@ -228,7 +234,8 @@ func (b *Builder) fail(err error) {
 // changes nothing, when there is no previous part to repeat (the first
 // sample, or one after a failure); the collector must then set values.
 func (b *Builder) Again() bool {
-	if !b.prevOK || b.prev == nil || b.err != nil || len(b.pairs) > 0 || len(b.strs) > 0 || len(b.indoms) > 0 {
+	if !b.prevOK || b.prev == nil || b.err != nil || len(b.pairs) > 0 || b.place.set > 0 || len(b.strs) > 0 ||
+		len(b.indoms) > 0 {
 		return false
 	}
 	b.again = true
@@ -308,14 +315,22 @@ func (b *Builder) SetSlot(s Slot, inst uint32, v uint64) {
 	b.add(pair{s.idx, inst, v})
 }
 
-// add appends a value, and its mirror's when a view takes it.
+// add sets a value, and its mirror's when a view takes it.
 func (b *Builder) add(p pair) {
-	b.pairs = append(b.pairs, p)
+	b.put(p)
 	if b.mirror.insts == nil || p.inst != InstNone && !b.mirror.insts[p.inst] {
 		return
 	}
 	if to, ok := b.mirror.to[p.idx]; ok {
 		p.idx = to
+		b.put(p)
+	}
+}
+
+// put places a value in the part's array when the sample is placed and
+// its metric's region has room, and appends it to the pairs otherwise.
+func (b *Builder) put(p pair) {
+	if !b.place.on || !b.place.put(p) {
 		b.pairs = append(b.pairs, p)
 	}
 }
@@ -408,12 +423,7 @@ func (b *Builder) Part() (*Part, error) {
 		b.part.renewed = slices.Clone(b.renewed)
 	}
 	sp := b.schema.span[b.source]
-	pos := b.countByMetric(max(sp.hi-sp.lo+1, 0), sp.lo)
-	ends := make([]int32, len(pos)-1)
-	for i := range ends {
-		ends[i] = int32(pos[i+1])
-	}
-	all := b.group(pos, sp.lo, b.mayRepeat(sp.lo, ends))
+	all, ends := b.grouped(sp.lo, max(sp.hi-sp.lo+1, 0))
 	if all == nil {
 		return b.repeat(), nil
 	}
@@ -424,6 +434,25 @@ func (b *Builder) Part() (*Part, error) {
 	b.part.lo, b.part.ends, b.part.all = sp.lo, ends, all
 	b.prev, b.built = b.part, true
 	return b.part, nil
+}
+
+// grouped returns the sample's values grouped by metric, for the n
+// metrics from schema index lo, and where each metric's end; nil values
+// when they are exactly prev's.
+func (b *Builder) grouped(lo, n int) ([]Num, []int32) {
+	if b.place.on {
+		all, ends := b.place.finish(b.pairs)
+		if b.mayRepeat(lo, ends) && slices.Equal(all, b.prev.all) {
+			return nil, ends
+		}
+		return all, ends
+	}
+	pos := b.countByMetric(n, lo)
+	ends := make([]int32, len(pos)-1)
+	for i := range ends {
+		ends[i] = int32(pos[i+1])
+	}
+	return b.group(pos, lo, b.mayRepeat(lo, ends)), ends
 }
 
 // countByMetric returns, for the n metrics from schema index lo, where
