@@ -99,6 +99,27 @@ func TestFetchAllocatesNothing(t *testing.T) {
 	}
 }
 
+// A fetch too large to keep its buffers for (a process table's) lets
+// them go once answered, and the snapshot it read with them, so that a
+// part replaced since is freed before the next fetch.
+func TestLargeFetchLetsItsBuffersGo(t *testing.T) {
+	s := fetchServer(t, 10, 20000) // 400,000 values: 12.8 MB of scratch
+	for range 2 {                  // PROFILE, FETCH
+		if err := s.serveOne(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.out != nil || s.fetch.values != nil || s.fetch.read.Snap != nil {
+		t.Errorf("kept %d reply bytes, %d values, snapshot %v", cap(s.out), cap(s.fetch.values),
+			s.fetch.read.Snap != nil)
+	}
+	for _, set := range s.fetch.sets[:cap(s.fetch.sets)] {
+		if set.Values != nil {
+			t.Fatal("a value set still points into the fetch's values")
+		}
+	}
+}
+
 // BenchmarkFetch measures decode FETCH -> encode RESULT from a snapshot
 // for a CPU+memory+load-sized request (~100 metrics, 16 instances).
 func BenchmarkFetch(b *testing.B) {

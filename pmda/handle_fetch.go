@@ -13,6 +13,9 @@ type fetchState struct {
 	sets   []ValueSet
 	spans  [][2]int
 	values []cache.Value
+	// valuesHint is how many values the last fetch too large to keep its
+	// values for had (shed): the next is given room for them at once.
+	valuesHint int
 	// schema is the one the last fetch read: a fetch that finds another
 	// tells pmcd the names and labels changed (a dynamic source's).
 	schema *cache.Schema
@@ -23,6 +26,21 @@ type fetchState struct {
 	sources []int
 	marks   []uint32
 	stamp   uint32
+}
+
+// keptValues is the most values a fetch's scratch keeps between fetches
+// (a Value is 32 bytes: keptBuffer's worth).
+const keptValues = keptBuffer / 32
+
+// shed lets the fetch's snapshot go, so that a part replaced since is
+// freed before the next fetch, and a large fetch's values with the value
+// sets that point into them.
+func (f *fetchState) shed() {
+	f.read = cache.Request{}
+	if cap(f.values) > keptValues {
+		f.valuesHint, f.values = len(f.values), nil
+		clear(f.sets[:cap(f.sets)])
+	}
 }
 
 // Result flags pmcd takes from the timestamp word of a fetch's reply and
@@ -72,6 +90,9 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 		Controls: s.cfg.Controls, Present: present}
 	prof := s.profiles.lookup(h.From, f.req.Ctx)
 	f.values, f.sets, f.spans = f.values[:0], f.sets[:0], f.spans[:0]
+	if f.values == nil && f.valuesHint > 0 {
+		f.values = make([]cache.Value, 0, f.valuesHint+f.valuesHint/16)
+	}
 	for _, pmid := range f.req.PMIDs {
 		set := ValueSet{PMID: pmid}
 		start := len(f.values)
@@ -95,6 +116,9 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 	}
 	for i := range f.sets {
 		f.sets[i].Values = f.values[f.spans[i][0]:f.spans[i][1]]
+	}
+	if s.out == nil && s.outHint > 0 {
+		s.out = make([]byte, 0, s.outHint+s.outHint/16)
 	}
 	return AppendResult(s.out[:0], f.changeFlags(f.read.Snap.Schema), f.sets), nil
 }
