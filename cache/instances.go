@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Instance is one member of an instance domain.
@@ -34,13 +35,19 @@ func StringLabel(name, value string) Label {
 
 // Instances is an immutable instance domain table with lookups both ways.
 type Instances struct {
-	list   []Instance
+	list []Instance
+	// byID finds an id's place when the list is not in id order; a list
+	// in id order (the processes, by PID) is searched instead, so a table
+	// of 10,000 processes holds no 2.5 MB map.
 	byID   map[uint32]int // holds no pointers: not scanned by the collector
 	byName nameIndex
 	// byWord holds the first word of each name that has a space, -1 when
 	// two names share it. Names without a space need no entry: Lookup
-	// tries the whole name first, and that finds them.
-	byWord map[string]int
+	// tries the whole name first, and that finds them. It is built at the
+	// first lookup that needs it: few tables are ever looked up by a
+	// short name.
+	byWord     map[string]int
+	byWordOnce sync.Once
 }
 
 // NewInstances builds a table; list order is the order clients see.
@@ -49,25 +56,61 @@ type Instances struct {
 // escaped, and two names that end up equal are told apart by their ids.
 func NewInstances(list []Instance) *Instances {
 	list = printableNames(list)
-	in := &Instances{
-		list:   list,
-		byID:   make(map[uint32]int, len(list)),
-		byName: newNameIndex(list),
-		byWord: map[string]int{},
-	}
-	for i, x := range list {
-		in.byID[x.ID] = i
-		word, _, spaced := strings.Cut(x.Name, " ")
-		if !spaced {
-			continue
-		}
-		if _, dup := in.byWord[word]; dup {
-			in.byWord[word] = -1
-		} else {
-			in.byWord[word] = i
+	in := &Instances{list: list, byName: newNameIndex(list)}
+	if !idOrdered(list) {
+		in.byID = make(map[uint32]int, len(list))
+		for i, x := range list {
+			in.byID[x.ID] = i
 		}
 	}
 	return in
+}
+
+// idOrdered reports whether the ids rise strictly through list.
+func idOrdered(list []Instance) bool {
+	for i := 1; i < len(list); i++ {
+		if list[i].ID <= list[i-1].ID {
+			return false
+		}
+	}
+	return true
+}
+
+// index is where instance id is in the list.
+func (in *Instances) index(id uint32) (int, bool) {
+	if in.byID != nil {
+		i, ok := in.byID[id]
+		return i, ok
+	}
+	lo, hi := 0, len(in.list)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if in.list[mid].ID < id {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, lo < len(in.list) && in.list[lo].ID == id
+}
+
+// words builds byWord, once.
+func (in *Instances) words() map[string]int {
+	in.byWordOnce.Do(func() {
+		in.byWord = map[string]int{}
+		for i, x := range in.list {
+			word, _, spaced := strings.Cut(x.Name, " ")
+			if !spaced {
+				continue
+			}
+			if _, dup := in.byWord[word]; dup {
+				in.byWord[word] = -1
+			} else {
+				in.byWord[word] = i
+			}
+		}
+	})
+	return in.byWord
 }
 
 // All returns the instances in order. Callers must not modify it.
@@ -78,7 +121,7 @@ func (in *Instances) Len() int { return len(in.list) }
 
 // Name returns the name of instance id.
 func (in *Instances) Name(id uint32) (string, bool) {
-	i, ok := in.byID[id]
+	i, ok := in.index(id)
 	if !ok {
 		return "", false
 	}
@@ -91,7 +134,7 @@ func (in *Instances) Owner(id uint32) Owner {
 	if in == nil {
 		return Owner{}
 	}
-	if i, ok := in.byID[id]; ok {
+	if i, ok := in.index(id); ok {
 		return in.list[i].Owner
 	}
 	return Owner{}
@@ -107,7 +150,7 @@ func (in *Instances) Lookup(name string) (uint32, bool) {
 	if strings.Contains(name, " ") {
 		return 0, false
 	}
-	if i, ok := in.byWord[name]; ok && i >= 0 {
+	if i, ok := in.words()[name]; ok && i >= 0 {
 		return in.list[i].ID, true
 	}
 	return 0, false
