@@ -99,24 +99,64 @@ func TestFetchAllocatesNothing(t *testing.T) {
 	}
 }
 
-// A fetch too large to keep its buffers for (a process table's) lets
-// them go once answered, and the snapshot it read with them, so that a
-// part replaced since is freed before the next fetch.
+// A fetch too large to keep its buffers for (a process table's) lets its
+// snapshot go once answered, so that a part replaced since is freed
+// before the next fetch; its buffers go once no request has come for
+// shedAfter, and the next fetch gets room for the last one's size.
 func TestLargeFetchLetsItsBuffersGo(t *testing.T) {
-	s := fetchServer(t, 10, 20000) // 400,000 values: 12.8 MB of scratch
-	for range 2 {                  // PROFILE, FETCH
-		if err := s.serveOne(); err != nil {
-			t.Fatal(err)
+	s := fetchServer(t, 10, 5000) // 100,000 values: 3.2 MB of scratch
+	s.shedAfter = 50 * time.Millisecond
+	serve := func() {
+		for range 2 { // PROFILE, FETCH
+			if err := s.serveOne(); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	if s.out != nil || s.fetch.values != nil || s.fetch.read.Snap != nil {
-		t.Errorf("kept %d reply bytes, %d values, snapshot %v", cap(s.out), cap(s.fetch.values),
-			s.fetch.read.Snap != nil)
+	serve()
+	held := func() (int, int, bool) {
+		s.bufMu.Lock()
+		defer s.bufMu.Unlock()
+		return cap(s.out), cap(s.fetch.values), s.fetch.read.Snap != nil
+	}
+	out, values, snap := held()
+	if out <= keptBuffer || values <= keptValues || snap {
+		t.Fatalf("right after the fetch: %d reply bytes, %d values kept, snapshot %v", out, values, snap)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for out, values, _ = held(); (out != 0 || values != 0) && time.Now().Before(deadline); out, values, _ = held() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if out != 0 || values != 0 {
+		t.Fatalf("%d reply bytes and %d values kept after %v without a request", out, values, s.shedAfter)
 	}
 	for _, set := range s.fetch.sets[:cap(s.fetch.sets)] {
 		if set.Values != nil {
 			t.Fatal("a value set still points into the fetch's values")
 		}
+	}
+	serve()
+	if out, values, _ = held(); out < s.outHint || values < s.fetch.valuesHint {
+		t.Errorf("the next fetch grew its buffers to %d bytes and %d values, not the last one's %d and %d at once",
+			out, values, s.outHint, s.fetch.valuesHint)
+	}
+}
+
+// Fetches that come again within shedAfter keep their buffers, however
+// large: a large fetch again and again allocates nothing.
+func TestLargeFetchesAgainAllocateNothing(t *testing.T) {
+	s := fetchServer(t, 10, 5000)
+	for range 4 {
+		if err := s.serveOne(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if allocs := testing.AllocsPerRun(10, func() {
+		if err := s.serveOne(); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs != 0 {
+		t.Errorf("%.1f allocations per PDU, want 0", allocs)
 	}
 }
 

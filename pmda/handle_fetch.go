@@ -32,11 +32,9 @@ type fetchState struct {
 // (a Value is 32 bytes: keptBuffer's worth).
 const keptValues = keptBuffer / 32
 
-// shed lets the fetch's snapshot go, so that a part replaced since is
-// freed before the next fetch, and a large fetch's values with the value
-// sets that point into them.
+// shed lets a large fetch's values go, with the value sets that point
+// into them.
 func (f *fetchState) shed() {
-	f.read = cache.Request{}
 	if cap(f.values) > keptValues {
 		f.valuesHint, f.values = len(f.values), nil
 		clear(f.sets[:cap(f.sets)])

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"syscall"
 	"time"
 
@@ -92,9 +93,15 @@ type Server struct {
 	outLen   int // the length of the last reply
 	outHint  int // the length of the last reply too large to keep (shed)
 	fetch    fetchState
-	profiles profiles
-	creds    *credTable
-	refusals refusalLog
+	// bufMu guards the buffers above (but in) and the fetch state between
+	// a request and the timer that lets large buffers go once the
+	// requests stop for shedAfter.
+	bufMu     sync.Mutex
+	shedTimer *time.Timer
+	shedAfter time.Duration
+	profiles  profiles
+	creds     *credTable
+	refusals  refusalLog
 	// ignored remembers when an unexpected PDU type was last logged, so a
 	// peer that keeps sending one does not fill the log.
 	ignored map[Type]time.Time
@@ -125,7 +132,7 @@ func NewServer(cfg Config, r io.Reader, w io.Writer) *Server {
 		// takes header and body together.
 		cfg: cfg, r: bufio.NewReaderSize(r, 64*1024), w: w, handlers: dispatchTable(),
 		in: make([]byte, 0, 4096), out: make([]byte, 0, 64*1024),
-		profiles: newProfiles(), creds: newCredTable(maxCredClients),
+		profiles: newProfiles(), creds: newCredTable(maxCredClients), shedAfter: shedAfter,
 	}
 }
 
@@ -175,6 +182,12 @@ func (s *Server) Serve(ctx context.Context) error {
 func (s *Server) serveOne() error {
 	h, pdu, err := ReadPDU(s.r, s.in, s.cfg.MaxLen)
 	s.in = pdu[:0]
+	if cap(s.in) > keptBuffer {
+		s.in = nil
+	}
+	s.bufMu.Lock()
+	defer s.bufMu.Unlock()
+	defer s.afterRequest()
 	switch {
 	case err == io.EOF, errors.Is(err, syscall.ECONNRESET):
 		// A socket peer that closes with data unread resets instead.
@@ -205,24 +218,42 @@ func (s *Server) serveOne() error {
 		return nil
 	}
 	reply, herr := hd(s, h, pdu)
-	err = s.reply(h, reply, herr)
-	s.shed()
-	return err
+	return s.reply(h, reply, herr)
 }
 
-// keptBuffer is the most bytes a server keeps of its request and reply
-// buffers between requests.
+// keptBuffer is the most bytes of request and reply buffers a server
+// keeps once its requests stop for shedAfter.
 const keptBuffer = 1 << 20
 
-// shed lets a large request's buffers go once it is answered: a fetch of
-// every process's ps columns at 10,000 processes makes a 3.5 MB reply
-// from 7 MB of values, which would otherwise be held until the next fetch.
+// shedAfter is how long a server keeps larger buffers after a request: a
+// fetch of every process's ps columns at 10,000 processes makes a 3.5 MB
+// reply from 7 MB of values. A client that fetches again within it (a
+// top-like tool) reuses them; one that fetches every 10 s or more
+// (pmlogger) does not have the agent hold them between its fetches.
+const shedAfter = 2 * time.Second
+
+// afterRequest lets the request's snapshot go, so that a part replaced
+// since is freed before the next request, and has large buffers let go
+// once no request has come for shedAfter. Called with bufMu held.
+func (s *Server) afterRequest() {
+	s.fetch.read = cache.Request{}
+	if cap(s.out) <= keptBuffer && cap(s.fetch.values) <= keptValues {
+		return
+	}
+	if s.shedTimer == nil {
+		s.shedTimer = time.AfterFunc(s.shedAfter, s.shed)
+		return
+	}
+	s.shedTimer.Reset(s.shedAfter)
+}
+
+// shed lets the buffers larger than keptBuffer go; the next request gets
+// room for the last one's size at once.
 func (s *Server) shed() {
+	s.bufMu.Lock()
+	defer s.bufMu.Unlock()
 	if cap(s.out) > keptBuffer {
 		s.outHint, s.out = s.outLen, nil
-	}
-	if cap(s.in) > keptBuffer {
-		s.in = nil
 	}
 	s.fetch.shed()
 }
