@@ -138,9 +138,10 @@ func preadAttr(fd int, buf []byte) ([]byte, error) {
 	}
 }
 
-// PreadAll reads fd from offset 0 to its end into buf.
+// PreadAll reads fd from offset 0 to its end into buf, a page at least
+// in its first read (firstRead).
 func PreadAll(fd int, buf []byte) ([]byte, error) {
-	return preadFrom(fd, buf[:0])
+	return preadFrom(fd, roomForFirstRead(buf))
 }
 
 // preadFrom reads on from offset len(buf) to end of file.

@@ -21,7 +21,7 @@ func ReadFileInto(path string, buf []byte) ([]byte, error) {
 		return buf[:0], &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
-	buf = buf[:0]
+	buf = roomForFirstRead(buf)
 	for {
 		if len(buf) >= MaxFileSize {
 			return buf[:0], &fs.PathError{Op: "read", Path: path, Err: ErrTooBig}
@@ -41,6 +41,21 @@ func ReadFileInto(path string, buf []byte) ([]byte, error) {
 		}
 		buf = buf[:len(buf)+n]
 	}
+}
+
+// firstRead is the least a whole-file read asks for at once. A numeric
+// sysctl file (/proc/sys/fs/file-nr, dentry-state) gives its text to the
+// first read only: a read from a later offset ends the file, so a text
+// read 8 bytes at a time would stop at "561\t0\t24" where the kernel
+// wrote "561\t0\t2466160\n". Its texts are far below a page.
+const firstRead = 4096
+
+// roomForFirstRead is buf emptied, with room for firstRead bytes.
+func roomForFirstRead(buf []byte) []byte {
+	if cap(buf) < firstRead {
+		return make([]byte, 0, firstRead)
+	}
+	return buf[:0]
 }
 
 // MaxFileSize bounds what is read of one /proc or /sys file: far above
