@@ -34,7 +34,9 @@ func (pl *placement) plan(prev *Part, lo, n int) {
 	if prev == nil || len(prev.all) <= placeFrom || prev.lo != lo || len(prev.ends) != n {
 		return
 	}
-	pl.base, pl.next, pl.end = resized(pl.base, n), resized(pl.next, n), resized(pl.end, n)
+	pl.base = slices.Grow(pl.base[:0], n)[:n]
+	pl.next = slices.Grow(pl.next[:0], n)[:n]
+	pl.end = slices.Grow(pl.end[:0], n)[:n]
 	at, start := int32(0), int32(0)
 	for j, e := range prev.ends {
 		count := e - start
@@ -45,14 +47,6 @@ func (pl *placement) plan(prev *Part, lo, n int) {
 	}
 	pl.all = make([]Num, at)
 	pl.on, pl.lo = true, lo
-}
-
-// resized is s with length n, reusing its array when large enough.
-func resized(s []int32, n int) []int32 {
-	if cap(s) < n {
-		return make([]int32, n)
-	}
-	return s[:n]
 }
 
 // put places p in its metric's region; false when the region is full.
