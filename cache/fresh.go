@@ -15,6 +15,10 @@ type Freshener interface {
 	// sources still without a sample as of now, it may say which of their
 	// instances exist now (nil: it knows nothing more).
 	Freshen(sources []int, now time.Time) *Present
+	// Answered records how long a fetch took from its arrival to its
+	// reply, waits included: the agent's own part of what its client
+	// waited, the rest being pmcd's and the client's.
+	Answered(took time.Duration)
 }
 
 // front's freshener, kept apart so a Front without one costs a fetch one
@@ -45,6 +49,14 @@ func (st *Front) Freshen(sources []int, now time.Time) *Present {
 		return h.f.Freshen(sources, now)
 	}
 	return nil
+}
+
+// Answered tells the front's freshener, if any, how long a fetch took to
+// answer.
+func (st *Front) Answered(took time.Duration) {
+	if h := st.fresh.Load(); h != nil {
+		h.f.Answered(took)
+	}
 }
 
 // freshPtr is the Front's field type.

@@ -32,6 +32,12 @@ var (
 		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
 	ctlFetchMisses = Row{Name: "hostcache.control.collector.fetch_misses", Cluster: clusterControl, Item: 29,
 		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomCollectors}.Desc()
+	ctlFetchAnswer = Row{Name: "hostcache.control.fetch.answer", Cluster: clusterControl, Item: 38,
+		Type: cache.TypeU64, Sem: cache.SemInstant, Units: unitsUSec, InDom: indomAgeShares}.Desc()
+	ctlFetchAnswers = Row{Name: "hostcache.control.fetch.answers", Cluster: clusterControl, Item: 39,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: cache.UnitsCount, InDom: indomAgeBuckets}.Desc()
+	ctlFetchAnswerTime = Row{Name: "hostcache.control.fetch.answer_time", Cluster: clusterControl, Item: 40,
+		Type: cache.TypeU64, Sem: cache.SemCounter, Units: unitsUSec, InDom: cache.InDomNone}.Desc()
 )
 
 // freshInDoms are the freshness metrics' instance domains.
@@ -40,8 +46,8 @@ func freshInDoms() []cache.InDomDesc {
 		return []cache.Label{cache.StringLabel("indom_name", indomName)}
 	}
 	return []cache.InDomDesc{
-		{ID: indomAgeBuckets, Name: "fetch sample ages", Labels: named("per age bucket")},
-		{ID: indomAgeShares, Name: "fetch age percentiles", Labels: named("per percentile")},
+		{ID: indomAgeBuckets, Name: "fetch duration buckets", Labels: named("per duration bucket")},
+		{ID: indomAgeShares, Name: "fetch duration percentiles", Labels: named("per percentile")},
 	}
 }
 
@@ -76,18 +82,11 @@ func (r *Runner) freshMetrics(computed func(cache.Desc, func(*cache.Request, []c
 		computed(ctlFreshSampled, func(_ *cache.Request, dst []cache.Value) []cache.Value {
 			return append(dst, cache.U64Value(cache.InstNone, r.fresh.sampled.Load()))
 		}),
-		computed(ctlFreshAges, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			for i := range r.fresh.ages.buckets {
-				dst = append(dst, cache.U64Value(uint32(i), r.fresh.ages.buckets[i].Load()))
-			}
-			return dst
-		}),
-		computed(ctlFreshAge, func(_ *cache.Request, dst []cache.Value) []cache.Value {
-			r.fresh.ages.percentiles(func(i int, us int64) {
-				dst = append(dst, cache.U64Value(uint32(i), uint64(us)))
-			})
-			return dst
-		}),
+		computed(ctlFreshAges, r.fresh.ages.appendBuckets),
+		computed(ctlFreshAge, r.fresh.ages.appendPercentiles),
+		computed(ctlFetchAnswers, r.fresh.answers.appendBuckets),
+		computed(ctlFetchAnswer, r.fresh.answers.appendPercentiles),
+		computed(ctlFetchAnswerTime, r.fresh.answers.appendTotal),
 		perEntry(ctlFetchSamples, func(e *entry) (int64, bool) { return int64(e.fresh.taken.Load()), true }),
 		perEntry(ctlFetchMisses, func(e *entry) (int64, bool) { return int64(e.fresh.misses.Load()), true }),
 	}

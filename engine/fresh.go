@@ -33,9 +33,10 @@ type freshness struct {
 	waitNS   atomic.Int64 // the fetch deadline
 	bySource []*entry     // each collector's entry by source index; nil for the control source
 	waits    sync.Pool
-	sampled  atomic.Uint64 // fetches that had a source sampled
-	misses   atomic.Uint64 // fetches that waited their deadline out
-	ages     servedAges
+	sampled  atomic.Uint64  // fetches that had a source sampled
+	misses   atomic.Uint64  // fetches that waited their deadline out
+	ages     fetchDurations // the age of the oldest sample each fetch is answered from
+	answers  fetchDurations // how long each fetch took to answer
 }
 
 func (fr *freshness) init() { fr.waits.New = func() any { return &fetchWait{} } }
@@ -213,6 +214,9 @@ func (r *Runner) Freshen(sources []int, now time.Time) *cache.Present {
 	r.fresh.noteServed(sources)
 	return p
 }
+
+// Answered records how long a fetch took to answer (cache.Freshener).
+func (r *Runner) Answered(took time.Duration) { r.fresh.answers.add(took) }
 
 // wait asks for and waits for the samples of sources a fetch at now
 // needs.

@@ -118,7 +118,9 @@ func (s *Server) handleFetch(h Header, pdu []byte) ([]byte, error) {
 	if s.out == nil && s.outHint > 0 {
 		s.out = make([]byte, 0, s.outHint+s.outHint/16)
 	}
-	return AppendResult(s.out[:0], f.changeFlags(f.read.Snap.Schema), f.sets), nil
+	reply := AppendResult(s.out[:0], f.changeFlags(f.read.Snap.Schema), f.sets)
+	s.cfg.Front.Answered(s.cfg.Now().Sub(now))
+	return reply, nil
 }
 
 // freshen has the sources of the fetch's metrics sampled for it when their

@@ -12,10 +12,13 @@ import (
 // records the sources asked for and publishes a new sample of source 0,
 // whose u32 counts the calls.
 type publishingFreshener struct {
-	t     *testing.T
-	front *cache.Front
-	calls [][]int
+	t        *testing.T
+	front    *cache.Front
+	calls    [][]int
+	answered []time.Duration
 }
+
+func (f *publishingFreshener) Answered(took time.Duration) { f.answered = append(f.answered, took) }
 
 func (f *publishingFreshener) Freshen(sources []int, now time.Time) *cache.Present {
 	f.calls = append(f.calls, slices.Clone(sources))
@@ -60,11 +63,17 @@ func TestFetchFreshensItsSourcesFirst(t *testing.T) {
 	if len(fresh.calls) != 2 {
 		t.Errorf("a fetch of no known metric called Freshen: %v", fresh.calls)
 	}
+	// Every fetch, that one too, tells how long it took to answer.
+	if len(fresh.answered) != 3 {
+		t.Errorf("%d answer times for 3 fetches", len(fresh.answered))
+	}
 }
 
 // lateFreshener stands in for the engine when a source's sample is late:
 // it publishes nothing and says that of domain 2 only 1 and 15 exist now.
 type lateFreshener struct{}
+
+func (lateFreshener) Answered(time.Duration) {}
 
 func (lateFreshener) Freshen(sources []int, now time.Time) *cache.Present {
 	var p cache.Present

@@ -156,21 +156,31 @@ func parsePminfoValues(out string) map[string]map[string]string {
 	return values
 }
 
-// procCollectorFigures are hostcache's own figures for its proc collector.
+// procCollectorFigures are hostcache's own figures for its proc
+// collector, and for the fetches it answered.
 type procCollectorFigures struct {
 	samples, fetchSamples, historyBytes, historySamples int64
 	historySpan                                         int64 // seconds, every collector's at the least
+	answers, answerUS                                   int64 // fetches answered, the time they took
 }
 
 // readProcCollector reads them through pmcd.
 func readProcCollector() (procCollectorFigures, error) {
 	const prefix = "hostcache.control.collector."
 	v, err := pminfoValues(prefix+"samples", prefix+"fetch_samples", prefix+"history_bytes",
-		prefix+"history_samples", "hostcache.control.history")
+		prefix+"history_samples", "hostcache.control.history", "hostcache.control.fetch.answers",
+		"hostcache.control.fetch.answer_time")
 	if err != nil {
 		return procCollectorFigures{}, err
 	}
 	var f procCollectorFigures
+	for bucket, text := range v["hostcache.control.fetch.answers"] {
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return f, fmt.Errorf("hostcache.control.fetch.answers[%s]: %w", bucket, err)
+		}
+		f.answers += n
+	}
 	for _, field := range []struct {
 		metric, inst string
 		into         *int64
@@ -179,6 +189,7 @@ func readProcCollector() (procCollectorFigures, error) {
 		{prefix + "history_bytes", "proc", &f.historyBytes},
 		{prefix + "history_samples", "proc", &f.historySamples},
 		{"hostcache.control.history", "", &f.historySpan},
+		{"hostcache.control.fetch.answer_time", "", &f.answerUS},
 	} {
 		text, ok := v[field.metric][field.inst]
 		if !ok {

@@ -23,6 +23,15 @@ type fetchFigures struct {
 	firstErr bool            // the first fetch failed
 }
 
+// mean is the mean latency of every fetch, the first among them.
+func (f fetchFigures) mean() time.Duration {
+	sum := f.first
+	for _, d := range f.rest {
+		sum += d
+	}
+	return sum / time.Duration(1+len(f.rest))
+}
+
 // p returns the rest's percentile q (0 to 1).
 func (f fetchFigures) p(q float64) time.Duration { return percentile(f.rest, q) }
 
@@ -87,7 +96,11 @@ type procFetchRun struct {
 	wall            time.Duration
 	hcCPU, procCPU  time.Duration // the agents' CPU over the run, as measured
 	sampled         int64         // hostcache's fetches that had the proc collector sample anew
-	cached          fetchFigures  // hostcache's second fetches at once, from the sample the first had taken
+	// answer is hostcache's own mean time from a fetch's arrival to its
+	// reply (hostcache.control.fetch.answer_time) over the run's fetches,
+	// the probe before them among them.
+	answer time.Duration
+	cached fetchFigures // hostcache's second fetches at once, from the sample the first had taken
 }
 
 // twinsOf names hostcache's twins of columns.
@@ -120,6 +133,9 @@ func runProcFetch(bin string, agents procAgents, columns []string, n int, limit 
 		return run, err
 	}
 	run.sampled = after.fetchSamples - before.fetchSamples
+	if n := after.answers - before.answers; n > 0 {
+		run.answer = time.Duration(after.answerUS-before.answerUS) * time.Microsecond / time.Duration(n)
+	}
 	// The cache's own answers: a fetch at once after one that had the
 	// collector sample finds that sample within fresh_within.
 	if figs, err = procFetch(bin, max(n/2, 1), limit/2, fetchList{"first", twinsOf(columns)},

@@ -139,8 +139,26 @@ func procsRows(run procsRun) []procsRow {
 			times(float64(pr.cpu), float64(hc.cpu)), ""})
 	}
 	rows = append(rows, cached, fetches, answered, cpu)
+	rows = append(rows, transportRows(run)...)
 	rows = append(rows, backgroundRows(run)...)
 	return append(rows, memoryRows(run)...)
+}
+
+// transportRows split hostcache's fetch into the agent's answer and the
+// rest, pmcd's and the client's handling of the reply, which pmdaproc's
+// fetch pays too: pmdaproc's p50 over that rest bounds the ratio any
+// agent could reach.
+func transportRows(run procsRun) []procsRow {
+	own := procsRow{figure: "hostcache's fetch, mean: its own answer (control.fetch.answer_time) of the whole"}
+	rest := procsRow{figure: "pmcd's and the client's part of it; pmdaproc's p50 ÷ that part"}
+	for _, s := range run.sizes {
+		hc, pr := s.fetch.hostcache, s.fetch.proc
+		whole := hc.mean()
+		part := max(whole-s.fetch.answer, 0)
+		own.sizes = append(own.sizes, cells{fmt.Sprintf("%s of %s", span(s.fetch.answer), span(whole)), "", "", ""})
+		rest.sizes = append(rest.sizes, cells{span(part), "", times(float64(pr.p(0.5)), float64(part)), ""})
+	}
+	return []procsRow{own, rest}
 }
 
 // backgroundRows compare hostcache's idle CPU with the floor's: the
