@@ -43,6 +43,9 @@ type reader struct {
 	path []byte
 	buf  []byte
 	text []byte // the stat file's text, which record.stat.Comm points into
+	// status is the status file's text, which record.status's NS lines
+	// and CPU list point into: the files read after it use buf.
+	status []byte
 }
 
 // errGone is a process that exited while it was read.
@@ -58,7 +61,9 @@ func (rd *reader) read(pid int32, r *record) error {
 	if kernel.ParsePidStat(rd.text, &r.stat) != nil {
 		return errGone
 	}
-	r.hasStatus = rd.parse(pid, "status", func(b []byte) error { return kernel.ParsePidStatus(b, &r.status) })
+	if rd.status, err = rd.file(pid, "status", rd.status); err == nil {
+		r.hasStatus = kernel.ParsePidStatus(rd.status, &r.status) == nil
+	}
 	r.hasStatm = rd.parse(pid, "statm", func(b []byte) error { return kernel.ParsePidStatm(b, &r.statm) })
 	r.hasIO = rd.parse(pid, "io", func(b []byte) error { return kernel.ParsePidIO(b, &r.io) })
 	r.hasSched = rd.parse(pid, "schedstat", func(b []byte) error { return kernel.ParsePidSchedstat(b, &r.sched) })
