@@ -23,15 +23,6 @@ type fetchFigures struct {
 	firstErr bool            // the first fetch failed
 }
 
-// mean is the mean latency of every fetch, the first among them.
-func (f fetchFigures) mean() time.Duration {
-	sum := f.first
-	for _, d := range f.rest {
-		sum += d
-	}
-	return sum / time.Duration(1+len(f.rest))
-}
-
 // p returns the rest's percentile q (0 to 1).
 func (f fetchFigures) p(q float64) time.Duration { return percentile(f.rest, q) }
 
@@ -97,10 +88,11 @@ type procFetchRun struct {
 	hcCPU, procCPU  time.Duration // the agents' CPU over the run, as measured
 	sampled         int64         // hostcache's fetches that had the proc collector sample anew
 	// answer is hostcache's own mean time from a fetch's arrival to its
-	// reply (hostcache.control.fetch.answer_time) over the run's fetches,
-	// the probe before them among them.
-	answer time.Duration
-	cached fetchFigures // hostcache's second fetches at once, from the sample the first had taken
+	// reply (hostcache.control.fetch.answer_time) over the cache row's
+	// fetches, the probe before them among them; whole is the client's
+	// mean time for the same fetches.
+	answer, whole time.Duration
+	cached        fetchFigures // hostcache's second fetches at once, from the sample the first had taken
 }
 
 // twinsOf names hostcache's twins of columns.
@@ -133,17 +125,43 @@ func runProcFetch(bin string, agents procAgents, columns []string, n int, limit 
 		return run, err
 	}
 	run.sampled = after.fetchSamples - before.fetchSamples
-	if n := after.answers - before.answers; n > 0 {
-		run.answer = time.Duration(after.answerUS-before.answerUS) * time.Microsecond / time.Duration(n)
-	}
 	// The cache's own answers: a fetch at once after one that had the
-	// collector sample finds that sample within fresh_within.
+	// collector sample finds that sample within fresh_within. Its fetches
+	// are hostcache's alone, after the children's start: the agent's
+	// answers over them split the client's time.
+	if before, err = readProcCollector(); err != nil {
+		return run, err
+	}
 	if figs, err = procFetch(bin, max(n/2, 1), limit/2, fetchList{"first", twinsOf(columns)},
 		fetchList{"again", twinsOf(columns)}); err != nil {
 		return run, err
 	}
 	run.cached = figs[1]
+	if after, err = readProcCollector(); err != nil {
+		return run, err
+	}
+	if n := after.answers - before.answers; n > 0 {
+		run.answer = time.Duration(after.answerUS-before.answerUS) * time.Microsecond / time.Duration(n)
+	}
+	run.whole = meanOf(figs...)
 	return run, nil
+}
+
+// meanOf is the mean latency of every fetch of figs.
+func meanOf(figs ...fetchFigures) time.Duration {
+	var sum time.Duration
+	n := 0
+	for _, f := range figs {
+		sum += f.first
+		for _, d := range f.rest {
+			sum += d
+		}
+		n += 1 + len(f.rest)
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / time.Duration(n)
 }
 
 // fetchList is one metric list procfetch fetches, by its label.

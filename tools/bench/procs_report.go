@@ -149,13 +149,14 @@ func procsRows(run procsRun) []procsRow {
 // fetch pays too: pmdaproc's p50 over that rest bounds the ratio any
 // agent could reach.
 func transportRows(run procsRun) []procsRow {
-	own := procsRow{figure: "hostcache's fetch, mean: its own answer (control.fetch.answer_time) of the whole"}
+	own := procsRow{figure: "hostcache's fetch in the cache row's run, mean: its own answer " +
+		"(control.fetch.answer_time) of the whole"}
 	rest := procsRow{figure: "pmcd's and the client's part of it; pmdaproc's p50 ÷ that part"}
 	for _, s := range run.sizes {
-		hc, pr := s.fetch.hostcache, s.fetch.proc
-		whole := hc.mean()
-		part := max(whole-s.fetch.answer, 0)
-		own.sizes = append(own.sizes, cells{fmt.Sprintf("%s of %s", span(s.fetch.answer), span(whole)), "", "", ""})
+		pr := s.fetch.proc
+		part := max(s.fetch.whole-s.fetch.answer, 0)
+		own.sizes = append(own.sizes, cells{fmt.Sprintf("%s of %s", span(s.fetch.answer), span(s.fetch.whole)),
+			"", "", ""})
 		rest.sizes = append(rest.sizes, cells{span(part), "", times(float64(pr.p(0.5)), float64(part)), ""})
 	}
 	return []procsRow{own, rest}

@@ -197,14 +197,14 @@ func fakeProcsRun() procsRun {
 		after: procCollectorFigures{historyBytes: 90000, historySamples: 90, historySpan: 900}}
 	good := procsSize{extra: 1000, procsSeen: 1075,
 		fetch: procFetchRun{hostcache: fetch(5*ms, ms, 50), proc: fetch(30*ms, 20*ms, 50), sampled: 50,
-			cached: fetch(ms, ms/10, 25), answer: ms / 2},
+			cached: fetch(ms, ms/10, 25), answer: ms / 2, whole: 1078 * time.Microsecond},
 		bg: background{hostcache: 3 * ms, floor: 4 * ms,
 			before: procCollectorFigures{samples: 40, historyBytes: 2 << 20, historySamples: 90, historySpan: 900},
 			after:  procCollectorFigures{samples: 43, historyBytes: 3 << 20, historySamples: 90, historySpan: 900}},
 		hcRSS: 40 << 10, procRSS: 8 << 10}
 	bad := procsSize{extra: 10000, procsSeen: 10075,
 		fetch: procFetchRun{hostcache: fetch(50*ms, 20*ms, 50), proc: fetch(300*ms, 200*ms, 10),
-			cached: fetch(ms, ms/10, 25), answer: 4 * ms},
+			cached: fetch(ms, ms/10, 25), answer: 4 * ms, whole: 20588 * time.Microsecond},
 		bg: background{hostcache: 40 * ms, floor: 20 * ms,
 			before: procCollectorFigures{samples: 50, historyBytes: 10 << 20, historySamples: 90, historySpan: 900},
 			after:  procCollectorFigures{samples: 53, historyBytes: 20 << 20, historySamples: 90, historySpan: 900}},
@@ -243,8 +243,7 @@ func TestProcsReport(t *testing.T) {
 		{"first fetch", "| 5.0 ms | 30.0 ms | 6.0× | | 50.0 ms | 300.0 ms, failed: PM_ERR_TIMEOUT | 6.0× | |"},
 		{"RSS", "| 40.0 MB | 8.0 MB | 5.0× | | 150.0 MB | 9.0 MB | 16.7× | ≤ 100 MB: MISS |"},
 		{"fetches: all", "| 51, 0; 50 | 51, 0 | | | 51, 0; 0 | 11, 1 | | |"},
-		// Means over 51 fetches: (5 + 50×1)/51 ms and (50 + 50×20)/51 ms.
-		{"hostcache's fetch, mean", "| 500 µs of 1.1 ms | | | | 4.0 ms of 20.6 ms | | | |"},
+		{"hostcache's fetch in the cache row's run", "| 500 µs of 1.1 ms | | | | 4.0 ms of 20.6 ms | | | |"},
 		{"pmcd's and the client's part", "| 578 µs | | 34.6× | | 16.6 ms | | 12.1× | |"},
 		{"fetch p50, hostcache answering from its cache", "| 100 µs | 20.0 ms | 200.0× | | 100 µs | 200.0 ms " +
 			"(1 failed: PM_ERR_TIMEOUT) | 2000.0× | |"},
@@ -290,5 +289,17 @@ func TestChildrenReap(t *testing.T) {
 		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
 			t.Errorf("child %d after reap: %v", pid, err)
 		}
+	}
+}
+
+func TestMeanOf(t *testing.T) {
+	ms := time.Millisecond
+	a := fetchFigures{first: 10 * ms, rest: []time.Duration{ms, 3 * ms}}
+	b := fetchFigures{first: 2 * ms}
+	if got := meanOf(a, b); got != 4*ms {
+		t.Errorf("mean of 10, 1, 3 and 2 ms: %v", got)
+	}
+	if got := meanOf(); got != 0 {
+		t.Errorf("mean of nothing: %v", got)
 	}
 }
