@@ -45,7 +45,8 @@ type machineFacts struct {
 	hostcachePID    int
 	procPID         int
 	baseProcs       int
-	loadBefore      string // the load averages when the run started and ended: the machine may be shared
+	groupsWait      time.Duration // until the groups the bench does not read were slowed
+	loadBefore      string        // the load averages when the run started and ended: the machine may be shared
 	loadAfter       string
 	fetchesPerAgent int
 }
@@ -60,11 +61,14 @@ func runProcs(cfg procsConfig) (string, error) {
 	if err := awaitProcSample(2 * procInterval); err != nil {
 		return "", err
 	}
+	var run procsRun
+	if run.facts.groupsWait, err = awaitGroupsIdle(groupsIdleWait); err != nil {
+		return "", err
+	}
 	served, err := servedNames("proc", "hostcache.proc")
 	if err != nil {
 		return "", err
 	}
-	var run procsRun
 	if run.columns, run.left = twinColumns(psColumns, served); len(run.columns) == 0 {
 		return "", fmt.Errorf("no ps column is served by both agents")
 	}

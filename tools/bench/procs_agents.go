@@ -111,6 +111,45 @@ func awaitProcSample(wait time.Duration) error {
 	}
 }
 
+// unreadGroups are hostcache's process groups the bench does not fetch:
+// each reads its files of every process while a client has read one of
+// its metrics in the last idle_after (300 s), as Install's check of every
+// metric does, and would sample beside the process collector, on the
+// same grid, through the bench's fetches and idle windows.
+var unreadGroups = []string{"proc_threads", "proc_cgroup", "proc_files", "proc_fd", "proc_smaps",
+	"proc_environ", "proc_maps"}
+
+// groupsIdleWait is idle_after's default (300 s) and two intervals: the
+// longest a group read just before the bench takes to be slowed.
+const groupsIdleWait = 300*time.Second + 2*procInterval
+
+// awaitGroupsIdle waits up to wait for the groups the bench does not read
+// to be slowed (hostcache.control.collector.idle), and returns how long
+// it waited; an error names those still sampling.
+func awaitGroupsIdle(wait time.Duration) (time.Duration, error) {
+	start := time.Now()
+	for {
+		v, err := pminfoValues("hostcache.control.collector.idle")
+		if err != nil {
+			return time.Since(start), err
+		}
+		var busy []string
+		for _, g := range unreadGroups {
+			if idle, ok := v["hostcache.control.collector.idle"][g]; ok && idle != "1" {
+				busy = append(busy, g)
+			}
+		}
+		if len(busy) == 0 {
+			return time.Since(start), nil
+		}
+		if time.Since(start) > wait {
+			return time.Since(start), fmt.Errorf("hostcache's %s still sample after %s: a client reads them",
+				strings.Join(busy, ", "), wait)
+		}
+		time.Sleep(5 * time.Second)
+	}
+}
+
 // pgrep returns the oldest matching process.
 func pgrep(args ...string) (int, error) {
 	out, err := exec.Command("pgrep", append([]string{"-o"}, args...)...).Output()

@@ -272,11 +272,13 @@ func procsReport(run procsRun) string {
 	fmt.Fprintf(&b, "\nMachine: %d CPUs, Linux %s, pid_max %d, %d processes before the children.\n"+
 		"Load averages (1, 5, 15 min): %s at the start, %s at the end.\n"+
 		"Agents: pmdahostcache (PID %d) and pmdaproc (PID %d), both started by pmcd.\n"+
+		"hostcache's process groups the bench does not read were slowed before it began "+
+		"(waited %s).\n"+
 		"Each agent gets %d fetches a size at most (fewer when pmdaproc is slow).\n"+
 		"Each idle window lasts %s, at a phase between the proc sample's and the floor's.\n"+
 		"The no-children window's CPU per s: hostcache %s, pmdaproc %s, floor %s.\n\n",
 		f.cpus, f.kernel, f.pidMax, f.baseProcs, f.loadBefore, f.loadAfter, f.hostcachePID, f.procPID,
-		f.fetchesPerAgent, run.base.window, span(run.base.hostcache), span(run.base.proc), span(run.base.floor))
+		span(f.groupsWait.Round(time.Second)), f.fetchesPerAgent, run.base.window, span(run.base.hostcache), span(run.base.proc), span(run.base.floor))
 	b.WriteString("| figure |")
 	for _, s := range run.sizes {
 		n := thousands(s.extra)
