@@ -24,6 +24,9 @@ type processCollector struct {
 	names  *names
 	ttys   *ttyNames
 	pids   []int32
+	listed []int32    // the processes read whole, the next sample's pids
+	ahead  *readAhead // nil: the sample reads each process itself
+	slowed bool       // no client reads the processes: read in turn
 	rec    record
 	insts  *cache.Instances
 	pageKB uint64
@@ -68,6 +71,7 @@ func newProcessCollector(env engine.Env, b *board) (engine.Collector, error) {
 		board:    b,
 		lister:   kernel.PIDLister{Root: env.Proc},
 		reader:   reader{root: env.Proc},
+		ahead:    newReadAhead(env.Proc),
 		table:    newTable(),
 		names:    newNames(),
 		ttys:     newTTYNames(env.Proc),
@@ -126,15 +130,14 @@ func (c *processCollector) Sample(b *cache.Builder, at time.Time) error {
 		b.Mirror(hot, c.hotIDs)
 	}
 	var runq [runqStates]int64
-	listed := c.pids[:0]
-	for _, pid := range c.pids {
-		r := &c.rec
-		*r = record{pageKB: c.pageKB, names: c.names, ttys: c.ttys}
-		if c.reader.read(pid, r) != nil {
-			continue
+	c.listed = c.listed[:0]
+	c.readEach(func(r *record, rd *reader, err error) {
+		if err != nil {
+			return
 		}
-		listed = append(listed, pid)
-		p, renewed := c.table.note(&c.reader, r)
+		pid := r.pid
+		c.listed = append(c.listed, pid)
+		p, renewed := c.table.note(rd, r)
 		r.proc = p
 		if renewed {
 			b.Renew(uint32(pid))
@@ -148,9 +151,9 @@ func (c *processCollector) Sample(b *cache.Builder, at time.Time) error {
 		if isHot {
 			setPreds(b, pid, p.hot.preds)
 		}
-	}
+	})
 	b.Mirror(nil, nil)
-	c.pids = listed
+	c.pids, c.listed = c.listed, c.pids
 	c.board.post(c.pids, hot)
 	c.table.sweep()
 	if c.table.changed || c.insts == nil {
@@ -163,6 +166,26 @@ func (c *processCollector) Sample(b *cache.Builder, at time.Time) error {
 	}
 	c.endHot(b, hs, ev, hot)
 	return nil
+}
+
+// Pace is told whether clients read the processes (engine.Paced): while
+// none does, the samples are read in turn, at less CPU.
+func (c *processCollector) Pace(factor int) { c.slowed = factor > 1 }
+
+// readEach reads each listed process and calls take with its record, in
+// PID order: read ahead by workers while clients read the processes and
+// there are many.
+func (c *processCollector) readEach(take func(r *record, rd *reader, err error)) {
+	base := record{pageKB: c.pageKB, names: c.names, ttys: c.ttys}
+	if !c.slowed && c.ahead != nil && len(c.pids) >= readAheadMin {
+		c.ahead.each(c.pids, base, take)
+		return
+	}
+	for _, pid := range c.pids {
+		r := &c.rec
+		*r = base
+		take(r, &c.reader, c.reader.read(pid, r))
+	}
 }
 
 // beginHot starts an evaluation of the hotproc predicate when one is due
