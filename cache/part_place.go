@@ -20,6 +20,7 @@ type placement struct {
 	next []int32 // its next value goes here
 	end  []int32 // and its region ends here
 	set  int     // values placed this sample
+	size int32   // the regions' total: all's length once made
 }
 
 // placeFrom is how many values the part before must hold for the next
@@ -45,7 +46,10 @@ func (pl *placement) plan(prev *Part, lo, n int) {
 		at += count + count/16 + 4
 		pl.end[j] = at
 	}
-	pl.all = make([]Num, at)
+	// The array is made at the first value placed: a sample that repeats
+	// the last (Builder.Again, an unchanged text) places none, and would
+	// pay the whole array's allocation and zeroing for nothing.
+	pl.all, pl.size = nil, at
 	pl.on, pl.lo = true, lo
 }
 
@@ -54,6 +58,9 @@ func (pl *placement) put(p pair) bool {
 	j := int(p.idx) - pl.lo
 	if pl.next[j] == pl.end[j] {
 		return false
+	}
+	if pl.all == nil {
+		pl.all = make([]Num, pl.size)
 	}
 	pl.all[pl.next[j]] = Num{Inst: p.inst, Bits: p.bits}
 	pl.next[j]++
@@ -69,6 +76,9 @@ func (pl *placement) put(p pair) bool {
 func (pl *placement) finish(pairs []pair) ([]Num, []int32) {
 	n := len(pl.base)
 	ends := make([]int32, n)
+	if pl.all == nil { // nothing placed: every region is empty
+		pl.all = make([]Num, pl.size)
+	}
 	var all []Num
 	if len(pairs) == 0 {
 		all = pl.closeUp(ends)

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -144,5 +145,48 @@ func TestPlacedSampleFails(t *testing.T) {
 	checkBig(t, s, p, want, "after a failure")
 	if p.Repeats() {
 		t.Error("new values after a failure repeat the part before it")
+	}
+}
+
+// A large sample that repeats the last (Again) allocates no array for
+// values it never places, and one that sets nothing publishes no value.
+func TestPlacedRepeatAllocatesNothing(t *testing.T) {
+	s := bigSchema(t)
+	b := s.NewBuilder(0, time.Now())
+	bigSample(t, b, 0, 30000, 0)
+	bigSample(t, b, 0, 30000, 1)
+	allocs := testing.AllocsPerRun(20, func() {
+		b.Reset(time.Now())
+		if !b.Again() {
+			t.Fatal("a placed builder refused Again")
+		}
+		if p, err := b.Part(); err != nil || !p.Repeats() {
+			t.Fatalf("Again: repeats %v, err %v", p != nil && p.Repeats(), err)
+		}
+	})
+	// Reset's new Part, and repeat's: nothing the size of the table.
+	if allocs > 4 {
+		t.Errorf("a repeated sample made %.0f allocations", allocs)
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.TotalAlloc
+	b.Reset(time.Now())
+	b.Again()
+	if _, err := b.Part(); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&ms)
+	if grown := ms.TotalAlloc - before; grown > 64<<10 {
+		t.Errorf("a repeated sample allocated %d bytes", grown)
+	}
+	// Nothing set: the placed sample is empty, not a repeat.
+	b.Reset(time.Now())
+	p, err := b.Part()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Repeats() || len(p.all) != 0 {
+		t.Errorf("an empty placed sample: repeats %v, %d values", p.Repeats(), len(p.all))
 	}
 }
