@@ -47,7 +47,7 @@ type fetchDurations struct {
 	scratch [agesKept]int64 // sorted copy, for reads
 }
 
-// add records one fetch's age.
+// add records one fetch's duration.
 func (a *fetchDurations) add(age time.Duration) {
 	age = max(age, 0)
 	i := 0
