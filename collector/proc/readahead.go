@@ -12,7 +12,7 @@ import (
 // nearly all of it the kernel's time: two readers take a quarter to a
 // third off a sample's time, and so off the wait of a fetch that asked
 // for a fresh one, and bring more hosts' samples within fetch_wait. They
-// cost 5 to 20 % more CPU, so a collector no client reads (slowed) reads
+// cost 3 to 25 % more CPU, so a collector no client reads (slowed) reads
 // in turn.
 //
 // Each chunk's slots hold their own readers, since a record points into
