@@ -278,7 +278,8 @@ func procsReport(run procsRun) string {
 		"Each idle window lasts %s, at a phase between the proc sample's and the floor's.\n"+
 		"The no-children window's CPU per s: hostcache %s, pmdaproc %s, floor %s.\n\n",
 		f.cpus, f.kernel, f.pidMax, f.baseProcs, f.loadBefore, f.loadAfter, f.hostcachePID, f.procPID,
-		span(f.groupsWait.Round(time.Second)), f.fetchesPerAgent, run.base.window, span(run.base.hostcache), span(run.base.proc), span(run.base.floor))
+		span(f.groupsWait.Round(time.Second)), f.fetchesPerAgent, run.base.window,
+		span(run.base.hostcache), span(run.base.proc), span(run.base.floor))
 	b.WriteString("| figure |")
 	for _, s := range run.sizes {
 		n := thousands(s.extra)
