@@ -44,10 +44,14 @@ const (
 // newReadAhead gives each slot a reader of root; nil where one worker
 // is all there is (GOMAXPROCS 1).
 func newReadAhead(root string) *readAhead {
-	workers := min(2, runtime.GOMAXPROCS(0))
-	if workers < 2 {
+	if runtime.GOMAXPROCS(0) < 2 {
 		return nil
 	}
+	return readAheadWith(root, 2)
+}
+
+// readAheadWith gives each slot a reader of root, for workers workers.
+func readAheadWith(root string, workers int) *readAhead {
 	ra := &readAhead{workers: workers}
 	for i := range ra.chunks {
 		ra.chunks[i] = make([]slot, readAheadSize)

@@ -63,16 +63,7 @@ func TestReadAheadSamplesAsOneReader(t *testing.T) {
 		c := h.C.(*processCollector)
 		c.ahead = nil
 		if ahead {
-			c.ahead = newReadAhead(h.Proc)
-			if c.ahead == nil { // GOMAXPROCS 1: two workers all the same
-				c.ahead = &readAhead{workers: 2}
-				for j := range c.ahead.chunks {
-					c.ahead.chunks[j] = make([]slot, readAheadSize)
-					for k := range c.ahead.chunks[j] {
-						c.ahead.chunks[j][k].rd = reader{root: h.Proc}
-					}
-				}
-			}
+			c.ahead = readAheadWith(h.Proc, 2) // two workers, whatever GOMAXPROCS
 		}
 		h.MustSample(collectortest.T0)
 		got[i] = map[string]string{}
@@ -106,13 +97,7 @@ func TestReadAheadSamplesAsOneReader(t *testing.T) {
 func TestReadAheadStopsWithTheSample(t *testing.T) {
 	h, _ := newAllHarness(t, "processes/t0")
 	manyProcesses(t, h, 200)
-	ra := &readAhead{workers: 2}
-	for j := range ra.chunks {
-		ra.chunks[j] = make([]slot, readAheadSize)
-		for k := range ra.chunks[j] {
-			ra.chunks[j][k].rd = reader{root: h.Proc}
-		}
-	}
+	ra := readAheadWith(h.Proc, 2)
 	pids := make([]int32, 200)
 	for i := range pids {
 		pids[i] = int32(1000 + i)
